@@ -1,0 +1,53 @@
+# ferrocl: `make run` and `make test` do all set-up on a fresh Debian 12 machine.
+
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+
+APT_PACKAGES := clang-19 llvm-19-dev libclang-19-dev ocl-icd-opencl-dev opencl-headers clinfo pocl-opencl-icd
+LIB := $(CURDIR)/target/release/libferrocl.so
+# Where ferrocl is registered for the user: Debian's loader reads the
+# directory named by OCL_ICD_VENDORS.
+VENDORS_DIR ?= $(HOME)/.local/etc/OpenCL/vendors
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build register run test check lint bench clean
+
+all: build
+
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	cargo build --release
+
+# Registers ferrocl (and every system-wide vendor, so they stay visible side
+# by side) in the user's vendors directory.
+register: build
+	@mkdir -p $(VENDORS_DIR)
+	@echo $(LIB) > $(VENDORS_DIR)/ferrocl.icd
+	@for f in /etc/OpenCL/vendors/*.icd; do [ -e "$$f" ] && ln -sf "$$f" $(VENDORS_DIR)/ || true; done
+	@echo "ferrocl registered in $(VENDORS_DIR); use: export OCL_ICD_VENDORS=$(VENDORS_DIR)"
+
+run: register
+	OCL_ICD_VENDORS=$(VENDORS_DIR) clinfo
+	@mkdir -p target/examples
+	cc -O2 -Wall -o target/examples/events_demo examples/events_demo.c -lOpenCL -lpthread
+	OCL_ICD_VENDORS=$(LIB) target/examples/events_demo
+
+lint:
+	cargo fmt --check
+	cargo clippy --release --all-targets -- -D warnings
+
+test: register lint
+	cargo test --release
+	OCL_ICD_VENDORS=$(LIB) bash cts-subset/run.sh
+
+bench: register
+	FERROCL_LIB=$(LIB) bash benches/run.sh
+
+clean:
+	cargo clean

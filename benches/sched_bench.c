@@ -1,0 +1,434 @@
+/*
+ * sched_bench.c — host-side scheduling overhead of an OpenCL implementation.
+ *
+ * Build:  cc -O2 -o sched_bench sched_bench.c -lOpenCL -lpthread
+ * Run:    OCL_ICD_VENDORS=/path/to/libvendor.so ./sched_bench
+ *
+ * Uses the first platform the ICD loader offers and its first device.
+ * Output: one figure per line, "name value" (value in microseconds, or NA),
+ * plus informational lines starting with '#'.  See benches/README.md.
+ *
+ * Repetition counts can be scaled with SCHED_BENCH_SCALE (float, default 1).
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#define _GNU_SOURCE
+#include <CL/cl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------ utils */
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double mean(const double *v, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) s += v[i];
+    return s / n;
+}
+
+static double g_scale = 1.0;
+
+static int scaled(int n, int min)
+{
+    double v = n * g_scale;
+    return v < min ? min : (int)v;
+}
+
+static void emit(const char *name, double us)
+{
+    printf("%s %.3f\n", name, us);
+    fflush(stdout);
+}
+
+static void emit_na(const char *name, const char *why)
+{
+    printf("%s NA\n", name);
+    if (why) printf("# %s: %s\n", name, why);
+    fflush(stdout);
+}
+
+/* Report a failing call and jump to the figure's cleanup label. */
+#define CHECK(call, figname)                                                  \
+    do {                                                                      \
+        cl_int err_ = (call);                                                 \
+        if (err_ != CL_SUCCESS) {                                             \
+            char why_[128];                                                   \
+            snprintf(why_, sizeof why_, "%s failed: %d", #call, (int)err_);   \
+            emit_na(figname, why_);                                           \
+            goto fail;                                                        \
+        }                                                                     \
+    } while (0)
+
+/* ------------------------------------------------------------ CL context */
+
+static cl_platform_id g_plat;
+static cl_device_id g_dev;
+static cl_context g_ctx;
+static cl_mem g_buf;          /* 64 KiB device buffer used by writes */
+static unsigned char g_host[65536];
+
+static cl_command_queue make_queue(cl_bool ooo, cl_int *err)
+{
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                   ooo ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0, 0};
+    return clCreateCommandQueueWithProperties(g_ctx, g_dev, props, err);
+}
+
+/* ------------------------------------------------------------ round trips */
+
+typedef cl_int (*enqueue_fn)(cl_command_queue q);
+
+static cl_int enq_marker(cl_command_queue q)
+{
+    return clEnqueueMarkerWithWaitList(q, 0, NULL, NULL);
+}
+
+static cl_int enq_write1(cl_command_queue q)
+{
+    return clEnqueueWriteBuffer(q, g_buf, CL_FALSE, 0, 1, g_host, 0, NULL, NULL);
+}
+
+static void empty_native(void *args) { (void)args; }
+
+static cl_int enq_native(cl_command_queue q)
+{
+    return clEnqueueNativeKernel(q, empty_native, NULL, 0, 0, NULL, NULL, 0, NULL, NULL);
+}
+
+/* enqueue one command + clFinish, N times; per-sample timing, median+mean. */
+static void bench_roundtrip(const char *name, const char *mean_name, enqueue_fn fn)
+{
+    cl_int err;
+    cl_command_queue q = make_queue(CL_FALSE, &err);
+    int warm = scaled(300, 20), n = scaled(4000, 50);
+    double *s = malloc(sizeof(double) * (size_t)n);
+    if (!q) {
+        char why[64];
+        snprintf(why, sizeof why, "clCreateCommandQueueWithProperties: %d", err);
+        emit_na(name, why);
+        if (mean_name) emit_na(mean_name, NULL);
+        free(s);
+        return;
+    }
+    for (int i = 0; i < warm; i++) {
+        CHECK(fn(q), name);
+        CHECK(clFinish(q), name);
+    }
+    for (int i = 0; i < n; i++) {
+        double t0 = now_us();
+        CHECK(fn(q), name);
+        CHECK(clFinish(q), name);
+        s[i] = now_us() - t0;
+    }
+    {
+        double m = mean(s, n);
+        emit(name, median(s, n));
+        if (mean_name) emit(mean_name, m);
+    }
+    goto done;
+fail:
+    if (mean_name) emit_na(mean_name, NULL);
+done:
+    clReleaseCommandQueue(q);
+    free(s);
+}
+
+/* ------------------------------------------------------ in-order stream */
+
+/* N commands on an in-order queue, then one clFinish.  Reports median over
+ * repetitions of (total time)/N and of (enqueue time)/N. */
+static void bench_inorder(const char *name, const char *enq_name, int use_write)
+{
+    cl_int err;
+    const int ncmd = 10000;
+    int reps = scaled(9, 3);
+    double *tot = malloc(sizeof(double) * (size_t)reps);
+    double *enq = malloc(sizeof(double) * (size_t)reps);
+    cl_command_queue q = make_queue(CL_FALSE, &err);
+    if (!q) {
+        emit_na(name, "cannot create in-order queue");
+        emit_na(enq_name, NULL);
+        free(tot); free(enq);
+        return;
+    }
+    for (int r = -1; r < reps; r++) {     /* r == -1: warm-up */
+        double t0 = now_us(), t1;
+        for (int i = 0; i < ncmd; i++) {
+            if (use_write) {
+                size_t off = ((size_t)i * 4) % sizeof g_host;
+                CHECK(clEnqueueWriteBuffer(q, g_buf, CL_FALSE, off, 4, g_host + off,
+                                           0, NULL, NULL), name);
+            } else {
+                CHECK(clEnqueueMarkerWithWaitList(q, 0, NULL, NULL), name);
+            }
+        }
+        t1 = now_us();
+        CHECK(clFinish(q), name);
+        if (r >= 0) {
+            tot[r] = (now_us() - t0) / ncmd;
+            enq[r] = (t1 - t0) / ncmd;
+        }
+    }
+    emit(name, median(tot, reps));
+    emit(enq_name, median(enq, reps));
+    goto done;
+fail:
+    emit_na(enq_name, NULL);
+done:
+    clReleaseCommandQueue(q);
+    free(tot); free(enq);
+}
+
+/* ------------------------------------------------ event-chained OOO queue */
+
+/* N commands on an out-of-order queue, each waiting on the previous one's
+ * event, then one clFinish.  Median over repetitions of total/N. */
+static void bench_chain(const char *name, int use_write)
+{
+    cl_int err;
+    const int ncmd = 2000;
+    int reps = scaled(9, 3);
+    double *tot = malloc(sizeof(double) * (size_t)reps);
+    cl_command_queue_properties qp = 0;
+    cl_command_queue q = NULL;
+    cl_event prev = NULL, ev = NULL;
+
+    clGetDeviceInfo(g_dev, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, sizeof qp, &qp, NULL);
+    if (!(qp & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+        emit_na(name, "device has no out-of-order host queues");
+        free(tot);
+        return;
+    }
+    q = make_queue(CL_TRUE, &err);
+    if (!q) {
+        char why[64];
+        snprintf(why, sizeof why, "cannot create out-of-order queue: %d", err);
+        emit_na(name, why);
+        free(tot);
+        return;
+    }
+    for (int r = -1; r < reps; r++) {
+        double t0 = now_us();
+        prev = NULL;
+        for (int i = 0; i < ncmd; i++) {
+            cl_uint nw = prev ? 1 : 0;
+            const cl_event *wl = prev ? &prev : NULL;
+            if (use_write) {
+                size_t off = ((size_t)i * 4) % sizeof g_host;
+                CHECK(clEnqueueWriteBuffer(q, g_buf, CL_FALSE, off, 4, g_host + off,
+                                           nw, wl, &ev), name);
+            } else {
+                CHECK(clEnqueueMarkerWithWaitList(q, nw, wl, &ev), name);
+            }
+            if (prev) clReleaseEvent(prev);
+            prev = ev;
+        }
+        CHECK(clFinish(q), name);
+        if (prev) clReleaseEvent(prev);
+        prev = NULL;
+        if (r >= 0) tot[r] = (now_us() - t0) / ncmd;
+    }
+    emit(name, median(tot, reps));
+    goto done;
+fail:
+    if (prev) clReleaseEvent(prev);
+    clFinish(q);
+done:
+    clReleaseCommandQueue(q);
+    free(tot);
+}
+
+/* ------------------------------------------------------- machine floor */
+
+static pthread_mutex_t pp_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pp_cv = PTHREAD_COND_INITIALIZER;
+static int pp_turn;           /* 0: main's turn, 1: partner's turn */
+static int pp_iters;
+static _Atomic int sp_turn;
+
+static void *cv_partner(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < pp_iters; i++) {
+        pthread_mutex_lock(&pp_mu);
+        while (pp_turn != 1) pthread_cond_wait(&pp_cv, &pp_mu);
+        pp_turn = 0;
+        pthread_cond_signal(&pp_cv);
+        pthread_mutex_unlock(&pp_mu);
+    }
+    return NULL;
+}
+
+static double cv_pingpong(int iters)
+{
+    pthread_t th;
+    pp_iters = iters;
+    pp_turn = 0;
+    pthread_create(&th, NULL, cv_partner, NULL);
+    double t0 = now_us();
+    for (int i = 0; i < iters; i++) {
+        pthread_mutex_lock(&pp_mu);
+        pp_turn = 1;
+        pthread_cond_signal(&pp_cv);
+        while (pp_turn != 0) pthread_cond_wait(&pp_cv, &pp_mu);
+        pthread_mutex_unlock(&pp_mu);
+    }
+    double t = (now_us() - t0) / iters;
+    pthread_join(th, NULL);
+    return t;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static void *spin_partner(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < pp_iters; i++) {
+        while (atomic_load_explicit(&sp_turn, memory_order_acquire) != 1) cpu_relax();
+        atomic_store_explicit(&sp_turn, 0, memory_order_release);
+    }
+    return NULL;
+}
+
+static double spin_pingpong(int iters)
+{
+    pthread_t th;
+    pp_iters = iters;
+    atomic_store(&sp_turn, 0);
+    pthread_create(&th, NULL, spin_partner, NULL);
+    double t0 = now_us();
+    for (int i = 0; i < iters; i++) {
+        atomic_store_explicit(&sp_turn, 1, memory_order_release);
+        while (atomic_load_explicit(&sp_turn, memory_order_acquire) != 0) cpu_relax();
+    }
+    double t = (now_us() - t0) / iters;
+    pthread_join(th, NULL);
+    return t;
+}
+
+static void bench_floor(void)
+{
+    const int reps = 5;
+    double v[5];
+    int n_cv = scaled(10000, 500), n_sp = scaled(200000, 5000);
+    cv_pingpong(n_cv / 10);
+    for (int r = 0; r < reps; r++) v[r] = cv_pingpong(n_cv);
+    emit("condvar_pingpong_us", median(v, reps));
+    spin_pingpong(n_sp / 10);
+    for (int r = 0; r < reps; r++) v[r] = spin_pingpong(n_sp);
+    emit("spin_pingpong_us", median(v, reps));
+}
+
+/* ------------------------------------------------------------------ main */
+
+static const char *cl_figures[] = {
+    "roundtrip_us", "roundtrip_mean_us", "write1_roundtrip_us",
+    "nativekernel_roundtrip_us", "inorder_write_us_per_cmd",
+    "inorder_write_enqueue_us_per_cmd", "inorder_marker_us_per_cmd",
+    "inorder_marker_enqueue_us_per_cmd", "ooo_chain_write_us_per_cmd",
+    "ooo_chain_marker_us_per_cmd", NULL};
+
+static void all_cl_na(const char *why)
+{
+    printf("# OpenCL unavailable: %s\n", why);
+    for (int i = 0; cl_figures[i]; i++) printf("%s NA\n", cl_figures[i]);
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    const char *sc = getenv("SCHED_BENCH_SCALE");
+    int only_floor = argc > 1 && !strcmp(argv[1], "--floor-only");
+    int no_floor = argc > 1 && !strcmp(argv[1], "--no-floor");
+    cl_uint n = 0;
+    cl_int err;
+    char str[512];
+
+    if (sc && atof(sc) > 0) g_scale = atof(sc);
+    memset(g_host, 0xA5, sizeof g_host);
+
+    if (!only_floor) {
+        if (clGetPlatformIDs(1, &g_plat, &n) != CL_SUCCESS || n == 0) {
+            all_cl_na("no platform");
+            goto floor;
+        }
+        if (clGetDeviceIDs(g_plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, &n) != CL_SUCCESS || n == 0) {
+            all_cl_na("no device");
+            goto floor;
+        }
+        if (clGetPlatformInfo(g_plat, CL_PLATFORM_NAME, sizeof str, str, NULL) == CL_SUCCESS)
+            printf("# platform: %s\n", str);
+        if (clGetPlatformInfo(g_plat, CL_PLATFORM_VERSION, sizeof str, str, NULL) == CL_SUCCESS)
+            printf("# platform_version: %s\n", str);
+        if (clGetDeviceInfo(g_dev, CL_DEVICE_NAME, sizeof str, str, NULL) == CL_SUCCESS)
+            printf("# device: %s\n", str);
+        if (clGetDeviceInfo(g_dev, CL_DRIVER_VERSION, sizeof str, str, NULL) == CL_SUCCESS)
+            printf("# driver_version: %s\n", str);
+        fflush(stdout);
+
+        g_ctx = clCreateContext(NULL, 1, &g_dev, NULL, NULL, &err);
+        if (!g_ctx) {
+            snprintf(str, sizeof str, "clCreateContext: %d", err);
+            all_cl_na(str);
+            goto floor;
+        }
+        g_buf = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE, sizeof g_host, NULL, &err);
+        if (!g_buf) {
+            snprintf(str, sizeof str, "clCreateBuffer: %d", err);
+            all_cl_na(str);
+            clReleaseContext(g_ctx);
+            goto floor;
+        }
+
+        bench_roundtrip("roundtrip_us", "roundtrip_mean_us", enq_marker);
+        bench_roundtrip("write1_roundtrip_us", NULL, enq_write1);
+        {
+            cl_device_exec_capabilities caps = 0;
+            clGetDeviceInfo(g_dev, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, NULL);
+            if (caps & CL_EXEC_NATIVE_KERNEL)
+                bench_roundtrip("nativekernel_roundtrip_us", NULL, enq_native);
+            else
+                emit_na("nativekernel_roundtrip_us", "CL_EXEC_NATIVE_KERNEL not supported");
+        }
+        bench_inorder("inorder_write_us_per_cmd", "inorder_write_enqueue_us_per_cmd", 1);
+        bench_inorder("inorder_marker_us_per_cmd", "inorder_marker_enqueue_us_per_cmd", 0);
+        bench_chain("ooo_chain_write_us_per_cmd", 1);
+        bench_chain("ooo_chain_marker_us_per_cmd", 0);
+
+        clReleaseMemObject(g_buf);
+        clReleaseContext(g_ctx);
+    }
+floor:
+    if (!no_floor) bench_floor();
+    return 0;
+}

@@ -1,0 +1,230 @@
+/* api/queue: command-queue creation, properties and info. */
+#include "harness.h"
+
+static cl_command_queue_properties qprops(cl_command_queue q)
+{
+    cl_command_queue_properties p = 0;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL));
+    return p;
+}
+
+static cl_uint q_refcount(cl_command_queue q)
+{
+    cl_uint r = 0;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof r, &r, NULL));
+    return r;
+}
+
+TEST(queue_default)
+{
+    cl_context c = h_context();
+    REQUIRE(c, "no context");
+    cl_int e = 1;
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, h_device(), NULL, &e);
+    REQUIRE(q && e == CL_SUCCESS, "create: %s", h_err(e));
+    CHECK(qprops(q) == 0, "default properties 0x%llx", (unsigned long long)qprops(q));
+    size_t sz = 99;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &sz));
+    CHECK(sz == 0, "PROPERTIES_ARRAY size %zu for NULL properties", sz);
+    cl_context qc = NULL;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL));
+    CHECK(qc == c, "queue context");
+    cl_device_id qd = NULL;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL));
+    CHECK(qd == h_device(), "queue device");
+    cl_command_queue dq = (cl_command_queue)1;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof dq, &dq, NULL));
+    CHECK(dq == NULL, "CL_QUEUE_DEVICE_DEFAULT on a host queue %p", (void *)dq);
+    CHECK_OK(clFlush(q));
+    CHECK_OK(clFinish(q));
+    CHECK_ERR(clGetCommandQueueInfo(q, 0x7777, sizeof qc, &qc, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc - 1, &qc, NULL),
+              CL_INVALID_VALUE);
+    CHECK_OK(clReleaseCommandQueue(q));
+    CHECK_OK(clReleaseContext(c));
+}
+
+TEST(queue_properties_array)
+{
+    cl_context c = h_context();
+    REQUIRE(c, "no context");
+    cl_command_queue_properties want = CL_QUEUE_PROFILING_ENABLE;
+    if (h_has_ooo()) want |= CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, want, 0};
+    cl_int e = 1;
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, h_device(), props, &e);
+    REQUIRE(q && e == CL_SUCCESS, "create: %s", h_err(e));
+    CHECK(qprops(q) == want, "properties 0x%llx, want 0x%llx",
+          (unsigned long long)qprops(q), (unsigned long long)want);
+    size_t sz = 0;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &sz));
+    CHECK(sz == sizeof props, "PROPERTIES_ARRAY size %zu, expected %zu", sz, sizeof props);
+    cl_queue_properties got[3] = {0};
+    if (sz == sizeof props) {
+        CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, sz, got, NULL));
+        CHECK(!memcmp(got, props, sz), "PROPERTIES_ARRAY differs");
+        CHECK_ERR(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, sz - 1, got, NULL),
+                  CL_INVALID_VALUE);
+    }
+    CHECK_OK(clReleaseCommandQueue(q));
+    /* empty list */
+    cl_queue_properties empty[] = {0};
+    q = clCreateCommandQueueWithProperties(c, h_device(), empty, &e);
+    CHECK(q && e == CL_SUCCESS, "empty properties: %s", h_err(e));
+    if (q) {
+        CHECK(qprops(q) == 0, "props for empty list");
+        sz = 99;
+        CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &sz));
+        CHECK(sz == sizeof empty, "PROPERTIES_ARRAY size %zu for {0}", sz);
+        clReleaseCommandQueue(q);
+    }
+    CHECK_OK(clReleaseContext(c));
+}
+
+TEST(queue_legacy_create)
+{
+    cl_context c = h_context();
+    REQUIRE(c, "no context");
+    cl_int e = 1;
+    cl_command_queue q = clCreateCommandQueue(c, h_device(), CL_QUEUE_PROFILING_ENABLE, &e);
+    REQUIRE(q && e == CL_SUCCESS, "clCreateCommandQueue: %s", h_err(e));
+    CHECK(qprops(q) == CL_QUEUE_PROFILING_ENABLE, "props 0x%llx",
+          (unsigned long long)qprops(q));
+    size_t sz = 99;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, 0, NULL, &sz));
+    CHECK(sz == 0, "PROPERTIES_ARRAY size %zu for clCreateCommandQueue", sz);
+    CHECK_OK(clReleaseCommandQueue(q));
+    q = clCreateCommandQueue(c, h_device(), 0, NULL);
+    CHECK(q != NULL, "clCreateCommandQueue(props 0, errcode NULL)");
+    if (q) clReleaseCommandQueue(q);
+    q = clCreateCommandQueue(c, h_device(), (cl_command_queue_properties)1 << 40, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_VALUE);
+    q = clCreateCommandQueue(NULL, h_device(), 0, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_CONTEXT);
+    q = clCreateCommandQueue(c, NULL, 0, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_DEVICE);
+    CHECK_OK(clReleaseContext(c));
+}
+
+TEST(queue_create_errors)
+{
+    cl_context c = h_context();
+    REQUIRE(c, "no context");
+    cl_int e = 0;
+    cl_command_queue q;
+    cl_queue_properties badbits[] = {CL_QUEUE_PROPERTIES, (cl_queue_properties)1 << 40, 0};
+    q = clCreateCommandQueueWithProperties(c, h_device(), badbits, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_VALUE);
+    cl_queue_properties badname[] = {0x7777, 0, 0};
+    q = clCreateCommandQueueWithProperties(c, h_device(), badname, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_VALUE);
+    /* ON_DEVICE requires OUT_OF_ORDER */
+    cl_queue_properties ondev[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE, 0};
+    q = clCreateCommandQueueWithProperties(c, h_device(), ondev, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_VALUE);
+    /* CL_QUEUE_SIZE without ON_DEVICE */
+    cl_queue_properties size_only[] = {CL_QUEUE_SIZE, 1024, 0};
+    q = clCreateCommandQueueWithProperties(c, h_device(), size_only, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_VALUE);
+    cl_device_device_enqueue_capabilities dec = 0;
+    clGetDeviceInfo(h_device(), CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof dec, &dec, NULL);
+    if (!(dec & CL_DEVICE_QUEUE_SUPPORTED)) {
+        cl_queue_properties dq[] = {CL_QUEUE_PROPERTIES,
+            CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+        q = clCreateCommandQueueWithProperties(c, h_device(), dq, &e);
+        CHECK_CREATE_FAILS(q, e, CL_INVALID_QUEUE_PROPERTIES);
+    }
+    if (!h_has_ooo()) {
+        cl_queue_properties ooo[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+        q = clCreateCommandQueueWithProperties(c, h_device(), ooo, &e);
+        CHECK_CREATE_FAILS(q, e, CL_INVALID_QUEUE_PROPERTIES);
+    }
+    q = clCreateCommandQueueWithProperties(NULL, h_device(), NULL, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_CONTEXT);
+    q = clCreateCommandQueueWithProperties(c, NULL, NULL, &e);
+    CHECK_CREATE_FAILS(q, e, CL_INVALID_DEVICE);
+    CHECK_OK(clReleaseContext(c));
+}
+
+TEST(queue_refcount)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    REQUIRE(q, "no queue");
+    CHECK(q_refcount(q) == 1, "initial %u", q_refcount(q));
+    CHECK_OK(clRetainCommandQueue(q));
+    CHECK(q_refcount(q) == 2, "after retain %u", q_refcount(q));
+    CHECK_OK(clReleaseCommandQueue(q));
+    CHECK(q_refcount(q) == 1, "after release %u", q_refcount(q));
+    /* a queue holds its context */
+    cl_uint crc = 0;
+    CHECK_OK(clGetContextInfo(c, CL_CONTEXT_REFERENCE_COUNT, sizeof crc, &crc, NULL));
+    CHECK(crc >= 1, "context refcount %u", crc);
+    CHECK_OK(clRetainContext(c));
+    CHECK_OK(clReleaseContext(c));
+    CHECK_ERR(clRetainCommandQueue(NULL), CL_INVALID_COMMAND_QUEUE);
+    CHECK_ERR(clReleaseCommandQueue(NULL), CL_INVALID_COMMAND_QUEUE);
+    CHECK_OK(clReleaseContext(c)); /* queue keeps it alive */
+    cl_context qc = NULL;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof qc, &qc, NULL));
+    CHECK(qc == c, "context of queue after releasing the app's context ref");
+    cl_event m = NULL;
+    CHECK_OK(clEnqueueMarkerWithWaitList(q, 0, NULL, &m));
+    CHECK_OK(clFinish(q));
+    if (m) clReleaseEvent(m);
+    CHECK_OK(clReleaseCommandQueue(q));
+}
+
+TEST(queue_set_property_legacy)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    REQUIRE(q, "no queue");
+    /* OpenCL 3.0: support is only required for 1.0 devices; an implementation may
+     * unconditionally return CL_INVALID_OPERATION.  If it succeeds it must work. */
+    cl_command_queue_properties old = 0xdead;
+    cl_int e = clSetCommandQueueProperty(q, CL_QUEUE_PROFILING_ENABLE, CL_TRUE, &old);
+    CHECK(e == CL_SUCCESS || e == CL_INVALID_OPERATION,
+          "clSetCommandQueueProperty: %s (expected CL_SUCCESS or CL_INVALID_OPERATION)",
+          h_err(e));
+    if (e == CL_SUCCESS) {
+        CHECK(old == 0, "old properties 0x%llx", (unsigned long long)old);
+        CHECK(qprops(q) & CL_QUEUE_PROFILING_ENABLE, "property not enabled");
+    } else {
+        CHECK(qprops(q) == 0, "failed call changed properties");
+    }
+    CHECK_OK(clReleaseCommandQueue(q));
+    CHECK_OK(clReleaseContext(c));
+}
+
+TEST(queue_multiple_independent)
+{
+    cl_context c = h_context();
+    REQUIRE(c, "no context");
+    cl_command_queue q[4];
+    for (int i = 0; i < 4; i++) {
+        q[i] = h_queue(c, i & 1 ? CL_QUEUE_PROFILING_ENABLE : 0);
+        REQUIRE(q[i], "queue %d", i);
+    }
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < i; j++) CHECK(q[i] != q[j], "queues %d and %d alias", i, j);
+    for (int i = 0; i < 4; i++) {
+        CHECK_OK(clEnqueueBarrierWithWaitList(q[i], 0, NULL, NULL));
+        CHECK_OK(clFinish(q[i]));
+        CHECK_OK(clReleaseCommandQueue(q[i]));
+    }
+    CHECK_OK(clReleaseContext(c));
+}
+
+int main(int argc, char **argv)
+{
+    h_init("api", argc, argv);
+    H_RUN(queue_default);
+    H_RUN(queue_properties_array);
+    H_RUN(queue_legacy_create);
+    H_RUN(queue_create_errors);
+    H_RUN(queue_refcount);
+    H_RUN(queue_set_property_legacy);
+    H_RUN(queue_multiple_independent);
+    return h_done();
+}

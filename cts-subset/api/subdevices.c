@@ -1,0 +1,232 @@
+/* api/subdevices: clCreateSubDevices equally and by counts. */
+#include "harness.h"
+
+static int supports(cl_device_id d, cl_device_partition_property what)
+{
+    cl_device_partition_property p[16] = {0};
+    size_t sz = 0;
+    if (clGetDeviceInfo(d, CL_DEVICE_PARTITION_PROPERTIES, sizeof p, p, &sz) != CL_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < sz / sizeof p[0]; i++)
+        if (p[i] == what) return 1;
+    return 0;
+}
+
+static cl_uint uinfo(cl_device_id d, cl_device_info p)
+{
+    cl_uint v = 0;
+    CHECK_OK(clGetDeviceInfo(d, p, sizeof v, &v, NULL));
+    return v;
+}
+
+TEST(subdev_partition_properties_query)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    size_t sz = 0;
+    REQUIRE_OK(clGetDeviceInfo(d, CL_DEVICE_PARTITION_PROPERTIES, 0, NULL, &sz));
+    CHECK(sz >= sizeof(cl_device_partition_property), "size %zu", sz);
+    cl_uint maxsub = uinfo(d, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
+    cl_device_partition_property p[16] = {0};
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_PARTITION_PROPERTIES, sizeof p, p, NULL));
+    if (p[0] == 0) {
+        CHECK(sz == sizeof(cl_device_partition_property), "unsupported: size must be one entry");
+    } else {
+        CHECK(maxsub >= 2, "partitioning supported but max sub devices %u", maxsub);
+        CHECK(maxsub <= uinfo(d, CL_DEVICE_MAX_COMPUTE_UNITS), "max sub devices > CUs");
+    }
+    /* root device: partition type has size 0 or a single 0 entry */
+    size_t tsz = 99;
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_PARTITION_TYPE, 0, NULL, &tsz));
+    CHECK(tsz == 0 || tsz == sizeof(cl_device_partition_property),
+          "root partition type size %zu", tsz);
+}
+
+TEST(subdev_equally)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    if (!supports(d, CL_DEVICE_PARTITION_EQUALLY)) {
+        h_skip("CL_DEVICE_PARTITION_EQUALLY not supported");
+        return;
+    }
+    cl_uint cu = uinfo(d, CL_DEVICE_MAX_COMPUTE_UNITS);
+    cl_uint maxsub = uinfo(d, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
+    cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_uint n = 0;
+    REQUIRE_OK(clCreateSubDevices(d, props, 0, NULL, &n));
+    cl_uint want = cu < maxsub ? cu : maxsub;
+    CHECK(n == want, "equally(1): %u sub-devices, expected %u", n, want);
+    REQUIRE(n >= 1 && n <= 256, "bad count %u", n);
+    cl_device_id subs[256];
+    if (n > 1)
+        CHECK_ERR(clCreateSubDevices(d, props, n - 1, subs, NULL), CL_INVALID_VALUE);
+    cl_uint n2 = 0;
+    REQUIRE_OK(clCreateSubDevices(d, props, n, subs, &n2));
+    CHECK(n2 == n, "count %u then %u", n, n2);
+    for (cl_uint i = 0; i < n; i++) {
+        CHECK(subs[i] != d && subs[i] != NULL, "sub-device %u bad handle", i);
+        cl_device_id parent = NULL;
+        CHECK_OK(clGetDeviceInfo(subs[i], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL));
+        CHECK(parent == d, "parent %p != root %p", (void *)parent, (void *)d);
+        CHECK(uinfo(subs[i], CL_DEVICE_MAX_COMPUTE_UNITS) == 1, "sub-device CUs != 1");
+        cl_device_partition_property t[8] = {0};
+        size_t tsz = 0;
+        CHECK_OK(clGetDeviceInfo(subs[i], CL_DEVICE_PARTITION_TYPE, sizeof t, t, &tsz));
+        CHECK(tsz == sizeof props && t[0] == CL_DEVICE_PARTITION_EQUALLY && t[1] == 1 &&
+              t[2] == 0, "partition type (size %zu) %ld %ld %ld", tsz, (long)t[0],
+              (long)t[1], (long)t[2]);
+        cl_platform_id pl = NULL;
+        CHECK_OK(clGetDeviceInfo(subs[i], CL_DEVICE_PLATFORM, sizeof pl, &pl, NULL));
+        CHECK(pl == h_platform(), "sub-device platform differs");
+        cl_device_type ty = 0;
+        CHECK_OK(clGetDeviceInfo(subs[i], CL_DEVICE_TYPE, sizeof ty, &ty, NULL));
+        CHECK(ty & CL_DEVICE_TYPE_CPU, "sub-device type");
+        CHECK(uinfo(subs[i], CL_DEVICE_REFERENCE_COUNT) == 1, "sub refcount %u",
+              uinfo(subs[i], CL_DEVICE_REFERENCE_COUNT));
+        CHECK_OK(clRetainDevice(subs[i]));
+        CHECK(uinfo(subs[i], CL_DEVICE_REFERENCE_COUNT) == 2, "refcount after retain %u",
+              uinfo(subs[i], CL_DEVICE_REFERENCE_COUNT));
+        CHECK_OK(clReleaseDevice(subs[i]));
+        CHECK(uinfo(subs[i], CL_DEVICE_REFERENCE_COUNT) == 1, "refcount after release");
+    }
+    for (cl_uint i = 0; i < n; i++) CHECK_OK(clReleaseDevice(subs[i]));
+    /* root device is not listed by clGetDeviceIDs as changed */
+    cl_uint nd = 0;
+    CHECK_OK(clGetDeviceIDs(h_platform(), CL_DEVICE_TYPE_ALL, 0, NULL, &nd));
+    CHECK(nd >= 1, "devices vanished");
+}
+
+TEST(subdev_by_counts)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    if (!supports(d, CL_DEVICE_PARTITION_BY_COUNTS)) {
+        h_skip("CL_DEVICE_PARTITION_BY_COUNTS not supported");
+        return;
+    }
+    cl_uint cu = uinfo(d, CL_DEVICE_MAX_COMPUTE_UNITS);
+    /* one sub-device with all but one CU (or 1), one with 1 */
+    cl_device_partition_property props[6];
+    int np = 0;
+    cl_uint expect[2];
+    cl_uint nexp;
+    props[np++] = CL_DEVICE_PARTITION_BY_COUNTS;
+    if (cu >= 2) {
+        props[np++] = cu - 1; expect[0] = cu - 1;
+        props[np++] = 1; expect[1] = 1;
+        nexp = 2;
+    } else {
+        props[np++] = 1; expect[0] = 1; nexp = 1;
+    }
+    props[np++] = CL_DEVICE_PARTITION_BY_COUNTS_LIST_END;
+    props[np++] = 0;
+    cl_device_id subs[2] = {0};
+    cl_uint n = 0;
+    REQUIRE_OK(clCreateSubDevices(d, props, 2, subs, &n));
+    CHECK(n == nexp, "got %u sub-devices, expected %u", n, nexp);
+    for (cl_uint i = 0; i < n && i < 2; i++) {
+        CHECK(uinfo(subs[i], CL_DEVICE_MAX_COMPUTE_UNITS) == expect[i], "sub %u has %u CUs, "
+              "expected %u", i, uinfo(subs[i], CL_DEVICE_MAX_COMPUTE_UNITS), expect[i]);
+        cl_device_partition_property t[8] = {0};
+        size_t tsz = 0;
+        CHECK_OK(clGetDeviceInfo(subs[i], CL_DEVICE_PARTITION_TYPE, sizeof t, t, &tsz));
+        CHECK(tsz == (size_t)np * sizeof props[0], "partition type size %zu, expected %zu",
+              tsz, (size_t)np * sizeof props[0]);
+        CHECK(!memcmp(t, props, tsz < sizeof t ? tsz : sizeof t), "partition type differs");
+        cl_device_id parent = NULL;
+        CHECK_OK(clGetDeviceInfo(subs[i], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL));
+        CHECK(parent == d, "wrong parent");
+    }
+    for (cl_uint i = 0; i < n && i < 2; i++) CHECK_OK(clReleaseDevice(subs[i]));
+    /* too many compute units requested */
+    cl_device_partition_property big[] = {CL_DEVICE_PARTITION_BY_COUNTS, cu + 1,
+        CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    cl_int e = clCreateSubDevices(d, big, 2, subs, NULL);
+    CHECK(e == CL_INVALID_DEVICE_PARTITION_COUNT,
+          "BY_COUNTS with %u CUs (> %u): %s", cu + 1, cu, h_err(e));
+}
+
+TEST(subdev_errors)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    cl_device_id subs[64];
+    cl_uint n = 0;
+    cl_device_partition_property bad[] = {0x7777, 1, 0};
+    CHECK_ERR(clCreateSubDevices(d, bad, 64, subs, &n), CL_INVALID_VALUE);
+    CHECK_ERR(clCreateSubDevices(d, NULL, 64, subs, &n), CL_INVALID_VALUE);
+    cl_device_partition_property eq[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    CHECK_ERR(clCreateSubDevices(NULL, eq, 64, subs, &n), CL_INVALID_DEVICE);
+    if (supports(d, CL_DEVICE_PARTITION_EQUALLY)) {
+        /* out_devices non-NULL but num_devices too small */
+        CHECK_ERR(clCreateSubDevices(d, eq, 0, subs, NULL), CL_INVALID_VALUE);
+    }
+}
+
+static void CL_CALLBACK bump(void *p) { __atomic_fetch_add(*(int **)p, 1, __ATOMIC_SEQ_CST); }
+
+TEST(subdev_context_and_queue)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    if (!supports(d, CL_DEVICE_PARTITION_EQUALLY)) {
+        h_skip("CL_DEVICE_PARTITION_EQUALLY not supported");
+        return;
+    }
+    cl_device_partition_property eq[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_device_id all[256] = {0};
+    cl_uint n = 0;
+    REQUIRE_OK(clCreateSubDevices(d, eq, 256, all, &n));
+    REQUIRE(n >= 1 && all[0], "no sub-device");
+    for (cl_uint i = 1; i < n && i < 256; i++) CHECK_OK(clReleaseDevice(all[i]));
+    cl_device_id sub = all[0];
+    cl_int e = 0;
+    cl_context ctx = clCreateContext(NULL, 1, &sub, NULL, NULL, &e);
+    REQUIRE(ctx && e == CL_SUCCESS, "context on sub-device: %s", h_err(e));
+    cl_device_id got = NULL;
+    CHECK_OK(clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof got, &got, NULL));
+    CHECK(got == sub, "context devices");
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, sub, NULL, &e);
+    CHECK(q && e == CL_SUCCESS, "queue on sub-device: %s", h_err(e));
+    /* the root device is not in this context */
+    cl_command_queue bad = clCreateCommandQueueWithProperties(ctx, d, NULL, &e);
+    CHECK_CREATE_FAILS(bad, e, CL_INVALID_DEVICE);
+    if (q) {
+        int ran = 0;
+        if (h_has_native()) {
+            int *rp = &ran;
+            CHECK_OK(clEnqueueNativeKernel(q, bump, &rp, sizeof rp, 0, NULL, NULL, 0,
+                                           NULL, NULL));
+        }
+        cl_event m = NULL;
+        CHECK_OK(clEnqueueMarkerWithWaitList(q, 0, NULL, &m));
+        CHECK_OK(clFinish(q));
+        CHECK(h_event_status(m) == CL_COMPLETE, "marker status %d", h_event_status(m));
+        if (h_has_native()) CHECK(ran == 1, "native kernel ran %d times", ran);
+        clReleaseEvent(m);
+        /* the command-queue attached to the sub-device keeps it alive */
+        CHECK_OK(clReleaseDevice(sub));
+        cl_uint cu = 0;
+        CHECK_OK(clGetDeviceInfo(sub, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cu, &cu, NULL));
+        CHECK(cu == 1, "sub-device CUs %u", cu);
+        cl_device_id qd = NULL;
+        CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof qd, &qd, NULL));
+        CHECK(qd == sub, "queue device");
+        clReleaseCommandQueue(q);
+    } else {
+        clReleaseDevice(sub);
+    }
+    CHECK_OK(clReleaseContext(ctx));
+}
+
+int main(int argc, char **argv)
+{
+    h_init("api", argc, argv);
+    H_RUN(subdev_partition_properties_query);
+    H_RUN(subdev_equally);
+    H_RUN(subdev_by_counts);
+    H_RUN(subdev_errors);
+    H_RUN(subdev_context_and_queue);
+    return h_done();
+}

@@ -1,0 +1,291 @@
+//! Entry points: devices and sub-devices.
+
+use crate::api::util::{c_array, cl_entry, info, write_info, write_list};
+use crate::cl::*;
+use crate::core::device::Device;
+use crate::core::host::HOST;
+use crate::core::object::{self, handle_of, publish};
+use crate::core::platform::{self, make_version, name_version, name_versions, Platform};
+use std::ffi::c_void;
+use std::sync::Arc;
+
+/// Device extensions: only what is implemented and tested.
+pub const DEVICE_EXTENSIONS: &[(&str, (u32, u32, u32))] =
+    &[("cl_khr_extended_versioning", (1, 0, 0))];
+
+const MAX_WORK_GROUP_SIZE: usize = 1024;
+
+fn device_info(
+    dev: &Arc<Device>,
+    handle: cl_device_id,
+    param: cl_device_info,
+) -> Result<Vec<u8>, cl_int> {
+    let h = &*HOST;
+    let max_alloc = (h.memory_bytes / 2).max(128 << 20);
+    let fp_config = {
+        let mut c = CL_FP_DENORM
+            | CL_FP_INF_NAN
+            | CL_FP_ROUND_TO_NEAREST
+            | CL_FP_ROUND_TO_ZERO
+            | CL_FP_ROUND_TO_INF;
+        if h.has_fma {
+            c |= CL_FP_FMA;
+        }
+        c as cl_device_fp_config
+    };
+    match param {
+        CL_DEVICE_TYPE => info(&(CL_DEVICE_TYPE_CPU as cl_device_type)),
+        CL_DEVICE_VENDOR_ID => info(&match h.cpu_vendor.as_str() {
+            "GenuineIntel" => 0x8086u32,
+            "AuthenticAMD" => 0x1022,
+            _ => 0,
+        }),
+        CL_DEVICE_MAX_COMPUTE_UNITS => info(&dev.compute_units),
+        CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => info(&3u32),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => info(&[MAX_WORK_GROUP_SIZE; 3]),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => info(&MAX_WORK_GROUP_SIZE),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => info(&16u32),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => info(&8u32),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => info(&4u32),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => info(&2u32),
+        // No cl_khr_fp64 or cl_khr_fp16 yet: a width of 0 says so.
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE
+        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => info(&0u32),
+        CL_DEVICE_MAX_CLOCK_FREQUENCY => info(&h.clock_mhz),
+        CL_DEVICE_ADDRESS_BITS => info(&64u32),
+        CL_DEVICE_MAX_MEM_ALLOC_SIZE => info(&max_alloc),
+        CL_DEVICE_IMAGE_SUPPORT => info(&false),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS
+        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_SAMPLERS
+        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
+        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => info(&0u32),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH
+        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH
+        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => info(&0usize),
+        CL_DEVICE_MAX_PARAMETER_SIZE => info(&1024usize),
+        // In bits: 128-byte alignment, enough for the widest vector type.
+        CL_DEVICE_MEM_BASE_ADDR_ALIGN => info(&1024u32),
+        CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => info(&128u32),
+        CL_DEVICE_SINGLE_FP_CONFIG => info(&fp_config),
+        CL_DEVICE_DOUBLE_FP_CONFIG | CL_DEVICE_HALF_FP_CONFIG => info(&(0 as cl_device_fp_config)),
+        CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => info(&CL_READ_WRITE_CACHE),
+        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => info(&h.cache_line),
+        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => info(&h.global_cache),
+        CL_DEVICE_GLOBAL_MEM_SIZE => info(&h.memory_bytes),
+        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => info(&(1u64 << 20)),
+        CL_DEVICE_MAX_CONSTANT_ARGS => info(&8u32),
+        // Local memory is ordinary cached memory on a CPU.
+        CL_DEVICE_LOCAL_MEM_TYPE => info(&CL_GLOBAL),
+        CL_DEVICE_LOCAL_MEM_SIZE => info(&h.l2_cache.max(32 << 10)),
+        CL_DEVICE_ERROR_CORRECTION_SUPPORT => info(&false),
+        CL_DEVICE_HOST_UNIFIED_MEMORY => info(&true),
+        CL_DEVICE_PROFILING_TIMER_RESOLUTION => info(&1usize),
+        CL_DEVICE_ENDIAN_LITTLE => info(&cfg!(target_endian = "little")),
+        CL_DEVICE_AVAILABLE => info(&true),
+        // The kernel compiler is not there yet.
+        CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => info(&false),
+        CL_DEVICE_EXECUTION_CAPABILITIES => {
+            info(&((CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL) as cl_device_exec_capabilities))
+        }
+        CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => info(
+            &((CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)
+                as cl_command_queue_properties),
+        ),
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES | CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => info(&0u64),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
+        | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
+        | CL_DEVICE_MAX_ON_DEVICE_QUEUES
+        | CL_DEVICE_MAX_ON_DEVICE_EVENTS => info(&0u32),
+        CL_DEVICE_PLATFORM => info(&Platform::handle()),
+        CL_DEVICE_NAME => info(&h.cpu_name),
+        CL_DEVICE_VENDOR => info(&h.cpu_vendor),
+        CL_DRIVER_VERSION => info(env!("CARGO_PKG_VERSION")),
+        CL_DEVICE_PROFILE => info("FULL_PROFILE"),
+        CL_DEVICE_VERSION => info(&format!("OpenCL 3.0 FerroCL {}", env!("CARGO_PKG_VERSION"))),
+        CL_DEVICE_NUMERIC_VERSION => info(&make_version(3, 0, 0)),
+        CL_DEVICE_OPENCL_C_VERSION => info("OpenCL C 1.2 FerroCL"),
+        // cl_khr_extended_versioning: the numeric form of CL_DEVICE_OPENCL_C_VERSION.
+        CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR => info(&make_version(1, 2, 0)),
+        CL_DEVICE_OPENCL_C_ALL_VERSIONS => info(&[
+            name_version("OpenCL C", make_version(1, 0, 0)),
+            name_version("OpenCL C", make_version(1, 1, 0)),
+            name_version("OpenCL C", make_version(1, 2, 0)),
+            name_version("OpenCL C", make_version(3, 0, 0)),
+        ]),
+        CL_DEVICE_OPENCL_C_FEATURES => info(&Vec::<cl_name_version>::new()),
+        CL_DEVICE_EXTENSIONS => info(&platform::extension_string(DEVICE_EXTENSIONS)),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => info(&name_versions(DEVICE_EXTENSIONS)),
+        CL_DEVICE_ILS_WITH_VERSION | CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => {
+            info(&Vec::<cl_name_version>::new())
+        }
+        CL_DEVICE_IL_VERSION | CL_DEVICE_BUILT_IN_KERNELS => info(""),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => info(&(1usize << 20)),
+        CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => info(&true),
+        CL_DEVICE_PARENT_DEVICE => {
+            info(&dev.parent.as_ref().map_or(std::ptr::null_mut(), handle_of))
+        }
+        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => info(&dev.compute_units),
+        CL_DEVICE_PARTITION_PROPERTIES => info(&[
+            CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property,
+            CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property,
+        ]),
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => info(&(0 as cl_device_affinity_domain)),
+        CL_DEVICE_PARTITION_TYPE => info(&dev.partition),
+        CL_DEVICE_REFERENCE_COUNT => info(&if dev.is_root() {
+            1
+        } else {
+            object::app_ref_count::<Device>(handle)?
+        }),
+        CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+            info(&0usize)
+        }
+        CL_DEVICE_MAX_PIPE_ARGS
+        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
+        | CL_DEVICE_PIPE_MAX_PACKET_SIZE => info(&0u32),
+        CL_DEVICE_PIPE_SUPPORT => info(&false),
+        // Host memory is the device's: every SVM buffer is coherent, and the
+        // host's atomics work on it.
+        CL_DEVICE_SVM_CAPABILITIES => info(
+            &((CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
+                | CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+                | CL_DEVICE_SVM_ATOMICS) as cl_device_svm_capabilities),
+        ),
+        CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => info(&0u32),
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => info(&0u32),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info(&false),
+        // OpenCL 3.0 minimums until the compiler brings the full model.
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info(
+            &((CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
+                as cl_device_atomic_capabilities),
+        ),
+        CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info(
+            &((CL_DEVICE_ATOMIC_ORDER_RELAXED
+                | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+                | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
+                as cl_device_atomic_capabilities),
+        ),
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT
+        | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
+        | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&false),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&8usize),
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info("v0000-01-01-00"),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+cl_entry! {
+    fn clGetDeviceIDs(platform: cl_platform_id, device_type: cl_device_type, num_entries: cl_uint, devices: *mut cl_device_id, num_devices: *mut cl_uint) -> cl_int {
+        Platform::resolve(platform)?;
+        let known = (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM) as cl_device_type;
+        if device_type != CL_DEVICE_TYPE_ALL as cl_device_type && (device_type == 0 || device_type & !known != 0) {
+            return Err(CL_INVALID_DEVICE_TYPE);
+        }
+        if !devices.is_null() && num_entries == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let wanted = (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type;
+        if device_type & wanted == 0 {
+            return Err(CL_DEVICE_NOT_FOUND);
+        }
+        write_list(&[Device::root_handle()], num_entries, devices, num_devices)
+    }
+
+    fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        let dev = Device::resolve(device)?;
+        write_info(&device_info(&dev, device, param_name)?, param_value_size, param_value, param_value_size_ret)
+    }
+
+    fn clCreateSubDevices(in_device: cl_device_id, properties: *const cl_device_partition_property, num_devices: cl_uint, out_devices: *mut cl_device_id, num_devices_ret: *mut cl_uint) -> cl_int {
+        let dev = Device::resolve(in_device)?;
+        if properties.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let props = partition_properties(properties)?;
+        let counts = dev.partition_counts(&props)?;
+        if !out_devices.is_null() && (num_devices as usize) < counts.len() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !out_devices.is_null() {
+            let handles: Vec<cl_device_id> = counts
+                .iter()
+                .map(|&n| publish(Device::new_sub_device(&dev, n, props.clone())))
+                .collect();
+            write_list(&handles, num_devices, out_devices, std::ptr::null_mut())?;
+        }
+        if !num_devices_ret.is_null() {
+            crate::api::util::write_out(num_devices_ret, counts.len() as cl_uint);
+        }
+        Ok(())
+    }
+
+    fn clRetainDevice(device: cl_device_id) -> cl_int {
+        // Root devices are not reference counted.
+        if Device::resolve(device)?.is_root() {
+            return Ok(());
+        }
+        object::retain::<Device>(device)
+    }
+
+    fn clReleaseDevice(device: cl_device_id) -> cl_int {
+        if Device::resolve(device)?.is_root() {
+            return Ok(());
+        }
+        object::release::<Device>(device).map(drop)
+    }
+}
+
+/// Reads a partition request: [EQUALLY, n, 0] or [BY_COUNTS, c..., LIST_END, 0],
+/// terminator included (CL_DEVICE_PARTITION_TYPE returns it as given).
+fn partition_properties(
+    list: *const cl_device_partition_property,
+) -> Result<Vec<cl_device_partition_property>, cl_int> {
+    if list.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: a zero-terminated property list from the application; we
+    // read only as far as its kind says it extends.
+    let read = |i: usize| unsafe { *list.add(i) };
+    let kind = read(0);
+    let mut props = vec![kind];
+    match kind as u32 {
+        CL_DEVICE_PARTITION_EQUALLY => props.push(read(1)),
+        CL_DEVICE_PARTITION_BY_COUNTS => loop {
+            let count = read(props.len());
+            props.push(count);
+            if count == CL_DEVICE_PARTITION_BY_COUNTS_LIST_END as isize {
+                break;
+            }
+            if props.len() > 1024 {
+                return Err(CL_INVALID_VALUE);
+            }
+        },
+        _ => return Err(CL_INVALID_VALUE),
+    }
+    props.push(0);
+    Ok(props)
+}
+
+/// Resolves an application device list against the devices a context may use.
+pub fn device_list(
+    devices: *const cl_device_id,
+    count: cl_uint,
+) -> Result<Vec<Arc<Device>>, cl_int> {
+    let handles = c_array(devices, count as usize, CL_INVALID_VALUE)?;
+    if handles.is_empty() {
+        return Err(CL_INVALID_VALUE);
+    }
+    handles.iter().map(|&d| Device::resolve(d)).collect()
+}

@@ -1,0 +1,85 @@
+//! What every clEnqueue* shares: the wait-list checks, handing the command
+//! to its queue, the returned event and the blocking wait.
+
+use crate::api::util::{c_array, write_out};
+use crate::cl::*;
+use crate::core::event::{Event, Work};
+use crate::core::object::publish;
+use crate::core::queue::{Queue, Sync};
+use std::sync::Arc;
+
+/// Resolves a wait list: "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is
+/// NULL and num_events_in_wait_list > 0, or event_wait_list is not NULL and
+/// num_events_in_wait_list is 0, or if event objects in event_wait_list are
+/// not valid events"; "CL_INVALID_CONTEXT if the context associated with
+/// command_queue and events in event_wait_list are not the same".
+pub fn wait_list(
+    queue: &Queue,
+    num_events: cl_uint,
+    events: *const cl_event,
+) -> Result<Vec<Arc<Event>>, cl_int> {
+    let handles = c_array(events, num_events as usize, CL_INVALID_EVENT_WAIT_LIST)?;
+    let list = handles
+        .iter()
+        .map(|&h| Event::resolve(h).map_err(|_| CL_INVALID_EVENT_WAIT_LIST))
+        .collect::<Result<Vec<_>, _>>()?;
+    if list
+        .iter()
+        .any(|e| !Arc::ptr_eq(&e.context, &queue.context))
+    {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    Ok(list)
+}
+
+/// One validated command: enqueues it, returns its event to the
+/// application when asked, and waits for it when the call is blocking.
+pub struct Command<'a> {
+    pub queue: &'a Arc<Queue>,
+    pub command_type: cl_command_type,
+    pub wait: Vec<Arc<Event>>,
+    pub event_out: *mut cl_event,
+}
+
+impl Command<'_> {
+    pub fn new(
+        queue: &Arc<Queue>,
+        command_type: cl_command_type,
+        num_events: cl_uint,
+        events: *const cl_event,
+        event_out: *mut cl_event,
+    ) -> Result<Command<'_>, cl_int> {
+        Ok(Command {
+            queue,
+            command_type,
+            wait: wait_list(queue, num_events, events)?,
+            event_out,
+        })
+    }
+
+    /// Enqueues with the given ordering and work; blocking calls return
+    /// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when the command did not
+    /// complete.
+    pub fn submit(
+        self,
+        sync: Sync,
+        work: Option<Work>,
+        blocking: bool,
+    ) -> Result<Arc<Event>, cl_int> {
+        let ev = self
+            .queue
+            .enqueue(self.command_type, &self.wait, sync, work);
+        if !self.event_out.is_null() {
+            write_out(self.event_out, publish(ev.clone()));
+        }
+        if blocking && ev.wait() < 0 {
+            return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        }
+        Ok(ev)
+    }
+
+    /// An ordinary command.
+    pub fn run(self, work: Work, blocking: bool) -> Result<(), cl_int> {
+        self.submit(Sync::Command, Some(work), blocking).map(drop)
+    }
+}

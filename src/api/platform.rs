@@ -1,0 +1,83 @@
+//! Entry points: the platform, timers, compiler unloading.
+
+use crate::api::util::{cl_entry, info, write_info, write_list, write_out};
+use crate::cl::*;
+use crate::core::device::Device;
+use crate::core::host::now_ns;
+use crate::core::platform::{self, Platform};
+use std::ffi::c_void;
+
+fn platform_info(param: cl_platform_info) -> Result<Vec<u8>, cl_int> {
+    match param {
+        CL_PLATFORM_PROFILE => info("FULL_PROFILE"),
+        CL_PLATFORM_VERSION => info(&format!("OpenCL 3.0 FerroCL {}", env!("CARGO_PKG_VERSION"))),
+        CL_PLATFORM_NUMERIC_VERSION => info(&platform::make_version(3, 0, 0)),
+        CL_PLATFORM_NAME => info(platform::PLATFORM_NAME),
+        CL_PLATFORM_VENDOR => info(platform::VENDOR),
+        CL_PLATFORM_EXTENSIONS => info(&platform::extension_string(platform::EXTENSIONS)),
+        CL_PLATFORM_EXTENSIONS_WITH_VERSION => info(&platform::name_versions(platform::EXTENSIONS)),
+        CL_PLATFORM_HOST_TIMER_RESOLUTION => info(&1u64),
+        CL_PLATFORM_ICD_SUFFIX_KHR => info(platform::ICD_SUFFIX),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+/// Also reached by dlsym (see icd.rs), hence a plain function.
+pub fn get_platform_info(
+    platform: cl_platform_id,
+    param_name: cl_platform_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    clGetPlatformInfo(
+        platform,
+        param_name,
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
+
+cl_entry! {
+    fn clGetPlatformIDs(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
+        // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is
+        // not NULL or if both num_platforms and platforms are NULL."
+        write_list(&[Platform::handle()], num_entries, platforms, num_platforms)
+    }
+
+    fn clGetPlatformInfo(platform: cl_platform_id, param_name: cl_platform_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        Platform::resolve(platform)?;
+        write_info(&platform_info(param_name)?, param_value_size, param_value, param_value_size_ret)
+    }
+
+    fn clUnloadCompiler() -> cl_int {
+        Ok(())
+    }
+
+    fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
+        Platform::resolve(platform)?;
+        Ok(())
+    }
+
+    fn clGetHostTimer(device: cl_device_id, host_timestamp: *mut cl_ulong) -> cl_int {
+        Device::resolve(device)?;
+        if host_timestamp.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        write_out(host_timestamp, now_ns());
+        Ok(())
+    }
+
+    fn clGetDeviceAndHostTimer(device: cl_device_id, device_timestamp: *mut cl_ulong, host_timestamp: *mut cl_ulong) -> cl_int {
+        Device::resolve(device)?;
+        if device_timestamp.is_null() || host_timestamp.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // The device clock is the host's monotonic clock.
+        let t = now_ns();
+        write_out(device_timestamp, t);
+        write_out(host_timestamp, t);
+        Ok(())
+    }
+}

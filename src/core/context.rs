@@ -1,0 +1,73 @@
+//! Contexts: a set of devices and the objects created in them.
+
+use crate::cl::*;
+use crate::core::callback::Callback;
+use crate::core::device::Device;
+use crate::core::object::{lookup, Base, ClObject, ObjectKind};
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex};
+
+pub type ContextNotify = unsafe extern "C" fn(*const i8, *const c_void, usize, *mut c_void);
+pub type ContextDestructor = unsafe extern "C" fn(cl_context, *mut c_void);
+
+/// `#[repr(C)]` so that the ICD base comes first.
+#[repr(C)]
+pub struct Context {
+    base: Base,
+    pub devices: Vec<Arc<Device>>,
+    /// The properties as the application passed them (terminator included).
+    pub properties: Vec<cl_context_properties>,
+    pub notify: Option<Callback<ContextNotify>>,
+    destructors: Mutex<Vec<Callback<ContextDestructor>>>,
+}
+
+impl ClObject for Context {
+    const KIND: ObjectKind = ObjectKind::Context;
+    const INVALID: cl_int = CL_INVALID_CONTEXT;
+    type Raw = _cl_context;
+    fn base(&self) -> &Base {
+        &self.base
+    }
+}
+
+impl Context {
+    pub fn new(
+        devices: Vec<Arc<Device>>,
+        properties: Vec<cl_context_properties>,
+        notify: Option<Callback<ContextNotify>>,
+    ) -> Arc<Context> {
+        Arc::new(Context {
+            base: Base::new(ObjectKind::Context),
+            devices,
+            properties,
+            notify,
+            destructors: Mutex::new(Vec::new()),
+        })
+    }
+
+    pub fn resolve(handle: cl_context) -> Result<Arc<Context>, cl_int> {
+        lookup::<Context>(handle)
+    }
+
+    pub fn has_device(&self, device: &Arc<Device>) -> bool {
+        self.devices.iter().any(|d| Arc::ptr_eq(d, device))
+    }
+
+    pub fn add_destructor(&self, cb: Callback<ContextDestructor>) {
+        self.destructors.lock().unwrap().push(cb);
+    }
+}
+
+impl Drop for Context {
+    /// "... called in the reverse order of registration" once the context
+    /// and everything attached to it are gone.
+    fn drop(&mut self) {
+        let handle = self as *mut Context as cl_context;
+        let callbacks = std::mem::take(self.destructors.get_mut().unwrap());
+        for cb in callbacks.into_iter().rev() {
+            // SAFETY: an application callback with the arguments the spec
+            // defines; the handle is still ours during drop.
+            unsafe { (cb.func)(handle, cb.user_data) };
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! Events: the nodes of the command graph. An event carries its command's
+//! status, the commands waiting on it, the application's callbacks and the
+//! profiling timestamps. The scheduler (sched/) moves it through its states.
+
+use crate::cl::*;
+use crate::core::callback::Callback;
+use crate::core::context::Context;
+use crate::core::host::now_ns;
+use crate::core::object::{handle_of, lookup, Base, ClObject, ObjectKind};
+use crate::core::queue::Queue;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+pub type EventCallbackFn = unsafe extern "C" fn(cl_event, cl_int, *mut c_void);
+
+/// The work a command does on a worker thread. An error status ends the
+/// command abnormally with that status.
+pub type Work = Box<dyn FnOnce() -> Result<(), cl_int> + Send>;
+
+/// Profiling timestamps, indexed as CL_PROFILING_COMMAND_* - QUEUED.
+#[derive(Clone, Copy)]
+pub enum Stamp {
+    Queued = 0,
+    Submit,
+    Start,
+    End,
+    Complete,
+}
+
+struct Waiting {
+    /// Commands that wait on this one, and whether a failure of this one
+    /// fails them (true for wait-list dependencies, false for the implicit
+    /// order of a queue, which orders commands without tying their fates).
+    successors: Vec<(Arc<Event>, bool)>,
+    /// Callbacks not yet called, with the status that triggers each.
+    callbacks: Vec<(cl_int, Callback<EventCallbackFn>)>,
+    /// Host threads blocked on `done`.
+    sleepers: usize,
+}
+
+/// `#[repr(C)]` so that the ICD base comes first.
+#[repr(C)]
+pub struct Event {
+    base: Base,
+    pub context: Arc<Context>,
+    /// None for user events.
+    pub queue: Option<Arc<Queue>>,
+    pub command_type: cl_command_type,
+    /// CL_QUEUED, CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or a negative error.
+    status: AtomicI32,
+    /// Dependencies not yet complete, plus one held while the command is
+    /// being enqueued so that it cannot start half-linked.
+    pending: AtomicUsize,
+    /// A dependency ended abnormally: this command must not run.
+    dependency_failed: AtomicBool,
+    /// A user event's status has been set (it may be set only once).
+    user_status_set: AtomicBool,
+    work: Mutex<Option<Work>>,
+    waiting: Mutex<Waiting>,
+    done: Condvar,
+    stamps: [AtomicU64; 5],
+}
+
+impl ClObject for Event {
+    const KIND: ObjectKind = ObjectKind::Event;
+    const INVALID: cl_int = CL_INVALID_EVENT;
+    type Raw = _cl_event;
+    fn base(&self) -> &Base {
+        &self.base
+    }
+}
+
+/// A status is terminal once the command completed or failed.
+pub fn is_terminal(status: cl_int) -> bool {
+    status <= CL_COMPLETE as cl_int
+}
+
+impl Event {
+    fn new(
+        context: Arc<Context>,
+        queue: Option<Arc<Queue>>,
+        command_type: cl_command_type,
+        status: cl_int,
+        work: Option<Work>,
+    ) -> Arc<Event> {
+        let ev = Arc::new(Event {
+            base: Base::new(ObjectKind::Event),
+            context,
+            queue,
+            command_type,
+            status: AtomicI32::new(status),
+            pending: AtomicUsize::new(1),
+            dependency_failed: AtomicBool::new(false),
+            user_status_set: AtomicBool::new(false),
+            work: Mutex::new(work),
+            waiting: Mutex::new(Waiting {
+                successors: Vec::new(),
+                callbacks: Vec::new(),
+                sleepers: 0,
+            }),
+            done: Condvar::new(),
+            stamps: Default::default(),
+        });
+        ev.stamp(Stamp::Queued);
+        ev
+    }
+
+    /// A command's event, CL_QUEUED, with its dependency guard held.
+    pub fn new_command(
+        queue: &Arc<Queue>,
+        command_type: cl_command_type,
+        work: Option<Work>,
+    ) -> Arc<Event> {
+        Event::new(
+            queue.context.clone(),
+            Some(queue.clone()),
+            command_type,
+            CL_QUEUED as cl_int,
+            work,
+        )
+    }
+
+    /// "The execution status of the user event object created is set to
+    /// CL_SUBMITTED."
+    pub fn new_user(context: Arc<Context>) -> Arc<Event> {
+        Event::new(context, None, CL_COMMAND_USER, CL_SUBMITTED as cl_int, None)
+    }
+
+    pub fn resolve(handle: cl_event) -> Result<Arc<Event>, cl_int> {
+        lookup::<Event>(handle)
+    }
+
+    pub fn status(&self) -> cl_int {
+        self.status.load(Ordering::Acquire)
+    }
+
+    pub fn is_user(&self) -> bool {
+        self.queue.is_none()
+    }
+
+    /// Claims the one clSetUserEventStatus a user event accepts.
+    pub fn claim_user_status(&self) -> bool {
+        !self.user_status_set.swap(true, Ordering::AcqRel)
+    }
+
+    pub fn stamp(&self, which: Stamp) {
+        self.stamps[which as usize].store(now_ns(), Ordering::Relaxed);
+    }
+
+    pub fn stamp_value(&self, which: Stamp) -> u64 {
+        self.stamps[which as usize].load(Ordering::Relaxed)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Waiting> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn take_work(&self) -> Option<Work> {
+        self.work.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    pub fn has_work(&self) -> bool {
+        self.work
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+
+    pub fn dependency_failed(&self) -> bool {
+        self.dependency_failed.load(Ordering::Acquire)
+    }
+
+    /// Makes `next` wait on this event; with `propagate_failure`, an
+    /// abnormal end of this event fails `next` (the spec's rule for events
+    /// in a wait list). Nothing to wait for when this event already ended.
+    pub fn add_successor(&self, next: &Arc<Event>, propagate_failure: bool) {
+        let mut w = self.lock();
+        let status = self.status();
+        if is_terminal(status) {
+            if status < 0 && propagate_failure {
+                next.dependency_failed.store(true, Ordering::Release);
+            }
+            return;
+        }
+        next.pending.fetch_add(1, Ordering::AcqRel);
+        w.successors.push((next.clone(), propagate_failure));
+    }
+
+    /// One dependency less; true when none remain (the command is ready).
+    pub fn release_dependency(&self, failed: bool) -> bool {
+        if failed {
+            self.dependency_failed.store(true, Ordering::Release);
+        }
+        self.pending.fetch_sub(1, Ordering::AcqRel) == 1
+    }
+
+    /// Moves to a non-terminal status (SUBMITTED, RUNNING) and calls the
+    /// callbacks registered for it.
+    pub fn advance(self: &Arc<Self>, status: cl_int, stamp: Stamp) {
+        self.stamp(stamp);
+        let due = {
+            let mut w = self.lock();
+            self.status.store(status, Ordering::Release);
+            take_due(&mut w.callbacks, status)
+        };
+        self.call(due, status);
+    }
+
+    /// Ends the event with CL_COMPLETE or a negative error. Completing is a
+    /// release: everything the command wrote happens-before whatever a
+    /// waiter does after seeing the status. Returns the commands that wait
+    /// on it, for the scheduler to release.
+    pub fn finish(self: &Arc<Self>, status: cl_int) -> (Vec<(Arc<Event>, bool)>, Vec<DueCallback>) {
+        let now = now_ns();
+        for s in [Stamp::End, Stamp::Complete] {
+            if self.stamp_value(s) == 0 {
+                self.stamps[s as usize].store(now, Ordering::Relaxed);
+            }
+        }
+        let mut w = self.lock();
+        self.status.store(status, Ordering::Release);
+        if w.sleepers > 0 {
+            self.done.notify_all();
+        }
+        let successors = std::mem::take(&mut w.successors);
+        let due = take_due(&mut w.callbacks, status);
+        (successors, due)
+    }
+
+    /// Calls callbacks taken by `finish` (after the successors were released,
+    /// so callbacks stay off the critical path).
+    pub fn call(self: &Arc<Self>, due: Vec<DueCallback>, status: cl_int) {
+        let handle = handle_of(self);
+        for (trigger, cb) in due {
+            let reported = if status < 0 { status } else { trigger };
+            // SAFETY: an application callback with the arguments the spec
+            // defines; we hold the event alive for the call.
+            unsafe { (cb.func)(handle, reported, cb.user_data) };
+        }
+    }
+
+    /// clSetEventCallback: called once the status reaches `trigger`, at once
+    /// when it already has.
+    pub fn add_callback(self: &Arc<Self>, trigger: cl_int, cb: Callback<EventCallbackFn>) {
+        let status = {
+            let mut w = self.lock();
+            let status = self.status();
+            if status > trigger {
+                w.callbacks.push((trigger, cb));
+                return;
+            }
+            status
+        };
+        self.call(vec![(trigger, cb)], status);
+    }
+
+    /// Blocks until the event ends; returns its final status. Spins briefly
+    /// first: a futex wake costs tens of microseconds here, most commands
+    /// less.
+    pub fn wait(&self) -> cl_int {
+        let start = std::time::Instant::now();
+        let mut spins = 0u32;
+        loop {
+            let s = self.status();
+            if is_terminal(s) {
+                return s;
+            }
+            spins += 1;
+            if spins % 64 == 0 {
+                if start.elapsed() > crate::sched::SPIN_BEFORE_SLEEP {
+                    break;
+                }
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        let mut w = self.lock();
+        w.sleepers += 1;
+        while !is_terminal(self.status()) {
+            w = self.done.wait(w).unwrap_or_else(|p| p.into_inner());
+        }
+        w.sleepers -= 1;
+        self.status()
+    }
+}
+
+pub type DueCallback = (cl_int, Callback<EventCallbackFn>);
+
+/// Removes and returns, in registration order, the callbacks whose trigger
+/// status has been reached (statuses count down towards CL_COMPLETE).
+fn take_due(callbacks: &mut Vec<DueCallback>, status: cl_int) -> Vec<DueCallback> {
+    if callbacks.is_empty() {
+        return Vec::new();
+    }
+    let (due, later): (Vec<_>, Vec<_>) = callbacks.drain(..).partition(|(t, _)| status <= *t);
+    *callbacks = later;
+    due
+}

@@ -1,0 +1,10 @@
+//! The object model in safe Rust.
+
+pub mod callback;
+pub mod context;
+pub mod device;
+pub mod event;
+pub mod host;
+pub mod object;
+pub mod platform;
+pub mod queue;

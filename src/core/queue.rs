@@ -1,0 +1,154 @@
+//! Command queues: where commands enter the graph. An in-order queue makes
+//! each command wait on the one before; an out-of-order queue adds no
+//! dependency but its barriers, so independent commands run concurrently.
+
+use crate::cl::*;
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::event::{is_terminal, Event, Stamp, Work};
+use crate::core::object::{lookup, Base, ClObject, ObjectKind};
+use crate::sched;
+use std::sync::{Arc, Mutex, Weak};
+
+/// `#[repr(C)]` so that the ICD base comes first.
+#[repr(C)]
+pub struct Queue {
+    base: Base,
+    pub context: Arc<Context>,
+    pub device: Arc<Device>,
+    pub properties: cl_command_queue_properties,
+    /// CL_QUEUE_PROPERTIES_ARRAY: what clCreateCommandQueueWithProperties got.
+    pub properties_array: Vec<cl_queue_properties>,
+    order: Mutex<Ordering>,
+}
+
+/// What later commands must wait for. Weak references: a queue must not
+/// keep its finished commands alive (they hold the queue).
+#[derive(Default)]
+struct Ordering {
+    /// In-order: the last command enqueued.
+    last: Weak<Event>,
+    /// Out-of-order: the last barrier.
+    barrier: Weak<Event>,
+    /// Out-of-order: commands that may not have completed.
+    outstanding: Vec<Weak<Event>>,
+    /// outstanding.len() after the last pruning, to prune in amortized O(1).
+    pruned_len: usize,
+}
+
+/// How a command orders itself against the queue's other commands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Sync {
+    /// An ordinary command.
+    Command,
+    /// A marker: with no wait list, waits for every earlier command.
+    Marker,
+    /// A barrier: like a marker, and every later command waits for it.
+    Barrier,
+}
+
+impl ClObject for Queue {
+    const KIND: ObjectKind = ObjectKind::Queue;
+    const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
+    type Raw = _cl_command_queue;
+    fn base(&self) -> &Base {
+        &self.base
+    }
+}
+
+fn alive(ev: &Weak<Event>) -> Option<Arc<Event>> {
+    ev.upgrade().filter(|e| !is_terminal(e.status()))
+}
+
+impl Queue {
+    pub fn new(
+        context: Arc<Context>,
+        device: Arc<Device>,
+        properties: cl_command_queue_properties,
+        properties_array: Vec<cl_queue_properties>,
+    ) -> Arc<Queue> {
+        Arc::new(Queue {
+            base: Base::new(ObjectKind::Queue),
+            context,
+            device,
+            properties,
+            properties_array,
+            order: Mutex::new(Ordering::default()),
+        })
+    }
+
+    pub fn resolve(handle: cl_command_queue) -> Result<Arc<Queue>, cl_int> {
+        lookup::<Queue>(handle)
+    }
+
+    pub fn out_of_order(&self) -> bool {
+        self.properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties != 0
+    }
+
+    pub fn profiling(&self) -> bool {
+        self.properties & CL_QUEUE_PROFILING_ENABLE as cl_command_queue_properties != 0
+    }
+
+    /// Adds a command to the graph: it runs `work` (None: nothing to run)
+    /// once every event of `wait_list` and the queue's implicit
+    /// dependencies have completed. Commands are submitted at once, so
+    /// clFlush has nothing left to do.
+    pub fn enqueue(
+        self: &Arc<Self>,
+        command_type: cl_command_type,
+        wait_list: &[Arc<Event>],
+        sync: Sync,
+        work: Option<Work>,
+    ) -> Arc<Event> {
+        let ev = Event::new_command(self, command_type, work);
+        for dep in wait_list {
+            dep.add_successor(&ev, true);
+        }
+        {
+            let mut order = self.order.lock().unwrap_or_else(|p| p.into_inner());
+            if self.out_of_order() {
+                if sync != Sync::Command && wait_list.is_empty() {
+                    for dep in order.outstanding.iter().filter_map(alive) {
+                        dep.add_successor(&ev, false);
+                    }
+                }
+                if let Some(barrier) = alive(&order.barrier) {
+                    barrier.add_successor(&ev, false);
+                }
+                if sync == Sync::Barrier {
+                    order.barrier = Arc::downgrade(&ev);
+                }
+                order.outstanding.push(Arc::downgrade(&ev));
+                if order.outstanding.len() > 2 * order.pruned_len + 64 {
+                    order.outstanding.retain(|e| alive(e).is_some());
+                    order.pruned_len = order.outstanding.len();
+                }
+            } else {
+                if let Some(last) = alive(&order.last) {
+                    last.add_successor(&ev, false);
+                }
+                order.last = Arc::downgrade(&ev);
+            }
+        }
+        ev.advance(CL_SUBMITTED as cl_int, Stamp::Submit);
+        if ev.release_dependency(false) {
+            sched::launch(ev.clone());
+        }
+        ev
+    }
+
+    /// clFinish: blocks until every command enqueued so far has ended.
+    pub fn finish(&self) {
+        let pending: Vec<Arc<Event>> = {
+            let order = self.order.lock().unwrap_or_else(|p| p.into_inner());
+            if self.out_of_order() {
+                order.outstanding.iter().filter_map(alive).collect()
+            } else {
+                alive(&order.last).into_iter().collect()
+            }
+        };
+        for ev in pending {
+            ev.wait();
+        }
+    }
+}
