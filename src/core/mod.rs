@@ -5,6 +5,8 @@ pub mod context;
 pub mod device;
 pub mod event;
 pub mod host;
+pub mod memory;
 pub mod object;
 pub mod platform;
 pub mod queue;
+pub mod svm;

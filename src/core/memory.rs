@@ -1,0 +1,1 @@
+//! Memory objects: buffers and sub-buffers.

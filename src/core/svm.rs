@@ -1,0 +1,1 @@
+//! Shared virtual memory allocations.
