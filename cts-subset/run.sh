@@ -12,7 +12,8 @@
 #   OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd bash cts-subset/run.sh
 #   OCL_ICD_VENDORS=/work/main/target/release/libferrocl.so bash cts-subset/run.sh
 # Optional: CTS_TIMEOUT (seconds per program, default 90), CC, CTS_FILTER
-# (regex on the program path, e.g. "events/").
+# (regex on the program path, e.g. "events/"), CTS_VERBOSE=1 (every failed
+# check on stderr, not just the first), CTS_NOFORK=1.
 set -u
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

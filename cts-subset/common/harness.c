@@ -20,6 +20,16 @@ static const char *g_only; /* run only this sub-test (argv[1]) */
 
 void h_fail_at(const char *file, int line, const char *fmt, ...)
 {
+    const char *verbose = getenv("CTS_VERBOSE");
+    if (verbose && *verbose && strcmp(verbose, "0") != 0) {
+        /* every failure, not only the first, on stderr */
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, "  [%s/%s] %s:%d: ", g_suite, g_name, file, line);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
     if (g_fail++) return; /* keep the first reason */
     const char *base = strrchr(file, '/');
     base = base ? base + 1 : file;

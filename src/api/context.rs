@@ -1,6 +1,6 @@
 //! Entry points: contexts.
 
-use crate::api::device::device_list;
+use crate::api::device::resolve_devices;
 use crate::api::util::{cl_entry, info, property_list, property_pairs, write_info};
 use crate::cl::*;
 use crate::core::callback::Callback;
@@ -59,7 +59,7 @@ fn new_context(
 
 cl_entry! {
     fn clCreateContext(properties: *const cl_context_properties, num_devices: cl_uint, devices: *const cl_device_id, pfn_notify: NotifyArg, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_context, errcode_ret {
-        let devices = device_list(devices, num_devices)?;
+        let devices = resolve_devices(devices, num_devices)?;
         new_context(properties, devices, pfn_notify, user_data)
     }
 

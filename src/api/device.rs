@@ -279,7 +279,7 @@ fn partition_properties(
 }
 
 /// Resolves an application device list against the devices a context may use.
-pub fn device_list(
+pub fn resolve_devices(
     devices: *const cl_device_id,
     count: cl_uint,
 ) -> Result<Vec<Arc<Device>>, cl_int> {

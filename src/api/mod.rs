@@ -9,6 +9,7 @@ pub mod image;
 pub mod interop;
 pub mod kernel;
 pub mod memory;
+pub mod native_mem;
 pub mod platform;
 pub mod program;
 pub mod queue;

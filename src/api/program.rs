@@ -1,60 +1,254 @@
-//! Entry points: program.
+//! Entry points: programs. The device has no compiler yet, so builds fail
+//! with the spec's code for that and a build log that says why.
 
-use crate::api::util::cl_entry;
+use crate::api::device::resolve_devices;
+use crate::api::util::{c_array, c_str, cl_entry, info, write_info, write_out};
 use crate::cl::*;
-#[allow(unused_imports)]
-use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::object::{self, handle_of, publish};
+use crate::core::program::Program;
+use std::ffi::{c_char, c_uchar, c_void};
+use std::sync::Arc;
+
+type BuildNotify = Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>;
+
+/// The devices a build applies to: all of the program's, or a subset of
+/// them ("CL_INVALID_DEVICE if any device in device_list is not in the list
+/// of devices associated with program").
+fn build_devices(program: &Program, num_devices: cl_uint, device_list: *const cl_device_id) -> Result<(), cl_int> {
+    if device_list.is_null() != (num_devices == 0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    if !device_list.is_null() {
+        let devices = c_array(device_list, num_devices as usize, CL_INVALID_VALUE)?;
+        for &d in devices {
+            let dev = Device::resolve(d)?;
+            if !program.devices.iter().any(|p| Arc::ptr_eq(p, &dev)) {
+                return Err(CL_INVALID_DEVICE);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// "CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL."
+fn check_notify(pfn_notify: BuildNotify, user_data: *mut c_void) -> Result<(), cl_int> {
+    if pfn_notify.is_none() && !user_data.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
+fn options_text(options: *const c_char) -> Result<String, cl_int> {
+    if options.is_null() {
+        return Ok(String::new());
+    }
+    c_str(options, CL_INVALID_BUILD_OPTIONS).map(str::to_string)
+}
 
 cl_entry! {
     fn clCreateProgramWithSource(context: cl_context, count: cl_uint, strings: *mut *const c_char, lengths: *const usize, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        Err(CL_INVALID_OPERATION)
+        let ctx = Context::resolve(context)?;
+        // "CL_INVALID_VALUE if count is zero or if strings or any entry in
+        // strings is NULL."
+        let parts = c_array(strings as *const *const c_char, count as usize, CL_INVALID_VALUE)?;
+        if parts.is_empty() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let mut source = Vec::new();
+        for (i, &p) in parts.iter().enumerate() {
+            if p.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            // "If lengths is NULL, all strings ... are null-terminated"; a
+            // zero entry means that string is null-terminated.
+            let len = if lengths.is_null() {
+                0
+            } else {
+                // SAFETY: lengths has count entries when not NULL.
+                unsafe { *lengths.add(i) }
+            };
+            if len == 0 {
+                source.extend_from_slice(c_str(p, CL_INVALID_VALUE)?.as_bytes());
+            } else {
+                // SAFETY: the application gives len readable bytes at p.
+                source.extend_from_slice(unsafe { std::slice::from_raw_parts(p as *const u8, len) });
+            }
+        }
+        let text = String::from_utf8_lossy(&source).into_owned();
+        Ok(publish(Program::with_source(ctx, text)))
     }
 
     fn clCreateProgramWithBinary(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, lengths: *const usize, binaries: *mut *const c_uchar, binary_status: *mut cl_int, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        Err(CL_INVALID_OPERATION)
+        let ctx = Context::resolve(context)?;
+        let devices = resolve_devices(device_list, num_devices)?;
+        if devices.iter().any(|d| !ctx.has_device(d)) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        let lengths = c_array(lengths, num_devices as usize, CL_INVALID_VALUE)?;
+        let binaries = c_array(binaries as *const *const c_uchar, num_devices as usize, CL_INVALID_VALUE)?;
+        if lengths.contains(&0) || binaries.iter().any(|b| b.is_null()) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // No binary format exists before the compiler: every binary is
+        // invalid for its device.
+        if !binary_status.is_null() {
+            for i in 0..num_devices as usize {
+                // SAFETY: binary_status has num_devices entries when not NULL.
+                write_out(unsafe { binary_status.add(i) }, CL_INVALID_BINARY);
+            }
+        }
+        Err(CL_INVALID_BINARY)
     }
 
     fn clCreateProgramWithBuiltInKernels(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, kernel_names: *const c_char, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        Err(CL_INVALID_OPERATION)
+        let ctx = Context::resolve(context)?;
+        let devices = resolve_devices(device_list, num_devices)?;
+        if devices.iter().any(|d| !ctx.has_device(d)) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        c_str(kernel_names, CL_INVALID_VALUE)?;
+        // "CL_INVALID_VALUE if kernel_names ... contains a kernel name that
+        // is not supported by any of the devices": the device has none.
+        Err(CL_INVALID_VALUE)
     }
 
     fn clCreateProgramWithIL(context: cl_context, il: *const c_void, length: usize, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
+        Context::resolve(context)?;
+        if il.is_null() || length == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_OPERATION if no devices in context support
+        // intermediate language programs."
         Err(CL_INVALID_OPERATION)
     }
 
     fn clRetainProgram(program: cl_program) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+        object::retain::<Program>(program)
     }
 
     fn clReleaseProgram(program: cl_program) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+        object::release::<Program>(program).map(drop)
     }
 
-    fn clBuildProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, pfn_notify: Option< unsafe extern "C" fn(program: cl_program, user_data: *mut c_void), >, user_data: *mut c_void) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+    fn clBuildProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
+        let p = Program::resolve(program)?;
+        build_devices(&p, num_devices, device_list)?;
+        check_notify(pfn_notify, user_data)?;
+        let options = options_text(options)?;
+        // "CL_COMPILER_NOT_AVAILABLE if program is created with
+        // clCreateProgramWithSource and a compiler is not available."
+        p.fail_build(&options);
+        if let Some(notify) = pfn_notify {
+            // SAFETY: the application's build callback with its arguments.
+            unsafe { notify(program, user_data) };
+        }
+        Err(CL_COMPILER_NOT_AVAILABLE)
     }
 
-    fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: Option< unsafe extern "C" fn(program: cl_program, user_data: *mut c_void), >, user_data: *mut c_void) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+    fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
+        let p = Program::resolve(program)?;
+        build_devices(&p, num_devices, device_list)?;
+        check_notify(pfn_notify, user_data)?;
+        let headers = c_array(input_headers, num_input_headers as usize, CL_INVALID_VALUE)?;
+        if !headers.is_empty() && header_include_names.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        for &h in headers {
+            Program::resolve(h)?;
+        }
+        let options = options_text(options)?;
+        p.fail_build(&options);
+        if let Some(notify) = pfn_notify {
+            // SAFETY: the application's build callback with its arguments.
+            unsafe { notify(program, user_data) };
+        }
+        Err(CL_COMPILER_NOT_AVAILABLE)
     }
 
-    fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: Option< unsafe extern "C" fn(program: cl_program, user_data: *mut c_void), >, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        Err(CL_INVALID_OPERATION)
+    fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: BuildNotify, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
+        let ctx = Context::resolve(context)?;
+        if device_list.is_null() != (num_devices == 0) {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !device_list.is_null() && resolve_devices(device_list, num_devices)?.iter().any(|d| !ctx.has_device(d)) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        check_notify(pfn_notify, user_data)?;
+        let inputs = c_array(input_programs, num_input_programs as usize, CL_INVALID_VALUE)?;
+        if inputs.is_empty() {
+            return Err(CL_INVALID_VALUE);
+        }
+        for &p in inputs {
+            Program::resolve(p)?;
+        }
+        options_text(options)?;
+        Err(CL_LINKER_NOT_AVAILABLE)
     }
 
     fn clGetProgramInfo(program: cl_program, param_name: cl_program_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+        let p = Program::resolve(program)?;
+        let bytes = match param_name {
+            CL_PROGRAM_REFERENCE_COUNT => info(&object::app_ref_count::<Program>(program)?),
+            CL_PROGRAM_CONTEXT => info(&handle_of(&p.context)),
+            CL_PROGRAM_NUM_DEVICES => info(&(p.devices.len() as cl_uint)),
+            CL_PROGRAM_DEVICES => info(&p.devices.iter().map(handle_of).collect::<Vec<_>>()),
+            CL_PROGRAM_SOURCE => info(&p.source),
+            CL_PROGRAM_IL => info(&Vec::<u8>::new()),
+            CL_PROGRAM_BINARY_SIZES => info(&vec![0usize; p.devices.len()]),
+            // An array of pointers the application owns; with no binaries
+            // (all sizes zero) nothing is written through them.
+            CL_PROGRAM_BINARIES => {
+                let size = p.devices.len() * std::mem::size_of::<*mut u8>();
+                if !param_value.is_null() && param_value_size < size {
+                    return Err(CL_INVALID_VALUE);
+                }
+                write_out(param_value_size_ret, size);
+                return Ok(());
+            }
+            // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is
+            // CL_PROGRAM_NUM_KERNELS or CL_PROGRAM_KERNEL_NAMES and a
+            // successful program executable has not been built."
+            CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => Err(CL_INVALID_PROGRAM_EXECUTABLE),
+            CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => info(&false),
+            _ => Err(CL_INVALID_VALUE),
+        }?;
+        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
     }
 
     fn clGetProgramBuildInfo(program: cl_program, device: cl_device_id, param_name: cl_program_build_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        let p = Program::resolve(program)?;
+        let dev = Device::resolve(device)?;
+        if !p.devices.iter().any(|d| Arc::ptr_eq(d, &dev)) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        let state = p.build_state();
+        let bytes = match param_name {
+            CL_PROGRAM_BUILD_STATUS => info(&state.status),
+            CL_PROGRAM_BUILD_OPTIONS => info(&state.options),
+            CL_PROGRAM_BUILD_LOG => info(&state.log),
+            CL_PROGRAM_BINARY_TYPE => info(&(CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type)),
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info(&0usize),
+            _ => Err(CL_INVALID_VALUE),
+        }?;
+        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    }
+
+    fn clSetProgramReleaseCallback(program: cl_program, pfn_notify: BuildNotify, _user_data: *mut c_void) -> cl_int {
+        Program::resolve(program)?;
+        if pfn_notify.is_none() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_OPERATION if no devices in the context associated with
+        // program support destructors for program scope global variables."
         Err(CL_INVALID_OPERATION)
     }
 
-    fn clSetProgramReleaseCallback(program: cl_program, pfn_notify: Option< unsafe extern "C" fn(program: cl_program, user_data: *mut c_void), >, user_data: *mut c_void) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clSetProgramSpecializationConstant(program: cl_program, spec_id: cl_uint, spec_size: usize, spec_value: *const c_void) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+    fn clSetProgramSpecializationConstant(program: cl_program, _spec_id: cl_uint, _spec_size: usize, _spec_value: *const c_void) -> cl_int {
+        Program::resolve(program)?;
+        // "CL_INVALID_PROGRAM if program is not a valid program object
+        // created from an intermediate language": none can be.
+        Err(CL_INVALID_PROGRAM)
     }
 }

@@ -15,7 +15,7 @@ macro_rules! cl_entry {
     () => {};
     ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> cl_int $body:block $($rest:tt)*) => {
         $(#[$m])*
-        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments, non_snake_case)]
         pub(crate) extern "C" fn $name($($arg: $ty),*) -> cl_int {
             $crate::api::util::status(std::panic::catch_unwind(
                 std::panic::AssertUnwindSafe(|| -> Result<(), cl_int> { $body }),
@@ -25,7 +25,7 @@ macro_rules! cl_entry {
     };
     ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty, $err:ident $body:block $($rest:tt)*) => {
         $(#[$m])*
-        #[allow(clippy::too_many_arguments)]
+        #[allow(clippy::too_many_arguments, non_snake_case)]
         pub(crate) extern "C" fn $name($($arg: $ty),*) -> $ret {
             let result = std::panic::catch_unwind(
                 std::panic::AssertUnwindSafe(|| -> Result<$ret, cl_int> { $body }),

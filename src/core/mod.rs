@@ -8,5 +8,6 @@ pub mod host;
 pub mod memory;
 pub mod object;
 pub mod platform;
+pub mod program;
 pub mod queue;
 pub mod svm;
