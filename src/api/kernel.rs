@@ -5,8 +5,8 @@
 use crate::api::enqueue::Command;
 use crate::api::util::{c_array, c_str, cl_entry};
 use crate::cl::*;
-use crate::core::queue::Queue;
 use crate::core::program::Program;
+use crate::core::queue::Queue;
 use std::ffi::{c_char, c_void};
 
 type NativeFn = unsafe extern "C" fn(*mut c_void);

@@ -16,7 +16,11 @@ type BuildNotify = Option<unsafe extern "C" fn(program: cl_program, user_data: *
 /// The devices a build applies to: all of the program's, or a subset of
 /// them ("CL_INVALID_DEVICE if any device in device_list is not in the list
 /// of devices associated with program").
-fn build_devices(program: &Program, num_devices: cl_uint, device_list: *const cl_device_id) -> Result<(), cl_int> {
+fn build_devices(
+    program: &Program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+) -> Result<(), cl_int> {
     if device_list.is_null() != (num_devices == 0) {
         return Err(CL_INVALID_VALUE);
     }

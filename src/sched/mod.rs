@@ -87,3 +87,6 @@ pub fn run(ev: Arc<Event>) -> Option<Arc<Event>> {
     }
     continuation
 }
+
+#[cfg(test)]
+mod tests;

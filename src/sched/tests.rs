@@ -1,0 +1,198 @@
+//! The scheduler's contract, tested on the core objects directly.
+
+use crate::cl::*;
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::event::{Event, Work};
+use crate::core::queue::{Queue, Sync};
+use crate::sched;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+fn queue(out_of_order: bool) -> Arc<Queue> {
+    let ctx = Context::new(vec![Device::root().clone()], Vec::new(), None);
+    let props = if out_of_order {
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties
+    } else {
+        0
+    };
+    Queue::new(ctx, Device::root().clone(), props, Vec::new())
+}
+
+fn work(f: impl FnOnce() + Send + 'static) -> Option<Work> {
+    Some(Box::new(move || {
+        f();
+        Ok(())
+    }))
+}
+
+fn set_user_status(ev: &Arc<Event>, status: cl_int) {
+    assert!(ev.claim_user_status());
+    for ready in sched::end(ev, status) {
+        sched::launch(ready);
+    }
+}
+
+#[test]
+fn in_order_queue_runs_commands_in_order() {
+    let q = queue(false);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    for i in 0..200 {
+        let log = log.clone();
+        q.enqueue(
+            CL_COMMAND_NATIVE_KERNEL,
+            &[],
+            Sync::Command,
+            work(move || log.lock().unwrap().push(i)),
+        );
+    }
+    q.finish();
+    assert_eq!(*log.lock().unwrap(), (0..200).collect::<Vec<_>>());
+}
+
+#[test]
+fn user_event_gates_commands_and_completion_is_visible() {
+    let q = queue(true);
+    let gate = Event::new_user(q.context.clone());
+    let ran = Arc::new(AtomicUsize::new(0));
+    let events: Vec<_> = (0..10)
+        .map(|_| {
+            let ran = ran.clone();
+            q.enqueue(
+                CL_COMMAND_NATIVE_KERNEL,
+                &[gate.clone()],
+                Sync::Command,
+                work(move || {
+                    ran.fetch_add(1, Ordering::Relaxed);
+                }),
+            )
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(
+        ran.load(Ordering::Relaxed),
+        0,
+        "nothing runs before the gate opens"
+    );
+    assert!(events.iter().all(|e| e.status() == CL_SUBMITTED as cl_int));
+    set_user_status(&gate, CL_COMPLETE);
+    q.finish();
+    assert_eq!(ran.load(Ordering::Relaxed), 10);
+    assert!(events.iter().all(|e| e.status() == CL_COMPLETE));
+}
+
+#[test]
+fn failed_user_event_fails_dependents_without_running_them() {
+    let q = queue(false);
+    let gate = Event::new_user(q.context.clone());
+    let ran = Arc::new(AtomicUsize::new(0));
+    let r = ran.clone();
+    let dependent = q.enqueue(
+        CL_COMMAND_NATIVE_KERNEL,
+        &[gate.clone()],
+        Sync::Command,
+        work(move || {
+            r.fetch_add(1, Ordering::Relaxed);
+        }),
+    );
+    // Waits on `dependent` through its wait list: fails too.
+    let chained = q.enqueue(CL_COMMAND_MARKER, &[dependent.clone()], Sync::Marker, None);
+    set_user_status(&gate, -42);
+    assert_eq!(
+        dependent.wait(),
+        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+    );
+    assert_eq!(chained.wait(), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    assert_eq!(ran.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn out_of_order_barrier_orders_before_and_after() {
+    let q = queue(true);
+    let before = Arc::new(AtomicUsize::new(0));
+    let seen_after = Arc::new(AtomicUsize::new(usize::MAX));
+    for _ in 0..50 {
+        let b = before.clone();
+        q.enqueue(
+            CL_COMMAND_NATIVE_KERNEL,
+            &[],
+            Sync::Command,
+            work(move || {
+                std::thread::sleep(std::time::Duration::from_micros(50));
+                b.fetch_add(1, Ordering::SeqCst);
+            }),
+        );
+    }
+    q.enqueue(CL_COMMAND_BARRIER, &[], Sync::Barrier, None);
+    let (b, s) = (before.clone(), seen_after.clone());
+    q.enqueue(
+        CL_COMMAND_NATIVE_KERNEL,
+        &[],
+        Sync::Command,
+        work(move || {
+            s.store(b.load(Ordering::SeqCst), Ordering::SeqCst);
+        }),
+    );
+    q.finish();
+    assert_eq!(seen_after.load(Ordering::SeqCst), 50);
+}
+
+#[test]
+fn out_of_order_commands_run_concurrently() {
+    if Device::root().compute_units < 2 {
+        return;
+    }
+    let q = queue(true);
+    // Two commands that can only finish if they run at the same time.
+    let arrived = Arc::new(AtomicUsize::new(0));
+    let events: Vec<_> = (0..2)
+        .map(|_| {
+            let a = arrived.clone();
+            q.enqueue(
+                CL_COMMAND_NATIVE_KERNEL,
+                &[],
+                Sync::Command,
+                Some(Box::new(move || {
+                    a.fetch_add(1, Ordering::SeqCst);
+                    let start = std::time::Instant::now();
+                    while a.load(Ordering::SeqCst) < 2 {
+                        if start.elapsed().as_secs() > 5 {
+                            return Err(-1);
+                        }
+                        std::hint::spin_loop();
+                    }
+                    Ok(())
+                })),
+            )
+        })
+        .collect();
+    q.finish();
+    assert!(events.iter().all(|e| e.status() == CL_COMPLETE));
+}
+
+#[test]
+fn a_failing_command_ends_with_its_status() {
+    let q = queue(false);
+    let ev = q.enqueue(
+        CL_COMMAND_NATIVE_KERNEL,
+        &[],
+        Sync::Command,
+        Some(Box::new(|| Err(CL_OUT_OF_RESOURCES))),
+    );
+    assert_eq!(ev.wait(), CL_OUT_OF_RESOURCES);
+    // The queue goes on: implicit order does not fail later commands.
+    let next = q.enqueue(CL_COMMAND_MARKER, &[], Sync::Marker, None);
+    assert_eq!(next.wait(), CL_COMPLETE);
+}
+
+#[test]
+fn long_chains_of_markers_do_not_recurse() {
+    let q = queue(true);
+    let gate = Event::new_user(q.context.clone());
+    let mut last = gate.clone();
+    for _ in 0..100_000 {
+        last = q.enqueue(CL_COMMAND_MARKER, &[last], Sync::Command, None);
+    }
+    set_user_status(&gate, CL_COMPLETE);
+    assert_eq!(last.wait(), CL_COMPLETE);
+}
