@@ -220,6 +220,7 @@ pub extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mu
     .unwrap_or(std::ptr::null_mut())
 }
 
+#[allow(non_snake_case)]
 extern "C" fn clGetExtensionFunctionAddressForPlatform(
     platform: cl_platform_id,
     func_name: *const c_char,
@@ -249,6 +250,7 @@ pub extern "C" fn clGetPlatformInfo(
 }
 
 /// ICD 2.0: the loader hands us the dispatch data to store in every object.
+#[allow(non_snake_case)]
 extern "C" fn clIcdSetPlatformDispatchDataKHR(
     platform: cl_platform_id,
     dispatch_data: *mut c_void,
@@ -262,6 +264,7 @@ extern "C" fn clIcdSetPlatformDispatchDataKHR(
 }
 
 /// ICD 2.0: every entry point by name, for the loader's own dispatch table.
+#[allow(non_snake_case)]
 extern "C" fn clIcdGetFunctionAddressForPlatformKHR(
     platform: cl_platform_id,
     func_name: *const c_char,

@@ -3,9 +3,9 @@
 //! `api` validates and translates the C calls, `core` owns the objects,
 //! `sched` runs commands. See DESIGN.md in the project's shared folder.
 
-pub mod api;
+mod api;
 pub mod cl;
 pub mod core;
-pub mod icd;
+mod icd;
 mod icd_names;
 pub mod sched;

@@ -267,7 +267,7 @@ impl Event {
                 return s;
             }
             spins += 1;
-            if spins % 64 == 0 {
+            if spins.is_multiple_of(64) {
                 if start.elapsed() > crate::sched::SPIN_BEFORE_SLEEP {
                     break;
                 }

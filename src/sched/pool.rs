@@ -56,7 +56,7 @@ fn next_command(rx: &Receiver<Arc<Event>>) -> Option<Arc<Event>> {
             Err(TryRecvError::Empty) => {}
         }
         spins += 1;
-        if spins % 64 == 0 {
+        if spins.is_multiple_of(64) {
             if start.elapsed() > SPIN_BEFORE_SLEEP {
                 return rx.recv().ok();
             }

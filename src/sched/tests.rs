@@ -60,7 +60,7 @@ fn user_event_gates_commands_and_completion_is_visible() {
             let ran = ran.clone();
             q.enqueue(
                 CL_COMMAND_NATIVE_KERNEL,
-                &[gate.clone()],
+                std::slice::from_ref(&gate),
                 Sync::Command,
                 work(move || {
                     ran.fetch_add(1, Ordering::Relaxed);
@@ -89,14 +89,19 @@ fn failed_user_event_fails_dependents_without_running_them() {
     let r = ran.clone();
     let dependent = q.enqueue(
         CL_COMMAND_NATIVE_KERNEL,
-        &[gate.clone()],
+        std::slice::from_ref(&gate),
         Sync::Command,
         work(move || {
             r.fetch_add(1, Ordering::Relaxed);
         }),
     );
     // Waits on `dependent` through its wait list: fails too.
-    let chained = q.enqueue(CL_COMMAND_MARKER, &[dependent.clone()], Sync::Marker, None);
+    let chained = q.enqueue(
+        CL_COMMAND_MARKER,
+        std::slice::from_ref(&dependent),
+        Sync::Marker,
+        None,
+    );
     set_user_status(&gate, -42);
     assert_eq!(
         dependent.wait(),
