@@ -201,3 +201,38 @@ fn long_chains_of_markers_do_not_recurse() {
     set_user_status(&gate, CL_COMPLETE);
     assert_eq!(last.wait(), CL_COMPLETE);
 }
+
+/// The most commands of `q` that ran at the same time, over `n` commands.
+fn peak_concurrency(q: &Arc<Queue>, n: usize) -> usize {
+    let active = Arc::new(AtomicUsize::new(0));
+    let peak = Arc::new(AtomicUsize::new(0));
+    for _ in 0..n {
+        let (a, p) = (active.clone(), peak.clone());
+        q.enqueue(
+            CL_COMMAND_NATIVE_KERNEL,
+            &[],
+            Sync::Command,
+            work(move || {
+                let now = a.fetch_add(1, Ordering::SeqCst) + 1;
+                p.fetch_max(now, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                a.fetch_sub(1, Ordering::SeqCst);
+            }),
+        );
+    }
+    q.finish();
+    peak.load(Ordering::SeqCst)
+}
+
+#[test]
+fn a_sub_device_runs_on_as_many_threads_as_it_has_compute_units() {
+    let root = Device::root();
+    let sub = Device::new_sub_device(root, 1, vec![CL_DEVICE_PARTITION_EQUALLY as isize, 1, 0]);
+    let ctx = Context::new(vec![sub.clone()], Vec::new(), None);
+    let ooo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties;
+    let q = Queue::new(ctx, sub, ooo, Vec::new());
+    assert_eq!(peak_concurrency(&q, 8), 1);
+    if root.compute_units >= 2 {
+        assert!(peak_concurrency(&queue(true), 8) >= 2);
+    }
+}
