@@ -79,7 +79,7 @@ cl_entry! {
     }
 
     fn clReleaseContext(context: cl_context) -> cl_int {
-        object::release::<Context>(context).map(drop)
+        object::release::<Context>(context)
     }
 
     fn clGetContextInfo(context: cl_context, param_name: cl_context_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {

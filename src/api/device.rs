@@ -243,7 +243,7 @@ cl_entry! {
         if Device::resolve(device)?.is_root() {
             return Ok(());
         }
-        object::release::<Device>(device).map(drop)
+        object::release::<Device>(device)
     }
 }
 

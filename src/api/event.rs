@@ -75,7 +75,7 @@ cl_entry! {
     }
 
     fn clReleaseEvent(event: cl_event) -> cl_int {
-        object::release::<Event>(event).map(drop)
+        object::release::<Event>(event)
     }
 
     fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profiling_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {

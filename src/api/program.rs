@@ -133,7 +133,7 @@ cl_entry! {
     }
 
     fn clReleaseProgram(program: cl_program) -> cl_int {
-        object::release::<Program>(program).map(drop)
+        object::release::<Program>(program)
     }
 
     fn clBuildProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {

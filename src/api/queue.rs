@@ -90,7 +90,7 @@ cl_entry! {
     fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
         // "clReleaseCommandQueue performs an implicit flush": commands are
         // submitted at enqueue, and pending ones keep the queue alive.
-        object::release::<Queue>(command_queue).map(drop)
+        object::release::<Queue>(command_queue)
     }
 
     fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_name: cl_command_queue_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {

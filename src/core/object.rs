@@ -14,8 +14,8 @@ use crate::cl::*;
 use std::any::Any;
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::{Arc, LazyLock, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::{Arc, LazyLock, RwLock, Weak};
 
 /// What kind of CL object a handle names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +39,9 @@ pub struct Base {
     dispatch: *const cl_icd_dispatch,
     dispatch_data: AtomicPtr<c_void>,
     kind: ObjectKind,
+    /// Handed to the application (in the registry), so dropping it must
+    /// take it out again.
+    published: AtomicBool,
 }
 
 // SAFETY: the dispatch table is a static immutable table, and the dispatch
@@ -53,6 +56,7 @@ impl Base {
             dispatch: crate::icd::dispatch_table(),
             dispatch_data: AtomicPtr::new(crate::icd::platform_dispatch_data()),
             kind,
+            published: AtomicBool::new(false),
         }
     }
 
@@ -82,7 +86,10 @@ pub trait ClObject: Any + Send + Sync + Sized {
 }
 
 struct Entry {
-    object: Arc<dyn Any + Send + Sync>,
+    /// Valid as long as the object lives, whoever holds it.
+    object: Weak<dyn Any + Send + Sync>,
+    /// The application's hold on the object while its count is above zero.
+    held: Option<Arc<dyn Any + Send + Sync>>,
     kind: ObjectKind,
     /// The reference count the application sees.
     app_refs: u32,
@@ -105,14 +112,27 @@ fn registry_write() -> std::sync::RwLockWriteGuard<'static, HashMap<usize, Entry
 /// one and returns its handle.
 pub fn publish<T: ClObject>(object: Arc<T>) -> *mut T::Raw {
     let addr = Arc::as_ptr(&object) as usize;
-    registry_write().insert(
-        addr,
-        Entry {
-            object,
-            kind: T::KIND,
-            app_refs: 1,
-        },
-    );
+    object.base().published.store(true, Ordering::Release);
+    let weak: Weak<dyn Any + Send + Sync> = Arc::downgrade(&object) as Weak<dyn Any + Send + Sync>;
+    let mut reg = registry_write();
+    match reg.get_mut(&addr) {
+        // Published before (an event returned twice): one more reference.
+        Some(e) => {
+            e.app_refs += 1;
+            e.held = Some(object);
+        }
+        None => {
+            reg.insert(
+                addr,
+                Entry {
+                    object: weak,
+                    held: Some(object),
+                    kind: T::KIND,
+                    app_refs: 1,
+                },
+            );
+        }
+    }
     addr as *mut T::Raw
 }
 
@@ -121,47 +141,62 @@ pub fn handle_of<T: ClObject>(object: &Arc<T>) -> *mut T::Raw {
     Arc::as_ptr(object) as *mut T::Raw
 }
 
-/// Resolves a handle to its object, or T's CL_INVALID_* code when the handle
-/// is NULL, stale, or names an object of another type.
-pub fn lookup<T: ClObject>(handle: *mut T::Raw) -> Result<Arc<T>, cl_int> {
+/// The entry's object, if the handle names a live object of kind T. The
+/// registry lock is released before the object is touched, so that no
+/// object can be dropped (and unregister itself) under it.
+fn weak_of<T: ClObject>(handle: *const c_void) -> Option<Weak<dyn Any + Send + Sync>> {
     let reg = registry_read();
-    let entry = reg.get(&(handle as usize)).ok_or(T::INVALID)?;
-    if entry.kind != T::KIND {
-        return Err(T::INVALID);
-    }
-    entry.object.clone().downcast::<T>().map_err(|_| T::INVALID)
+    reg.get(&(handle as usize))
+        .filter(|e| e.kind == T::KIND)
+        .map(|e| e.object.clone())
+}
+
+/// Resolves a handle to its object, or T's CL_INVALID_* code when the handle
+/// is NULL, stale, or names an object of another type. An object the
+/// application released stays valid while something attached to it (a
+/// queue's context, a command's buffer) keeps it alive, as the spec has it.
+pub fn lookup<T: ClObject>(handle: *mut T::Raw) -> Result<Arc<T>, cl_int> {
+    let object = weak_of::<T>(handle as *const c_void)
+        .and_then(|w| w.upgrade())
+        .ok_or(T::INVALID)?;
+    object.downcast::<T>().map_err(|_| T::INVALID)
 }
 
 /// clRetain*: one more application reference.
 pub fn retain<T: ClObject>(handle: *mut T::Raw) -> Result<(), cl_int> {
+    let object = lookup::<T>(handle)?;
     let mut reg = registry_write();
-    match reg.get_mut(&(handle as usize)) {
-        Some(e) if e.kind == T::KIND => {
-            e.app_refs += 1;
-            Ok(())
-        }
-        _ => Err(T::INVALID),
+    let e = reg.get_mut(&(handle as usize)).ok_or(T::INVALID)?;
+    e.app_refs += 1;
+    if e.held.is_none() {
+        e.held = Some(object);
+        return Ok(());
     }
+    drop(reg);
+    Ok(())
 }
 
-/// clRelease*: one application reference less. Returns the object when that
-/// was the last one, so the caller can finish the release outside the
-/// registry lock (dropping it may run destructor callbacks).
-pub fn release<T: ClObject>(handle: *mut T::Raw) -> Result<Option<Arc<T>>, cl_int> {
-    let removed = {
+/// clRelease*: one application reference less. The application's hold on
+/// the object ends with its last reference; the object goes when nothing
+/// else holds it.
+pub fn release<T: ClObject>(handle: *mut T::Raw) -> Result<(), cl_int> {
+    let released = {
         let mut reg = registry_write();
         match reg.get_mut(&(handle as usize)) {
-            Some(e) if e.kind == T::KIND => {
+            Some(e) if e.kind == T::KIND && e.app_refs > 0 => {
                 e.app_refs -= 1;
-                if e.app_refs > 0 {
-                    return Ok(None);
+                if e.app_refs == 0 {
+                    e.held.take()
+                } else {
+                    None
                 }
             }
             _ => return Err(T::INVALID),
         }
-        reg.remove(&(handle as usize))
     };
-    Ok(removed.and_then(|e| e.object.downcast::<T>().ok()))
+    // Dropped outside the lock: the object may go now and unregister itself.
+    drop(released);
+    Ok(())
 }
 
 /// The reference count the application sees (CL_*_REFERENCE_COUNT).
@@ -173,8 +208,15 @@ pub fn app_ref_count<T: ClObject>(handle: *mut T::Raw) -> Result<cl_uint, cl_int
     }
 }
 
-/// The kind of a live handle, whatever it is (for entry points that accept
-/// several object types, like clGetExtensionFunctionAddressForPlatform).
-pub fn kind_of(handle: *const c_void) -> Option<ObjectKind> {
-    registry_read().get(&(handle as usize)).map(|e| e.kind)
+impl Drop for Base {
+    /// The object is going: its handle is no longer valid. The base is the
+    /// object's first field, so its address is the handle.
+    fn drop(&mut self) {
+        if !*self.published.get_mut() {
+            return;
+        }
+        let addr = self as *const Base as usize;
+        let removed = registry_write().remove(&addr);
+        drop(removed);
+    }
 }
