@@ -197,8 +197,11 @@ fn copy_buffer_rect(
     if s_root == d_root {
         // "CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
         // object and src_slice_pitch is not equal to dst_slice_pitch and
-        // src_row_pitch is not equal to dst_row_pitch."
-        if Arc::ptr_eq(&s, &d) && sl.slice_pitch != dl.slice_pitch && sl.row_pitch != dl.row_pitch {
+        // src_row_pitch is not equal to dst_row_pitch." Read as "or" (either
+        // pitch differing is an error), as PoCL and cts-subset do; compared
+        // after the defaults are applied.
+        if Arc::ptr_eq(&s, &d) && (sl.slice_pitch != dl.slice_pitch || sl.row_pitch != dl.row_pitch)
+        {
             return Err(CL_INVALID_VALUE);
         }
         // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same
