@@ -21,7 +21,7 @@ fn device_info(
     param: cl_device_info,
 ) -> Result<Vec<u8>, cl_int> {
     let h = &*HOST;
-    let max_alloc = (h.memory_bytes / 2).max(128 << 20);
+    let max_alloc = Device::max_mem_alloc_size();
     let fp_config = {
         let mut c = CL_FP_DENORM
             | CL_FP_INF_NAN

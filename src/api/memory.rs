@@ -1,76 +1,214 @@
-//! Entry points: memory.
+//! Entry points: memory objects (buffers and sub-buffers). The commands
+//! that move their bytes are in api/transfer.rs.
 
-use crate::api::util::cl_entry;
+use crate::api::util::{cl_entry, info, property_list, property_pairs, write_info};
 use crate::cl::*;
-#[allow(unused_imports)]
-use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
+use crate::core::callback::Callback;
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::memory::{range_in_bounds, Mem, MemDestructor, BASE_ADDR_ALIGN};
+use crate::core::object::{self, handle_of, publish};
+use std::ffi::c_void;
+use std::sync::Arc;
+
+const ACCESS: u32 = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+const HOST_ACCESS: u32 = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+const HOST_PTR: u32 = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+
+fn has(flags: cl_mem_flags, bits: u32) -> bool {
+    flags & bits as cl_mem_flags != 0
+}
+
+/// At most one of the bits in `group` is set.
+fn at_most_one(flags: cl_mem_flags, group: u32) -> bool {
+    (flags & group as cl_mem_flags).count_ones() <= 1
+}
+
+/// "CL_INVALID_VALUE if values specified in flags are not valid as defined
+/// in the Memory Flags table": unknown bits, or flags the table says are
+/// mutually exclusive (READ_WRITE/WRITE_ONLY/READ_ONLY;
+/// HOST_WRITE_ONLY/HOST_READ_ONLY/HOST_NO_ACCESS; USE_HOST_PTR with
+/// ALLOC_HOST_PTR or COPY_HOST_PTR).
+fn check_flags(flags: cl_mem_flags, allowed: u32) -> Result<(), cl_int> {
+    let use_and_other =
+        has(flags, CL_MEM_USE_HOST_PTR) && has(flags, CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+    if flags & !(allowed as cl_mem_flags) != 0
+        || !at_most_one(flags, ACCESS)
+        || !at_most_one(flags, HOST_ACCESS)
+        || use_and_other
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
+fn create_buffer(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> Result<cl_mem, cl_int> {
+    // "CL_INVALID_CONTEXT if context is not a valid context."
+    let ctx = Context::resolve(context)?;
+    // "CL_INVALID_PROPERTY if a property name in properties is not a
+    // supported property name ..." (no buffer property is supported).
+    if !property_pairs(properties).is_empty() {
+        return Err(CL_INVALID_PROPERTY);
+    }
+    check_flags(flags, ACCESS | HOST_ACCESS | HOST_PTR)?;
+    // "CL_INVALID_BUFFER_SIZE if size is 0, or if size is greater than
+    // CL_DEVICE_MAX_MEM_ALLOC_SIZE ... for all devices in context."
+    if size == 0 || size as u64 > Device::max_mem_alloc_size() {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
+    // "CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or
+    // CL_MEM_COPY_HOST_PTR are set in flags or if host_ptr is not NULL but
+    // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags."
+    let wants_ptr = has(flags, CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+    if wants_ptr == host_ptr.is_null() {
+        return Err(CL_INVALID_HOST_PTR);
+    }
+    // SAFETY: host_ptr is non-NULL exactly when USE/COPY_HOST_PTR is set,
+    // and the application guarantees it points to size bytes (which, for
+    // CL_MEM_USE_HOST_PTR, stay valid while the buffer lives).
+    let mem = unsafe {
+        Mem::new_buffer(
+            ctx,
+            flags,
+            size,
+            host_ptr as *mut u8,
+            property_list(properties),
+        )
+    }?;
+    Ok(publish(mem))
+}
+
+fn create_sub_buffer(
+    buffer: cl_mem,
+    flags: cl_mem_flags,
+    create_type: cl_buffer_create_type,
+    create_info: *const c_void,
+) -> Result<cl_mem, cl_int> {
+    // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a
+    // sub-buffer object."
+    let parent = Mem::resolve(buffer)?;
+    if parent.parent().is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    // "... or if flags specifies CL_MEM_USE_HOST_PTR or
+    // CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR" (CL_INVALID_VALUE).
+    check_flags(flags, ACCESS | HOST_ACCESS)?;
+    // "CL_INVALID_VALUE if buffer was created with CL_MEM_WRITE_ONLY and
+    // flags specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, or if buffer was
+    // created with CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE or
+    // CL_MEM_WRITE_ONLY".
+    let pf = parent.flags;
+    if (has(pf, CL_MEM_WRITE_ONLY) && has(flags, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))
+        || (has(pf, CL_MEM_READ_ONLY) && has(flags, CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_VALUE if buffer was created with CL_MEM_HOST_WRITE_ONLY and
+    // flags specify CL_MEM_HOST_READ_ONLY, or if buffer was created with
+    // CL_MEM_HOST_READ_ONLY and flags specify CL_MEM_HOST_WRITE_ONLY, or if
+    // buffer was created with CL_MEM_HOST_NO_ACCESS and flags specify
+    // CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY."
+    if (has(pf, CL_MEM_HOST_WRITE_ONLY) && has(flags, CL_MEM_HOST_READ_ONLY))
+        || (has(pf, CL_MEM_HOST_READ_ONLY) && has(flags, CL_MEM_HOST_WRITE_ONLY))
+        || (has(pf, CL_MEM_HOST_NO_ACCESS)
+            && has(flags, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_VALUE if the value specified in buffer_create_type is not
+    // valid." / "... if buffer_create_info is NULL."
+    if create_type != CL_BUFFER_CREATE_TYPE_REGION || create_info.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: for CL_BUFFER_CREATE_TYPE_REGION the application passes a
+    // cl_buffer_region; read unaligned, it may sit anywhere.
+    let region = unsafe { (create_info as *const cl_buffer_region).read_unaligned() };
+    // "CL_INVALID_BUFFER_SIZE if the size field of the cl_buffer_region
+    // structure passed in buffer_create_info is 0."
+    if region.size == 0 {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
+    // "CL_INVALID_VALUE if the region specified by the cl_buffer_region
+    // structure passed in buffer_create_info is out of bounds in buffer."
+    if !range_in_bounds(region.origin, region.size, parent.size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_MISALIGNED_SUB_BUFFER_OFFSET if there are no devices in context
+    // associated with buffer for which the origin field of the
+    // cl_buffer_region structure passed in buffer_create_info is aligned to
+    // the CL_DEVICE_MEM_BASE_ADDR_ALIGN value."
+    if !region.origin.is_multiple_of(BASE_ADDR_ALIGN) {
+        return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    }
+    let flags = parent.sub_buffer_flags(flags);
+    Ok(publish(Mem::new_sub_buffer(
+        &parent,
+        flags,
+        region.origin,
+        region.size,
+    )))
+}
+
+fn mem_info(mem: &Arc<Mem>, handle: cl_mem, param: cl_mem_info) -> Result<Vec<u8>, cl_int> {
+    match param {
+        CL_MEM_TYPE => info(&(CL_MEM_OBJECT_BUFFER as cl_mem_object_type)),
+        CL_MEM_FLAGS => info(&mem.flags),
+        CL_MEM_SIZE => info(&mem.size),
+        CL_MEM_HOST_PTR => info(&mem.host_ptr()),
+        CL_MEM_MAP_COUNT => info(&(mem.map_count() as cl_uint)),
+        CL_MEM_REFERENCE_COUNT => info(&object::app_ref_count::<Mem>(handle)?),
+        CL_MEM_CONTEXT => info(&handle_of(&mem.context)),
+        CL_MEM_ASSOCIATED_MEMOBJECT => info(&mem.parent().map_or(std::ptr::null_mut(), handle_of)),
+        CL_MEM_OFFSET => info(&mem.offset()),
+        // host_ptr is never an SVM pointer yet (no SVM allocations).
+        CL_MEM_USES_SVM_POINTER => info(&false),
+        // "... if the properties argument specified in
+        // clCreateBufferWithProperties ... was NULL, the implementation must
+        // return param_value_size_ret equal to 0".
+        CL_MEM_PROPERTIES => info(&mem.properties),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
 
 cl_entry! {
     fn clCreateBuffer(context: cl_context, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
-        Err(CL_INVALID_OPERATION)
+        create_buffer(context, std::ptr::null(), flags, size, host_ptr)
     }
 
     fn clCreateBufferWithProperties(context: cl_context, properties: *const cl_mem_properties, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
-        Err(CL_INVALID_OPERATION)
+        create_buffer(context, properties, flags, size, host_ptr)
     }
 
-    fn clCreateSubBuffer(arg1: cl_mem, arg2: cl_mem_flags, arg3: cl_buffer_create_type, arg4: *const c_void, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
-        Err(CL_INVALID_OPERATION)
+    fn clCreateSubBuffer(buffer: cl_mem, flags: cl_mem_flags, buffer_create_type: cl_buffer_create_type, buffer_create_info: *const c_void, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
+        create_sub_buffer(buffer, flags, buffer_create_type, buffer_create_info)
     }
 
     fn clRetainMemObject(memobj: cl_mem) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+        object::retain::<Mem>(memobj)
     }
 
     fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+        object::release::<Mem>(memobj).map(drop)
     }
 
     fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+        let mem = Mem::resolve(memobj)?;
+        let bytes = mem_info(&mem, memobj, param_name)?;
+        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
     }
 
-    fn clSetMemObjectDestructorCallback(arg1: cl_mem, arg2: Option< unsafe extern "C" fn(arg1: cl_mem, arg2: *mut c_void), >, arg3: *mut c_void) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueReadBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, offset: usize, cb: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueWriteBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, offset: usize, cb: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueCopyBuffer(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_offset: usize, dst_offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueReadBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueWriteBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, src_row_pitch: usize, src_slice_pitch: usize, dst_row_pitch: usize, dst_slice_pitch: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: cl_mem, pattern: *const c_void, pattern_size: usize, offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event, errcode_ret: *mut cl_int) -> *mut c_void, errcode_ret {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        Err(CL_INVALID_OPERATION)
+    fn clSetMemObjectDestructorCallback(memobj: cl_mem, pfn_notify: Option<MemDestructor>, user_data: *mut c_void) -> cl_int {
+        // "CL_INVALID_MEM_OBJECT if memobj is not a valid memory object."
+        let mem = Mem::resolve(memobj)?;
+        // "CL_INVALID_VALUE if pfn_notify is NULL."
+        let func = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+        mem.add_destructor(Callback { func, user_data });
+        Ok(())
     }
 }

@@ -14,4 +14,5 @@ pub mod platform;
 pub mod program;
 pub mod queue;
 pub mod svm;
+pub mod transfer;
 pub mod util;

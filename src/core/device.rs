@@ -67,6 +67,12 @@ impl Device {
         lookup::<Device>(handle)
     }
 
+    /// CL_DEVICE_MAX_MEM_ALLOC_SIZE: half the host's memory, at least the
+    /// spec's minimum of 128 MiB.
+    pub fn max_mem_alloc_size() -> u64 {
+        (HOST.memory_bytes / 2).max(128 << 20)
+    }
+
     pub fn is_root(&self) -> bool {
         self.parent.is_none()
     }

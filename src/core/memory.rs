@@ -1,1 +1,561 @@
-//! Memory objects: buffers and sub-buffers.
+//! Memory objects: buffers and sub-buffers. A buffer's bytes are host
+//! memory the kernels use in place, so maps are zero copy: either the
+//! application's own pointer (CL_MEM_USE_HOST_PTR) or an aligned allocation
+//! the root buffer owns. A sub-buffer holds its parent and an offset.
+//! The region, bounds and overlap arithmetic the transfer commands need
+//! lives here too, as pure functions.
+
+use crate::cl::*;
+use crate::core::callback::Callback;
+use crate::core::context::Context;
+use crate::core::host::HOST;
+use crate::core::object::{lookup, Base, ClObject, ObjectKind};
+use std::alloc::Layout;
+use std::ffi::c_void;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+pub type MemDestructor = unsafe extern "C" fn(cl_mem, *mut c_void);
+
+/// CL_DEVICE_MEM_BASE_ADDR_ALIGN (1024 bits) in bytes: the alignment of
+/// every allocation and of every sub-buffer origin.
+pub const BASE_ADDR_ALIGN: usize = 128;
+
+/// An aligned allocation, freed on drop.
+struct Alloc {
+    ptr: NonNull<u8>,
+    layout: Layout,
+}
+
+impl Alloc {
+    /// `size` bytes aligned to 128 bytes, or to a page when at least a page
+    /// long; None when the allocator refuses. `size` must not be zero.
+    fn new(size: usize) -> Option<Alloc> {
+        let align = if size >= HOST.page_size {
+            HOST.page_size.max(BASE_ADDR_ALIGN)
+        } else {
+            BASE_ADDR_ALIGN
+        };
+        let layout = Layout::from_size_align(size, align).ok()?;
+        // SAFETY: the layout has a non-zero size (buffers are never empty).
+        let ptr = NonNull::new(unsafe { std::alloc::alloc(layout) })?;
+        Some(Alloc { ptr, layout })
+    }
+}
+
+impl Drop for Alloc {
+    fn drop(&mut self) {
+        // SAFETY: allocated in Alloc::new with this very layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+    }
+}
+
+/// Where a memory object's bytes are.
+enum Storage {
+    /// Allocated by us for a root buffer.
+    Owned(Alloc),
+    /// CL_MEM_USE_HOST_PTR: the application's memory.
+    Host(NonNull<u8>),
+    /// A region of another buffer.
+    Sub { parent: Arc<Mem>, offset: usize },
+}
+
+/// `#[repr(C)]` so that the ICD base comes first.
+#[repr(C)]
+pub struct Mem {
+    base: Base,
+    pub context: Arc<Context>,
+    /// As the application passed them; a sub-buffer adds what it inherits.
+    pub flags: cl_mem_flags,
+    pub size: usize,
+    /// CL_MEM_PROPERTIES: the list as passed (terminator included).
+    pub properties: Vec<cl_mem_properties>,
+    storage: Storage,
+    /// Addresses handed out by clEnqueueMapBuffer and not yet unmapped
+    /// (one entry per map: the same address may be mapped twice).
+    maps: Mutex<Vec<usize>>,
+    destructors: Mutex<Vec<Callback<MemDestructor>>>,
+}
+
+// SAFETY: the raw pointers in Storage name memory that lives as long as the
+// object (ours, or the application's by the CL_MEM_USE_HOST_PTR contract);
+// the object never reads or writes it except through commands the queue
+// orders, and the rest of the state is behind mutexes.
+unsafe impl Send for Mem {}
+// SAFETY: as above.
+unsafe impl Sync for Mem {}
+
+impl ClObject for Mem {
+    const KIND: ObjectKind = ObjectKind::Mem;
+    const INVALID: cl_int = CL_INVALID_MEM_OBJECT;
+    type Raw = _cl_mem;
+    fn base(&self) -> &Base {
+        &self.base
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+const HOST_PTR_FLAGS: u32 = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+
+impl Mem {
+    fn with_storage(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        size: usize,
+        properties: Vec<cl_mem_properties>,
+        storage: Storage,
+    ) -> Arc<Mem> {
+        Arc::new(Mem {
+            base: Base::new(ObjectKind::Mem),
+            context,
+            flags,
+            size,
+            properties,
+            storage,
+            maps: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// A buffer whose flags and size the caller has validated. With
+    /// CL_MEM_USE_HOST_PTR the buffer is `host_ptr` itself; with
+    /// CL_MEM_COPY_HOST_PTR it starts as a copy of it.
+    /// CL_MEM_OBJECT_ALLOCATION_FAILURE when the memory is not there.
+    ///
+    /// # Safety
+    /// When flags hold CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR,
+    /// `host_ptr` is non-NULL and points to `size` bytes (for USE_HOST_PTR,
+    /// valid for as long as the buffer lives).
+    pub unsafe fn new_buffer(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut u8,
+        properties: Vec<cl_mem_properties>,
+    ) -> Result<Arc<Mem>, cl_int> {
+        let storage = if flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0 {
+            Storage::Host(NonNull::new(host_ptr).ok_or(CL_INVALID_HOST_PTR)?)
+        } else {
+            let alloc = Alloc::new(size).ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+            if flags & CL_MEM_COPY_HOST_PTR as cl_mem_flags != 0 {
+                // SAFETY: the caller guarantees host_ptr holds size bytes;
+                // the allocation is new, so they cannot overlap.
+                unsafe { std::ptr::copy_nonoverlapping(host_ptr, alloc.ptr.as_ptr(), size) };
+            }
+            Storage::Owned(alloc)
+        };
+        Ok(Mem::with_storage(context, flags, size, properties, storage))
+    }
+
+    /// A sub-buffer of `parent` (a root buffer) over `offset..offset+size`,
+    /// which the caller has checked lies inside it.
+    pub fn new_sub_buffer(
+        parent: &Arc<Mem>,
+        flags: cl_mem_flags,
+        offset: usize,
+        size: usize,
+    ) -> Arc<Mem> {
+        Mem::with_storage(
+            parent.context.clone(),
+            flags,
+            size,
+            Vec::new(),
+            Storage::Sub {
+                parent: parent.clone(),
+                offset,
+            },
+        )
+    }
+
+    pub fn resolve(handle: cl_mem) -> Result<Arc<Mem>, cl_int> {
+        lookup::<Mem>(handle)
+    }
+
+    /// The start of this object's bytes (sub-buffer offset included).
+    pub fn host_address(&self) -> *mut u8 {
+        match &self.storage {
+            Storage::Owned(a) => a.ptr.as_ptr(),
+            Storage::Host(p) => p.as_ptr(),
+            // wrapping_add: no unsafe needed, and the offset was checked to
+            // lie inside the parent.
+            Storage::Sub { parent, offset } => parent.host_address().wrapping_add(*offset),
+        }
+    }
+
+    /// The buffer this one is a sub-buffer of.
+    pub fn parent(&self) -> Option<&Arc<Mem>> {
+        match &self.storage {
+            Storage::Sub { parent, .. } => Some(parent),
+            _ => None,
+        }
+    }
+
+    /// CL_MEM_OFFSET: the origin within the parent (0 for a root buffer).
+    pub fn offset(&self) -> usize {
+        match &self.storage {
+            Storage::Sub { offset, .. } => *offset,
+            _ => 0,
+        }
+    }
+
+    /// The root buffer's address (to tell whether two objects share bytes)
+    /// and this object's offset in it.
+    pub fn root_and_offset(&self) -> (*const Mem, usize) {
+        match self.parent() {
+            Some(p) => (Arc::as_ptr(p), self.offset()),
+            None => (self as *const Mem, 0),
+        }
+    }
+
+    /// CL_MEM_HOST_PTR: the application's pointer for CL_MEM_USE_HOST_PTR
+    /// (plus the origin for a sub-buffer of such a buffer), else NULL.
+    pub fn host_ptr(&self) -> *mut c_void {
+        if self.flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0 {
+            self.host_address() as *mut c_void
+        } else {
+            std::ptr::null_mut()
+        }
+    }
+
+    pub fn has_flag(&self, flag: u32) -> bool {
+        self.flags & flag as cl_mem_flags != 0
+    }
+
+    /// The flags a sub-buffer created with `requested` gets: "If the
+    /// CL_MEM_READ_WRITE, CL_MEM_READ_ONLY or CL_MEM_WRITE_ONLY values are
+    /// not specified in flags, they are inherited from the corresponding
+    /// memory access qualifiers associated with buffer. The
+    /// CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR and CL_MEM_COPY_HOST_PTR
+    /// values cannot be specified in flags but are inherited ... If the
+    /// CL_MEM_HOST_WRITE_ONLY, CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS
+    /// values are not specified in flags, they are inherited."
+    pub fn sub_buffer_flags(&self, requested: cl_mem_flags) -> cl_mem_flags {
+        let access = (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY) as cl_mem_flags;
+        let host = (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+            as cl_mem_flags;
+        let mut flags = requested | (self.flags & HOST_PTR_FLAGS as cl_mem_flags);
+        if requested & access == 0 {
+            flags |= self.flags & access;
+        }
+        if requested & host == 0 {
+            flags |= self.flags & host;
+        }
+        flags
+    }
+
+    /// Records a map of this object at `addr` (CL_MEM_MAP_COUNT).
+    pub fn add_map(&self, addr: *mut u8) {
+        lock(&self.maps).push(addr as usize);
+    }
+
+    /// Whether `addr` was returned by a map of this object not yet unmapped.
+    pub fn is_mapped(&self, addr: *mut u8) -> bool {
+        lock(&self.maps).contains(&(addr as usize))
+    }
+
+    /// Forgets one map at `addr`; false when there is none.
+    pub fn remove_map(&self, addr: *mut u8) -> bool {
+        let mut maps = lock(&self.maps);
+        match maps.iter().rposition(|&a| a == addr as usize) {
+            Some(i) => {
+                maps.swap_remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn map_count(&self) -> usize {
+        lock(&self.maps).len()
+    }
+
+    pub fn add_destructor(&self, cb: Callback<MemDestructor>) {
+        lock(&self.destructors).push(cb);
+    }
+}
+
+impl Drop for Mem {
+    /// "The registered user callback functions are called in the reverse
+    /// order in which they were registered ... when the memory object is
+    /// deleted", i.e. once no command uses it any more; before the storage
+    /// (and a sub-buffer's hold on its parent) goes.
+    fn drop(&mut self) {
+        let handle = self as *mut Mem as cl_mem;
+        let callbacks = std::mem::take(
+            self.destructors
+                .get_mut()
+                .unwrap_or_else(|p| p.into_inner()),
+        );
+        for cb in callbacks.into_iter().rev() {
+            // SAFETY: an application callback with the arguments the spec
+            // defines; the handle is still ours during drop.
+            unsafe { (cb.func)(handle, cb.user_data) };
+        }
+    }
+}
+
+/// `offset..offset+size` lies within an object of `total` bytes.
+pub fn range_in_bounds(offset: usize, size: usize, total: usize) -> bool {
+    offset.checked_add(size).is_some_and(|end| end <= total)
+}
+
+/// Two byte ranges share at least one byte (empty ranges share none).
+pub fn ranges_overlap(a: usize, b: usize, size: usize) -> bool {
+    size > 0 && a < b.saturating_add(size) && b < a.saturating_add(size)
+}
+
+/// A rectangular region's layout in a linear memory: origin in bytes,
+/// rows and slices, and the pitches between them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RectLayout {
+    pub origin: [usize; 3],
+    pub row_pitch: usize,
+    pub slice_pitch: usize,
+}
+
+impl RectLayout {
+    /// Applies the spec's defaults and checks: "If row_pitch is 0,
+    /// row_pitch is computed as region[0]. If slice_pitch is 0, slice_pitch
+    /// is computed as region[1] × row_pitch." "CL_INVALID_VALUE if
+    /// row_pitch is not 0 and is less than region[0]"; "CL_INVALID_VALUE if
+    /// slice_pitch is not 0 and is less than region[1] × row_pitch and not
+    /// a multiple of row_pitch" (read as: either fault is an error). The
+    /// region must have no zero element.
+    pub fn new(
+        origin: [usize; 3],
+        region: [usize; 3],
+        row_pitch: usize,
+        slice_pitch: usize,
+    ) -> Result<RectLayout, cl_int> {
+        let row_pitch = match row_pitch {
+            0 => region[0],
+            p if p < region[0] => return Err(CL_INVALID_VALUE),
+            p => p,
+        };
+        let min_slice = region[1].checked_mul(row_pitch).ok_or(CL_INVALID_VALUE)?;
+        let slice_pitch = match slice_pitch {
+            0 => min_slice,
+            p if p < min_slice || !p.is_multiple_of(row_pitch) => return Err(CL_INVALID_VALUE),
+            p => p,
+        };
+        Ok(RectLayout {
+            origin,
+            row_pitch,
+            slice_pitch,
+        })
+    }
+
+    /// Byte offset of row (y, z) of the region, relative to the origin row.
+    fn row_offset(&self, y: usize, z: usize) -> usize {
+        self.base() + y * self.row_pitch + z * self.slice_pitch
+    }
+
+    /// Byte offset of the region's first byte (after `end` said it fits).
+    fn base(&self) -> usize {
+        self.origin[0] + self.origin[1] * self.row_pitch + self.origin[2] * self.slice_pitch
+    }
+
+    /// One past the last byte `region` touches; None on overflow.
+    pub fn end(&self, region: [usize; 3]) -> Option<usize> {
+        let last = [
+            self.origin[0].checked_add(region[0])?,
+            self.origin[1].checked_add(region[1] - 1)?,
+            self.origin[2].checked_add(region[2] - 1)?,
+        ];
+        last[1]
+            .checked_mul(self.row_pitch)?
+            .checked_add(last[2].checked_mul(self.slice_pitch)?)?
+            .checked_add(last[0])
+    }
+
+    /// The region fits in an object of `size` bytes.
+    pub fn in_bounds(&self, region: [usize; 3], size: usize) -> bool {
+        self.end(region).is_some_and(|end| end <= size)
+    }
+}
+
+/// Whether two in-bounds rectangles of the same `region` in one memory share
+/// a byte. Exact, row by row, when that is cheap; otherwise conservative
+/// (their byte spans overlap).
+pub fn rects_overlap(a: &RectLayout, b: &RectLayout, region: [usize; 3]) -> bool {
+    let (Some(a_end), Some(b_end)) = (a.end(region), b.end(region)) else {
+        return true;
+    };
+    if a_end <= b.base() || b_end <= a.base() {
+        return false;
+    }
+    let work = region[1]
+        .saturating_mul(region[2])
+        .saturating_mul(region[2]);
+    if work > 1 << 22 {
+        return true;
+    }
+    let width = region[0] as i128;
+    let pitch = b.row_pitch as i128;
+    for z in 0..region[2] {
+        for y in 0..region[1] {
+            let row = a.row_offset(y, z) as i128;
+            for bz in 0..region[2] {
+                // Rows of b in slice bz start at s + m * pitch; one overlaps
+                // [row, row + width) when row - width < s + m*pitch < row + width.
+                let s = b.row_offset(0, bz) as i128;
+                let m = ((row - width - s).div_euclid(pitch) + 1).max(0);
+                if m < region[1] as i128 && s + m * pitch < row + width {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Copies `region` from one rectangle layout to another.
+///
+/// # Safety
+/// Both rectangles are in bounds of the memories `src` and `dst` point to,
+/// and those stay valid for the call; they may overlap only as memmove
+/// allows (row by row).
+pub unsafe fn copy_rect(
+    src: *const u8,
+    src_layout: &RectLayout,
+    dst: *mut u8,
+    dst_layout: &RectLayout,
+    region: [usize; 3],
+) {
+    for z in 0..region[2] {
+        for y in 0..region[1] {
+            // SAFETY: the caller guarantees both rows are in bounds.
+            unsafe {
+                std::ptr::copy(
+                    src.add(src_layout.row_offset(y, z)),
+                    dst.add(dst_layout.row_offset(y, z)),
+                    region[0],
+                )
+            };
+        }
+    }
+}
+
+/// Fills `size` bytes at `dst` with copies of `pattern` (size a multiple of
+/// its length), doubling what is written at each step.
+///
+/// # Safety
+/// `dst` points to `size` writable bytes that nothing else uses meanwhile.
+pub unsafe fn fill(dst: *mut u8, pattern: &[u8], size: usize) {
+    if size == 0 || pattern.is_empty() {
+        return;
+    }
+    let first = pattern.len().min(size);
+    // SAFETY: the caller guarantees dst holds size >= first bytes; the
+    // pattern is our own copy, elsewhere in memory.
+    unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), dst, first) };
+    let mut done = first;
+    while done < size {
+        let n = done.min(size - done);
+        // SAFETY: [0, done) is written, [done, done + n) is in bounds and
+        // disjoint from it.
+        unsafe { std::ptr::copy_nonoverlapping(dst, dst.add(done), n) };
+        done += n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(origin: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> RectLayout {
+        RectLayout::new(origin, region, row, slice).unwrap()
+    }
+
+    #[test]
+    fn bounds() {
+        assert!(range_in_bounds(0, 16, 16));
+        assert!(range_in_bounds(16, 0, 16));
+        assert!(!range_in_bounds(1, 16, 16));
+        assert!(!range_in_bounds(usize::MAX, 2, 16));
+    }
+
+    #[test]
+    fn linear_overlap() {
+        assert!(ranges_overlap(0, 8, 9));
+        assert!(!ranges_overlap(0, 8, 8));
+        assert!(ranges_overlap(8, 0, 9));
+        assert!(!ranges_overlap(3, 3, 0));
+        assert!(ranges_overlap(3, 3, 1));
+    }
+
+    #[test]
+    fn pitch_defaults_and_errors() {
+        let l = layout([0; 3], [4, 3, 2], 0, 0);
+        assert_eq!((l.row_pitch, l.slice_pitch), (4, 12));
+        let l = layout([0; 3], [4, 3, 2], 10, 0);
+        assert_eq!(l.slice_pitch, 30);
+        assert_eq!(
+            RectLayout::new([0; 3], [4, 3, 2], 3, 0),
+            Err(CL_INVALID_VALUE)
+        );
+        assert_eq!(
+            RectLayout::new([0; 3], [4, 3, 2], 4, 8),
+            Err(CL_INVALID_VALUE)
+        );
+        assert_eq!(
+            RectLayout::new([0; 3], [4, 3, 2], 4, 13),
+            Err(CL_INVALID_VALUE)
+        );
+    }
+
+    #[test]
+    fn rect_end_and_bounds() {
+        // origin (1,2,1) pitches 10/100, region 3x2x2: last byte at
+        // 1+2 + (2+1)*10 + (1+1)*100 = 233 exclusive end.
+        let l = layout([1, 2, 1], [3, 2, 2], 10, 100);
+        assert_eq!(l.end([3, 2, 2]), Some(1 + 3 + 3 * 10 + 2 * 100));
+        assert!(l.in_bounds([3, 2, 2], 234));
+        assert!(!l.in_bounds([3, 2, 2], 233));
+        let huge = layout([usize::MAX, 0, 0], [1, 1, 1], 0, 0);
+        assert_eq!(huge.end([1, 1, 1]), None);
+    }
+
+    #[test]
+    fn rect_overlap_exact() {
+        let region = [4, 4, 1];
+        // Interleaved columns of a 16-byte-pitch image do not overlap.
+        let a = layout([0, 0, 0], region, 16, 0);
+        let b = layout([8, 0, 0], region, 16, 0);
+        assert!(!rects_overlap(&a, &b, region));
+        let c = layout([3, 0, 0], region, 16, 0);
+        assert!(rects_overlap(&a, &c, region));
+        // Shifted down a row overlaps; beyond the last row does not.
+        let d = layout([0, 3, 0], region, 16, 0);
+        assert!(rects_overlap(&a, &d, region));
+        let e = layout([0, 4, 0], region, 16, 0);
+        assert!(!rects_overlap(&a, &e, region));
+        // Different pitches: b's rows land between a's.
+        let f = layout([4, 0, 0], region, 32, 0);
+        let g = layout([0, 0, 0], region, 32, 0);
+        assert!(!rects_overlap(&f, &g, region));
+        let h = layout([0, 1, 0], [4, 2, 1], 8, 0);
+        let i = layout([4, 0, 0], [4, 2, 1], 16, 0);
+        // h rows: 8..12, 16..20; i rows: 4..8, 20..24.
+        assert!(!rects_overlap(&h, &i, [4, 2, 1]));
+    }
+
+    #[test]
+    fn rect_copy_and_fill() {
+        let src: Vec<u8> = (0..64).collect();
+        let mut dst = vec![0u8; 64];
+        let region = [2, 2, 2];
+        let s = layout([1, 1, 1], region, 4, 16);
+        let d = layout([0, 0, 0], region, 0, 0);
+        // SAFETY: both layouts are in bounds of 64-byte vectors.
+        unsafe { copy_rect(src.as_ptr(), &s, dst.as_mut_ptr(), &d, region) };
+        assert_eq!(&dst[..8], &[21, 22, 25, 26, 37, 38, 41, 42]);
+        let mut buf = vec![0u8; 20];
+        // SAFETY: buf holds 20 bytes.
+        unsafe { fill(buf.as_mut_ptr(), &[1, 2, 3, 4], 20) };
+        assert_eq!(buf, [1, 2, 3, 4].repeat(5));
+    }
+}

@@ -1,0 +1,413 @@
+//! Entry points: commands on buffers' bytes — read, write, copy (linear and
+//! rectangular), fill, map/unmap and migrate. Everything is validated
+//! before the command is enqueued; the command holds an `Arc<Mem>` of each
+//! buffer it touches, so released buffers live until it has run.
+
+use crate::api::enqueue::Command;
+use crate::api::util::{c_array, cl_entry};
+use crate::cl::*;
+use crate::core::memory::{
+    copy_rect, fill, range_in_bounds, ranges_overlap, rects_overlap, Mem, RectLayout,
+};
+use crate::core::queue::Queue;
+use std::ffi::c_void;
+use std::sync::Arc;
+
+/// An application pointer a command reads or writes when it runs.
+#[derive(Clone, Copy)]
+struct HostPtr(*mut u8);
+
+// SAFETY: the application promises the memory stays valid and untouched
+// until the command completes; the worker thread is the only user then.
+unsafe impl Send for HostPtr {}
+
+impl HostPtr {
+    /// A method (not field access), so closures capture the whole Send
+    /// wrapper rather than the raw pointer inside it.
+    fn get(self) -> *mut u8 {
+        self.0
+    }
+}
+
+/// The queue and a buffer of the same context: "CL_INVALID_CONTEXT if the
+/// context associated with command_queue and buffer are not the same".
+fn queue_and_mem(queue: cl_command_queue, mem: cl_mem) -> Result<(Arc<Queue>, Arc<Mem>), cl_int> {
+    let q = Queue::resolve(queue)?;
+    let m = Mem::resolve(mem)?;
+    if !Arc::ptr_eq(&q.context, &m.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    Ok((q, m))
+}
+
+/// "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
+/// has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS";
+/// writes likewise with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS.
+fn check_host_access(m: &Mem, read: bool, write: bool) -> Result<(), cl_int> {
+    if (read && m.has_flag(CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
+        || (write && m.has_flag(CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
+    {
+        return Err(CL_INVALID_OPERATION);
+    }
+    Ok(())
+}
+
+/// A 3-element origin or region array; NULL is CL_INVALID_VALUE.
+fn triple(ptr: *const usize) -> Result<[usize; 3], cl_int> {
+    let s = c_array(ptr, 3, CL_INVALID_VALUE)?;
+    Ok([s[0], s[1], s[2]])
+}
+
+/// "CL_INVALID_VALUE if any region array element is 0."
+fn region_of(ptr: *const usize) -> Result<[usize; 3], cl_int> {
+    let r = triple(ptr)?;
+    if r.contains(&0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(r)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_write(
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *mut c_void,
+    write: bool,
+    wait: (cl_uint, *const cl_event, *mut cl_event),
+) -> Result<(), cl_int> {
+    let (q, m) = queue_and_mem(queue, buffer)?;
+    // "CL_INVALID_VALUE if the region being read or written specified by
+    // (offset, size) is out of bounds or if ptr is a NULL value."
+    if ptr.is_null() || !range_in_bounds(offset, size, m.size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    check_host_access(&m, !write, write)?;
+    let kind = if write {
+        CL_COMMAND_WRITE_BUFFER
+    } else {
+        CL_COMMAND_READ_BUFFER
+    };
+    let cmd = Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?;
+    let host = HostPtr(ptr as *mut u8);
+    let work = move || {
+        let dev = m.host_address();
+        // SAFETY: offset..offset+size is inside the buffer (checked above,
+        // and the Arc keeps it alive); the application guarantees ptr holds
+        // size bytes until the command completes. ptr::copy tolerates a
+        // host pointer inside the buffer itself.
+        unsafe {
+            if write {
+                std::ptr::copy(host.get(), dev.add(offset), size);
+            } else {
+                std::ptr::copy(dev.add(offset), host.get(), size);
+            }
+        }
+        Ok(())
+    };
+    cmd.run(Box::new(work), blocking != 0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn read_write_rect(
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    origins: (*const usize, *const usize, *const usize),
+    buffer_pitch: (usize, usize),
+    host_pitch: (usize, usize),
+    ptr: *mut c_void,
+    write: bool,
+    wait: (cl_uint, *const cl_event, *mut cl_event),
+) -> Result<(), cl_int> {
+    let (q, m) = queue_and_mem(queue, buffer)?;
+    let region = region_of(origins.2)?;
+    // Row/slice pitch defaults and "CL_INVALID_VALUE if buffer_row_pitch is
+    // not 0 and is less than region[0]" etc. (see RectLayout::new).
+    let buf = RectLayout::new(triple(origins.0)?, region, buffer_pitch.0, buffer_pitch.1)?;
+    let host = RectLayout::new(triple(origins.1)?, region, host_pitch.0, host_pitch.1)?;
+    // "CL_INVALID_VALUE if the region being read or written specified by
+    // (buffer_origin, region, buffer_row_pitch, buffer_slice_pitch) is out
+    // of bounds." / "CL_INVALID_VALUE if ptr is NULL."
+    if ptr.is_null() || !buf.in_bounds(region, m.size) || host.end(region).is_none() {
+        return Err(CL_INVALID_VALUE);
+    }
+    check_host_access(&m, !write, write)?;
+    let kind = if write {
+        CL_COMMAND_WRITE_BUFFER_RECT
+    } else {
+        CL_COMMAND_READ_BUFFER_RECT
+    };
+    let cmd = Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?;
+    let hp = HostPtr(ptr as *mut u8);
+    let work = move || {
+        let dev = m.host_address();
+        // SAFETY: the buffer rectangle is in bounds (checked above); the
+        // application guarantees the host rectangle is valid memory.
+        unsafe {
+            if write {
+                copy_rect(hp.get(), &host, dev, &buf, region);
+            } else {
+                copy_rect(dev, &buf, hp.get(), &host, region);
+            }
+        }
+        Ok(())
+    };
+    cmd.run(Box::new(work), blocking != 0)
+}
+
+/// Two buffers of the queue's context for a copy: "CL_INVALID_CONTEXT if
+/// the context associated with command_queue, src_buffer and dst_buffer are
+/// not the same".
+type CopyPair = (Arc<Queue>, Arc<Mem>, Arc<Mem>);
+
+fn copy_pair(queue: cl_command_queue, src: cl_mem, dst: cl_mem) -> Result<CopyPair, cl_int> {
+    let (q, s) = queue_and_mem(queue, src)?;
+    let d = Mem::resolve(dst)?;
+    if !Arc::ptr_eq(&q.context, &d.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    Ok((q, s, d))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn copy_buffer_rect(
+    queue: cl_command_queue,
+    src: cl_mem,
+    dst: cl_mem,
+    origins: (*const usize, *const usize, *const usize),
+    src_pitch: (usize, usize),
+    dst_pitch: (usize, usize),
+    wait: (cl_uint, *const cl_event, *mut cl_event),
+) -> Result<(), cl_int> {
+    let (q, s, d) = copy_pair(queue, src, dst)?;
+    let region = region_of(origins.2)?;
+    let sl = RectLayout::new(triple(origins.0)?, region, src_pitch.0, src_pitch.1)?;
+    let dl = RectLayout::new(triple(origins.1)?, region, dst_pitch.0, dst_pitch.1)?;
+    // "CL_INVALID_VALUE if (src_origin, region, src_row_pitch,
+    // src_slice_pitch) or (dst_origin, region, dst_row_pitch,
+    // dst_slice_pitch) require accessing elements outside the src_buffer and
+    // dst_buffer buffer objects respectively."
+    if !sl.in_bounds(region, s.size) || !dl.in_bounds(region, d.size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    let ((s_root, s_off), (d_root, d_off)) = (s.root_and_offset(), d.root_and_offset());
+    if s_root == d_root {
+        // "CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
+        // object and src_slice_pitch is not equal to dst_slice_pitch and
+        // src_row_pitch is not equal to dst_row_pitch." Read as "or" (either
+        // pitch differing is an error), as PoCL and cts-subset do; compared
+        // after the defaults are applied.
+        if Arc::ptr_eq(&s, &d) && (sl.slice_pitch != dl.slice_pitch || sl.row_pitch != dl.row_pitch)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same
+        // buffer or sub-buffer object and the source and destination regions
+        // overlap or if src_buffer and dst_buffer are different sub-buffers
+        // of the same associated buffer object and they overlap." Compared in
+        // the root buffer's coordinates.
+        let shift = |l: &RectLayout, off: usize| RectLayout {
+            origin: [l.origin[0] + off, l.origin[1], l.origin[2]],
+            ..*l
+        };
+        if rects_overlap(&shift(&sl, s_off), &shift(&dl, d_off), region) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+    }
+    let cmd = Command::new(
+        &q,
+        CL_COMMAND_COPY_BUFFER_RECT as cl_command_type,
+        wait.0,
+        wait.1,
+        wait.2,
+    )?;
+    let work = move || {
+        // SAFETY: both rectangles are in bounds of their buffers (checked
+        // above), which the Arcs keep alive, and do not overlap.
+        unsafe { copy_rect(s.host_address(), &sl, d.host_address(), &dl, region) };
+        Ok(())
+    };
+    cmd.run(Box::new(work), false)
+}
+
+fn valid_map_flags(flags: cl_map_flags) -> bool {
+    let known = (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags;
+    let invalidate = flags & CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags != 0;
+    let read_write = flags & (CL_MAP_READ | CL_MAP_WRITE) as cl_map_flags != 0;
+    flags & !known == 0 && !(invalidate && read_write)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn map_buffer(
+    queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking: cl_bool,
+    map_flags: cl_map_flags,
+    offset: usize,
+    size: usize,
+    wait: (cl_uint, *const cl_event, *mut cl_event),
+) -> Result<*mut c_void, cl_int> {
+    let (q, m) = queue_and_mem(queue, buffer)?;
+    // "CL_INVALID_VALUE if region being mapped given by (offset, size) is
+    // out of bounds or if size is 0 or if values specified in map_flags are
+    // not valid." (CL_MAP_WRITE_INVALIDATE_REGION excludes the other two.)
+    if size == 0 || !range_in_bounds(offset, size, m.size) || !valid_map_flags(map_flags) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_OPERATION if buffer has been created with
+    // CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set
+    // in map_flags or if buffer has been created with CL_MEM_HOST_READ_ONLY
+    // or CL_MEM_HOST_NO_ACCESS and CL_MAP_WRITE or
+    // CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags."
+    let reads = map_flags & CL_MAP_READ as cl_map_flags != 0;
+    let writes = map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags != 0;
+    check_host_access(&m, reads, writes)?;
+    let cmd = Command::new(
+        &q,
+        CL_COMMAND_MAP_BUFFER as cl_command_type,
+        wait.0,
+        wait.1,
+        wait.2,
+    )?;
+    // Zero copy: the mapped region is the buffer itself, and its address
+    // is known before the command runs.
+    let ptr = m.host_address().wrapping_add(offset);
+    m.add_map(ptr);
+    let held = m.clone();
+    if let Err(e) = cmd.run(
+        Box::new(move || {
+            drop(held);
+            Ok(())
+        }),
+        blocking != 0,
+    ) {
+        m.remove_map(ptr);
+        return Err(e);
+    }
+    Ok(ptr as *mut c_void)
+}
+
+cl_entry! {
+    fn clEnqueueReadBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, offset: usize, size: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        read_write(command_queue, buffer, blocking_read, offset, size, ptr, false, (num_events_in_wait_list, event_wait_list, event))
+    }
+
+    fn clEnqueueWriteBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, offset: usize, size: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        read_write(command_queue, buffer, blocking_write, offset, size, ptr as *mut c_void, true, (num_events_in_wait_list, event_wait_list, event))
+    }
+
+    fn clEnqueueCopyBuffer(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_offset: usize, dst_offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let (q, s, d) = copy_pair(command_queue, src_buffer, dst_buffer)?;
+        // "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset +
+        // size or dst_offset + size require accessing elements outside the
+        // src_buffer and dst_buffer buffer objects respectively."
+        if !range_in_bounds(src_offset, size, s.size) || !range_in_bounds(dst_offset, size, d.size) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same
+        // buffer or sub-buffer object and the source and destination regions
+        // overlap or if src_buffer and dst_buffer are different sub-buffers
+        // of the same associated buffer object and they overlap."
+        let ((s_root, s_off), (d_root, d_off)) = (s.root_and_offset(), d.root_and_offset());
+        if s_root == d_root && ranges_overlap(s_off + src_offset, d_off + dst_offset, size) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+        let cmd = Command::new(&q, CL_COMMAND_COPY_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        let work = move || {
+            // SAFETY: both ranges are inside their buffers (checked above),
+            // which the Arcs keep alive; ptr::copy allows overlap anyway.
+            unsafe { std::ptr::copy(s.host_address().add(src_offset), d.host_address().add(dst_offset), size) };
+            Ok(())
+        };
+        cmd.run(Box::new(work), false)
+    }
+
+    fn clEnqueueReadBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        read_write_rect(command_queue, buffer, blocking_read, (buffer_origin, host_origin, region), (buffer_row_pitch, buffer_slice_pitch), (host_row_pitch, host_slice_pitch), ptr, false, (num_events_in_wait_list, event_wait_list, event))
+    }
+
+    fn clEnqueueWriteBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        read_write_rect(command_queue, buffer, blocking_write, (buffer_origin, host_origin, region), (buffer_row_pitch, buffer_slice_pitch), (host_row_pitch, host_slice_pitch), ptr as *mut c_void, true, (num_events_in_wait_list, event_wait_list, event))
+    }
+
+    fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, src_row_pitch: usize, src_slice_pitch: usize, dst_row_pitch: usize, dst_slice_pitch: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        copy_buffer_rect(command_queue, src_buffer, dst_buffer, (src_origin, dst_origin, region), (src_row_pitch, src_slice_pitch), (dst_row_pitch, dst_slice_pitch), (num_events_in_wait_list, event_wait_list, event))
+    }
+
+    fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: cl_mem, pattern: *const c_void, pattern_size: usize, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let (q, m) = queue_and_mem(command_queue, buffer)?;
+        // "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
+        // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }."
+        if pattern.is_null() || !pattern_size.is_power_of_two() || pattern_size > 128 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_VALUE if offset or offset + size require accessing
+        // elements outside the buffer buffer object respectively."
+        // "CL_INVALID_VALUE if offset and size are not a multiple of
+        // pattern_size."
+        if !range_in_bounds(offset, size, m.size) || !offset.is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "The memory associated with pattern can be reused or freed after
+        // the function returns": keep a copy.
+        let bytes = c_array(pattern as *const u8, pattern_size, CL_INVALID_VALUE)?.to_vec();
+        let cmd = Command::new(&q, CL_COMMAND_FILL_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        let work = move || {
+            // SAFETY: offset..offset+size is inside the buffer (checked
+            // above), which the Arc keeps alive.
+            unsafe { fill(m.host_address().add(offset), &bytes, size) };
+            Ok(())
+        };
+        cmd.run(Box::new(work), false)
+    }
+
+    fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event, errcode_ret: *mut cl_int) -> *mut c_void, errcode_ret {
+        map_buffer(command_queue, buffer, blocking_map, map_flags, offset, size, (num_events_in_wait_list, event_wait_list, event))
+    }
+
+    fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let (q, m) = queue_and_mem(command_queue, memobj)?;
+        // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
+        // clEnqueueMapBuffer or clEnqueueMapImage for memobj."
+        if !m.is_mapped(mapped_ptr as *mut u8) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let cmd = Command::new(&q, CL_COMMAND_UNMAP_MEM_OBJECT as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        // Another thread may have unmapped the same pointer meanwhile.
+        if !m.remove_map(mapped_ptr as *mut u8) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // Zero copy: nothing to write back; the command orders the unmap.
+        cmd.run(Box::new(move || { drop(m); Ok(()) }), false)
+    }
+
+    fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        let q = Queue::resolve(command_queue)?;
+        // "CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is
+        // NULL."
+        let handles = c_array(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE)?;
+        if handles.is_empty() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects
+        // is not a valid memory object."
+        let mems = handles.iter().map(|&h| Mem::resolve(h)).collect::<Result<Vec<_>, _>>()?;
+        // "CL_INVALID_VALUE if flags is not 0 or is not any of the values
+        // described in the table above."
+        let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) as cl_mem_migration_flags;
+        if flags & !known != 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // "CL_INVALID_CONTEXT if the context associated with command_queue
+        // and memory objects in mem_objects are not the same".
+        if mems.iter().any(|m| !Arc::ptr_eq(&m.context, &q.context)) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        let cmd = Command::new(&q, CL_COMMAND_MIGRATE_MEM_OBJECTS as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        // Host and device share memory: migrating moves nothing.
+        cmd.run(Box::new(move || { drop(mems); Ok(()) }), false)
+    }
+}
