@@ -84,7 +84,7 @@ cl_entry! {
         let mems = c_array(mem_list, num_mem_objects as usize, CL_INVALID_VALUE)?;
         let locs = c_array(args_mem_loc as *const *const c_void, num_mem_objects as usize, CL_INVALID_VALUE)?;
         let mut copy = block.to_vec();
-        crate::api::native_mem::patch_mem_args(&q, &mut copy, args as *const u8, mems, locs)?;
+        let held = crate::api::native_mem::patch_mem_args(&q, &mut copy, args as *const u8, mems, locs)?;
         let args = NativeArgs(copy);
         let cmd = Command::new(&q, CL_COMMAND_NATIVE_KERNEL as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
         cmd.run(Box::new(move || {
@@ -93,6 +93,8 @@ cl_entry! {
             // SAFETY: the application's native kernel, called with its own
             // copy of the argument block as the spec prescribes.
             unsafe { func(ptr) };
+            // The buffers stay alive until the function has run.
+            drop(held);
             Ok(())
         }), false)
     }
