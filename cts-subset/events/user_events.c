@@ -195,7 +195,7 @@ int main(int argc, char **argv)
     H_RUN(user_event_basics);
     H_RUN(user_event_gates_commands);
     H_RUN(user_event_failure_propagates);
-    H_RUN(user_event_failure_blocking_read);
+    H_RUN_T(user_event_failure_blocking_read, 10);
     H_RUN(user_event_callbacks);
     H_RUN(user_event_cross_context_rejected);
     return h_done();
