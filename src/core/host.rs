@@ -78,6 +78,14 @@ fn caches() -> (u32, u64, u64, u64) {
     (line, l1d, l2, largest.max(l1d))
 }
 
+impl HostFacts {
+    /// CL_DEVICE_MAX_MEM_ALLOC_SIZE: half of memory, at least the 128 MiB
+    /// floor the spec sets for a full profile device.
+    pub fn max_mem_alloc(&self) -> u64 {
+        (self.memory_bytes / 2).max(128 << 20)
+    }
+}
+
 pub static HOST: LazyLock<HostFacts> = LazyLock::new(|| {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let memory_bytes = std::fs::read_to_string("/proc/meminfo")
