@@ -8,6 +8,7 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::memory::{range_in_bounds, Mem, MemDestructor, BASE_ADDR_ALIGN};
 use crate::core::object::{self, handle_of, publish};
+use crate::core::svm;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -166,8 +167,14 @@ fn mem_info(mem: &Arc<Mem>, handle: cl_mem, param: cl_mem_info) -> Result<Vec<u8
         CL_MEM_CONTEXT => info(&handle_of(&mem.context)),
         CL_MEM_ASSOCIATED_MEMOBJECT => info(&mem.parent().map_or(std::ptr::null_mut(), handle_of)),
         CL_MEM_OFFSET => info(&mem.offset()),
-        // host_ptr is never an SVM pointer yet (no SVM allocations).
-        CL_MEM_USES_SVM_POINTER => info(&false),
+        // "CL_TRUE if memobj is a buffer object that was created with
+        // CL_MEM_USE_HOST_PTR or is a sub-buffer of a buffer object that was
+        // created with CL_MEM_USE_HOST_PTR and the host_ptr specified when
+        // the buffer object was created is a SVM pointer".
+        CL_MEM_USES_SVM_POINTER => {
+            let host_ptr = mem.host_ptr();
+            info(&(!host_ptr.is_null() && svm::contains(&mem.context, host_ptr, 0)))
+        }
         // "... if the properties argument specified in
         // clCreateBufferWithProperties ... was NULL, the implementation must
         // return param_value_size_ret equal to 0".
