@@ -8,7 +8,10 @@
  * Output: one figure per line, "name value" (value in microseconds, or NA),
  * plus informational lines starting with '#'.  See benches/README.md.
  *
+ * Arguments: figure groups to run (default: all; see usage()).
  * Repetition counts can be scaled with SCHED_BENCH_SCALE (float, default 1).
+ * A group still running after SCHED_BENCH_TIMEOUT seconds (default 10 x
+ * max(1, scale)) prints NA for its figures and the program exits 124.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #define _GNU_SOURCE
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ utils */
 
@@ -97,6 +101,22 @@ static cl_command_queue make_queue(cl_bool ooo, cl_int *err)
     return clCreateCommandQueueWithProperties(g_ctx, g_dev, props, err);
 }
 
+/* The write benchmarks need a buffer; create it on first use so that a
+ * library without clCreateBuffer still reports the other figures. */
+static int have_buf(const char *fig1, const char *fig2)
+{
+    static cl_int err = CL_SUCCESS;
+    if (!g_buf && err == CL_SUCCESS)
+        g_buf = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE, sizeof g_host, NULL, &err);
+    if (g_buf) return 1;
+    if (err == CL_SUCCESS) err = CL_OUT_OF_RESOURCES;
+    char why[64];
+    snprintf(why, sizeof why, "clCreateBuffer failed: %d", (int)err);
+    emit_na(fig1, why);
+    if (fig2) emit_na(fig2, NULL);
+    return 0;
+}
+
 /* ------------------------------------------------------------ round trips */
 
 typedef cl_int (*enqueue_fn)(cl_command_queue q);
@@ -123,7 +143,7 @@ static void bench_roundtrip(const char *name, const char *mean_name, enqueue_fn 
 {
     cl_int err;
     cl_command_queue q = make_queue(CL_FALSE, &err);
-    int warm = scaled(300, 20), n = scaled(4000, 50);
+    int warm = scaled(500, 20), n = scaled(10000, 50);
     double *s = malloc(sizeof(double) * (size_t)n);
     if (!q) {
         char why[64];
@@ -164,7 +184,7 @@ static void bench_inorder(const char *name, const char *enq_name, int use_write)
 {
     cl_int err;
     const int ncmd = 10000;
-    int reps = scaled(9, 3);
+    int reps = scaled(21, 3);
     double *tot = malloc(sizeof(double) * (size_t)reps);
     double *enq = malloc(sizeof(double) * (size_t)reps);
     cl_command_queue q = make_queue(CL_FALSE, &err);
@@ -210,7 +230,7 @@ static void bench_chain(const char *name, int use_write)
 {
     cl_int err;
     const int ncmd = 2000;
-    int reps = scaled(9, 3);
+    int reps = scaled(21, 3);
     double *tot = malloc(sizeof(double) * (size_t)reps);
     cl_command_queue_properties qp = 0;
     cl_command_queue q = NULL;
@@ -349,86 +369,184 @@ static void bench_floor(void)
     emit("spin_pingpong_us", median(v, reps));
 }
 
+/* --------------------------------------------------------------- watchdog */
+
+/* If one group hangs (seen with PoCL 3.1: chained markers on an out-of-order
+ * queue never complete), print NA for its figures and exit, rather than spin
+ * forever.  run.sh runs each group in its own process, so the others still
+ * report. */
+static const char *volatile g_running[4];
+static pthread_mutex_t wd_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wd_cv = PTHREAD_COND_INITIALIZER;
+static int wd_seq, wd_stop;
+static double wd_limit_s;
+
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&wd_mu);
+    while (!wd_stop) {
+        int seq = wd_seq;
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        dl.tv_sec += (time_t)wd_limit_s;
+        int rc = 0;
+        while (!wd_stop && wd_seq == seq && rc == 0)
+            rc = pthread_cond_timedwait(&wd_cv, &wd_mu, &dl);
+        if (!wd_stop && wd_seq == seq && g_running[0]) {
+            for (int i = 0; i < 4 && g_running[i]; i++)
+                printf("%s NA\n# %s: timed out after %.0f s (hang?)\n", g_running[i],
+                       g_running[i], wd_limit_s);
+            fflush(stdout);
+            _exit(124);
+        }
+    }
+    pthread_mutex_unlock(&wd_mu);
+    return NULL;
+}
+
+static void wd_begin(const char *a, const char *b)
+{
+    pthread_mutex_lock(&wd_mu);
+    g_running[0] = a;
+    g_running[1] = b;
+    g_running[2] = NULL;
+    wd_seq++;
+    pthread_cond_signal(&wd_cv);
+    pthread_mutex_unlock(&wd_mu);
+}
+
 /* ------------------------------------------------------------------ main */
 
-static const char *cl_figures[] = {
-    "roundtrip_us", "roundtrip_mean_us", "write1_roundtrip_us",
-    "nativekernel_roundtrip_us", "inorder_write_us_per_cmd",
-    "inorder_write_enqueue_us_per_cmd", "inorder_marker_us_per_cmd",
-    "inorder_marker_enqueue_us_per_cmd", "ooo_chain_write_us_per_cmd",
-    "ooo_chain_marker_us_per_cmd", NULL};
+/* Groups: each names the figures it prints (for NA output on failure). */
+struct group {
+    const char *name, *fig1, *fig2;
+};
+static const struct group groups[] = {
+    {"roundtrip", "roundtrip_us", "roundtrip_mean_us"},
+    {"write1", "write1_roundtrip_us", NULL},
+    {"native", "nativekernel_roundtrip_us", NULL},
+    {"inorder_write", "inorder_write_us_per_cmd", "inorder_write_enqueue_us_per_cmd"},
+    {"inorder_marker", "inorder_marker_us_per_cmd", "inorder_marker_enqueue_us_per_cmd"},
+    {"chain_write", "ooo_chain_write_us_per_cmd", NULL},
+    {"chain_marker", "ooo_chain_marker_us_per_cmd", NULL},
+    {"floor", "condvar_pingpong_us", "spin_pingpong_us"},
+    {NULL, NULL, NULL}};
 
-static void all_cl_na(const char *why)
+static void run_group(int gi)
 {
-    printf("# OpenCL unavailable: %s\n", why);
-    for (int i = 0; cl_figures[i]; i++) printf("%s NA\n", cl_figures[i]);
-    fflush(stdout);
+    const struct group *g = &groups[gi];
+    wd_begin(g->fig1, g->fig2);
+    switch (gi) {
+    case 0: bench_roundtrip("roundtrip_us", "roundtrip_mean_us", enq_marker); break;
+    case 1:
+        if (have_buf(g->fig1, g->fig2)) bench_roundtrip(g->fig1, NULL, enq_write1);
+        break;
+    case 2: {
+        cl_device_exec_capabilities caps = 0;
+        clGetDeviceInfo(g_dev, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, NULL);
+        if (caps & CL_EXEC_NATIVE_KERNEL)
+            bench_roundtrip("nativekernel_roundtrip_us", NULL, enq_native);
+        else
+            emit_na("nativekernel_roundtrip_us", "CL_EXEC_NATIVE_KERNEL not supported");
+        break;
+    }
+    case 3:
+        if (have_buf(g->fig1, g->fig2)) bench_inorder(g->fig1, g->fig2, 1);
+        break;
+    case 4: bench_inorder("inorder_marker_us_per_cmd", "inorder_marker_enqueue_us_per_cmd", 0); break;
+    case 5:
+        if (have_buf(g->fig1, g->fig2)) bench_chain(g->fig1, 1);
+        break;
+    case 6: bench_chain("ooo_chain_marker_us_per_cmd", 0); break;
+    case 7: bench_floor(); break;
+    }
+    wd_begin(NULL, NULL);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: sched_bench [GROUP...]\ngroups:");
+    for (int i = 0; groups[i].name; i++) fprintf(stderr, " %s", groups[i].name);
+    fprintf(stderr, "\n(default: all)  env: SCHED_BENCH_SCALE (repetitions factor, default 1),\n"
+                    "SCHED_BENCH_TIMEOUT (seconds per group before NA, default 10 x max(1, scale))\n");
 }
 
 int main(int argc, char **argv)
 {
-    const char *sc = getenv("SCHED_BENCH_SCALE");
-    int only_floor = argc > 1 && !strcmp(argv[1], "--floor-only");
-    int no_floor = argc > 1 && !strcmp(argv[1], "--no-floor");
+    const char *sc = getenv("SCHED_BENCH_SCALE"), *to = getenv("SCHED_BENCH_TIMEOUT");
+    int want[16] = {0}, nwant = 0, need_cl = 0, ngroups = 0;
     cl_uint n = 0;
     cl_int err;
     char str[512];
+    pthread_t wd;
+
+    while (groups[ngroups].name) ngroups++;
+    for (int a = 1; a < argc; a++) {
+        int found = 0;
+        for (int i = 0; i < ngroups; i++)
+            if (!strcmp(argv[a], groups[i].name)) want[i] = found = 1;
+        if (!found) { usage(); return 2; }
+        nwant++;
+    }
+    if (!nwant)
+        for (int i = 0; i < ngroups; i++) want[i] = 1;
+    for (int i = 0; i < ngroups; i++)
+        if (want[i] && strcmp(groups[i].name, "floor")) need_cl = 1;
 
     if (sc && atof(sc) > 0) g_scale = atof(sc);
+    wd_limit_s = 10 * (g_scale > 1 ? g_scale : 1);
+    if (to && atof(to) > 0) wd_limit_s = atof(to);
     memset(g_host, 0xA5, sizeof g_host);
+    pthread_create(&wd, NULL, watchdog, NULL);
 
-    if (!only_floor) {
+    if (need_cl) {
+        const char *why = NULL;
+        wd_begin("init", NULL);
         if (clGetPlatformIDs(1, &g_plat, &n) != CL_SUCCESS || n == 0) {
-            all_cl_na("no platform");
-            goto floor;
+            why = "no platform";
+        } else if (clGetDeviceIDs(g_plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, &n) != CL_SUCCESS ||
+                   n == 0) {
+            why = "no device";
+        } else {
+            if (clGetPlatformInfo(g_plat, CL_PLATFORM_NAME, sizeof str, str, NULL) == CL_SUCCESS)
+                printf("# platform: %s\n", str);
+            if (clGetPlatformInfo(g_plat, CL_PLATFORM_VERSION, sizeof str, str, NULL) == CL_SUCCESS)
+                printf("# platform_version: %s\n", str);
+            if (clGetDeviceInfo(g_dev, CL_DEVICE_NAME, sizeof str, str, NULL) == CL_SUCCESS)
+                printf("# device: %s\n", str);
+            if (clGetDeviceInfo(g_dev, CL_DRIVER_VERSION, sizeof str, str, NULL) == CL_SUCCESS)
+                printf("# driver_version: %s\n", str);
+            fflush(stdout);
+            g_ctx = clCreateContext(NULL, 1, &g_dev, NULL, NULL, &err);
+            if (!g_ctx) {
+                snprintf(str, sizeof str, "clCreateContext: %d", err);
+                why = str;
+            }
         }
-        if (clGetDeviceIDs(g_plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, &n) != CL_SUCCESS || n == 0) {
-            all_cl_na("no device");
-            goto floor;
+        wd_begin(NULL, NULL);
+        if (why) {
+            printf("# OpenCL unavailable: %s\n", why);
+            for (int i = 0; i < ngroups; i++) {
+                if (!want[i] || !strcmp(groups[i].name, "floor")) continue;
+                printf("%s NA\n", groups[i].fig1);
+                if (groups[i].fig2) printf("%s NA\n", groups[i].fig2);
+                want[i] = 0;
+            }
+            fflush(stdout);
+            need_cl = 0;
         }
-        if (clGetPlatformInfo(g_plat, CL_PLATFORM_NAME, sizeof str, str, NULL) == CL_SUCCESS)
-            printf("# platform: %s\n", str);
-        if (clGetPlatformInfo(g_plat, CL_PLATFORM_VERSION, sizeof str, str, NULL) == CL_SUCCESS)
-            printf("# platform_version: %s\n", str);
-        if (clGetDeviceInfo(g_dev, CL_DEVICE_NAME, sizeof str, str, NULL) == CL_SUCCESS)
-            printf("# device: %s\n", str);
-        if (clGetDeviceInfo(g_dev, CL_DRIVER_VERSION, sizeof str, str, NULL) == CL_SUCCESS)
-            printf("# driver_version: %s\n", str);
-        fflush(stdout);
-
-        g_ctx = clCreateContext(NULL, 1, &g_dev, NULL, NULL, &err);
-        if (!g_ctx) {
-            snprintf(str, sizeof str, "clCreateContext: %d", err);
-            all_cl_na(str);
-            goto floor;
-        }
-        g_buf = clCreateBuffer(g_ctx, CL_MEM_READ_WRITE, sizeof g_host, NULL, &err);
-        if (!g_buf) {
-            snprintf(str, sizeof str, "clCreateBuffer: %d", err);
-            all_cl_na(str);
-            clReleaseContext(g_ctx);
-            goto floor;
-        }
-
-        bench_roundtrip("roundtrip_us", "roundtrip_mean_us", enq_marker);
-        bench_roundtrip("write1_roundtrip_us", NULL, enq_write1);
-        {
-            cl_device_exec_capabilities caps = 0;
-            clGetDeviceInfo(g_dev, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, NULL);
-            if (caps & CL_EXEC_NATIVE_KERNEL)
-                bench_roundtrip("nativekernel_roundtrip_us", NULL, enq_native);
-            else
-                emit_na("nativekernel_roundtrip_us", "CL_EXEC_NATIVE_KERNEL not supported");
-        }
-        bench_inorder("inorder_write_us_per_cmd", "inorder_write_enqueue_us_per_cmd", 1);
-        bench_inorder("inorder_marker_us_per_cmd", "inorder_marker_enqueue_us_per_cmd", 0);
-        bench_chain("ooo_chain_write_us_per_cmd", 1);
-        bench_chain("ooo_chain_marker_us_per_cmd", 0);
-
-        clReleaseMemObject(g_buf);
+    }
+    for (int i = 0; i < ngroups; i++)
+        if (want[i]) run_group(i);
+    if (need_cl) {
+        if (g_buf) clReleaseMemObject(g_buf);
         clReleaseContext(g_ctx);
     }
-floor:
-    if (!no_floor) bench_floor();
+    pthread_mutex_lock(&wd_mu);
+    wd_stop = 1;
+    pthread_cond_signal(&wd_cv);
+    pthread_mutex_unlock(&wd_mu);
+    pthread_join(wd, NULL);
     return 0;
 }

@@ -67,10 +67,9 @@ impl Device {
         lookup::<Device>(handle)
     }
 
-    /// CL_DEVICE_MAX_MEM_ALLOC_SIZE: half the host's memory, at least the
-    /// spec's minimum of 128 MiB.
+    /// CL_DEVICE_MAX_MEM_ALLOC_SIZE (see HostFacts::max_mem_alloc).
     pub fn max_mem_alloc_size() -> u64 {
-        (HOST.memory_bytes / 2).max(128 << 20)
+        HOST.max_mem_alloc()
     }
 
     pub fn is_root(&self) -> bool {
