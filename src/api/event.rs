@@ -130,9 +130,7 @@ cl_entry! {
         if !ev.claim_user_status() {
             return Err(CL_INVALID_OPERATION);
         }
-        for ready in sched::end(&ev, execution_status) {
-            sched::launch(ready);
-        }
+        sched::end_user_event(&ev, execution_status);
         Ok(())
     }
 

@@ -60,6 +60,12 @@ pub struct Event {
     waiting: Mutex<Waiting>,
     done: Condvar,
     stamps: [AtomicU64; 5],
+    /// The queue profiles its commands: take timestamps (a clock read
+    /// each, saved where nobody will ask for them).
+    profiled: bool,
+    /// A callback was ever registered: status changes must then look for
+    /// callbacks that became due (see `advance`).
+    has_callbacks: AtomicBool,
 }
 
 impl ClObject for Event {
@@ -84,6 +90,7 @@ impl Event {
         status: cl_int,
         work: Option<Work>,
     ) -> Arc<Event> {
+        let profiled = queue.as_ref().is_some_and(|q| q.profiling());
         let ev = Arc::new(Event {
             base: Base::new(ObjectKind::Event),
             context,
@@ -101,6 +108,8 @@ impl Event {
             }),
             done: Condvar::new(),
             stamps: Default::default(),
+            profiled,
+            has_callbacks: AtomicBool::new(false),
         });
         ev.stamp(Stamp::Queued);
         ev
@@ -145,7 +154,9 @@ impl Event {
     }
 
     pub fn stamp(&self, which: Stamp) {
-        self.stamps[which as usize].store(now_ns(), Ordering::Relaxed);
+        if self.profiled {
+            self.stamps[which as usize].store(now_ns(), Ordering::Relaxed);
+        }
     }
 
     pub fn stamp_value(&self, which: Stamp) -> u64 {
@@ -199,6 +210,12 @@ impl Event {
     /// callbacks registered for it.
     pub fn advance(self: &Arc<Self>, status: cl_int, stamp: Stamp) {
         self.stamp(stamp);
+        // Without callbacks no lock is needed. SeqCst pairs with
+        // add_callback: either it sees this status, or this sees its flag.
+        self.status.store(status, Ordering::SeqCst);
+        if !self.has_callbacks.load(Ordering::SeqCst) {
+            return;
+        }
         let due = {
             let mut w = self.lock();
             self.status.store(status, Ordering::Release);
@@ -212,10 +229,13 @@ impl Event {
     /// waiter does after seeing the status. Returns the commands that wait
     /// on it, for the scheduler to release.
     pub fn finish(self: &Arc<Self>, status: cl_int) -> (Vec<(Arc<Event>, bool)>, Vec<DueCallback>) {
-        let now = now_ns();
-        for s in [Stamp::End, Stamp::Complete] {
-            if self.stamp_value(s) == 0 {
-                self.stamps[s as usize].store(now, Ordering::Relaxed);
+        if self.profiled {
+            // A command that did no work starts and ends now.
+            let now = now_ns();
+            for s in [Stamp::Start, Stamp::End, Stamp::Complete] {
+                if self.stamp_value(s) == 0 {
+                    self.stamps[s as usize].store(now, Ordering::Relaxed);
+                }
             }
         }
         let mut w = self.lock();
@@ -245,7 +265,8 @@ impl Event {
     pub fn add_callback(self: &Arc<Self>, trigger: cl_int, cb: Callback<EventCallbackFn>) {
         let status = {
             let mut w = self.lock();
-            let status = self.status();
+            self.has_callbacks.store(true, Ordering::SeqCst);
+            let status = self.status.load(Ordering::SeqCst);
             if status > trigger {
                 w.callbacks.push((trigger, cb));
                 return;

@@ -14,6 +14,7 @@ use crate::cl::*;
 use std::any::Any;
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::{Arc, LazyLock, RwLock, Weak};
 
@@ -95,14 +96,37 @@ struct Entry {
     app_refs: u32,
 }
 
-static REGISTRY: LazyLock<RwLock<HashMap<usize, Entry>>> =
-    LazyLock::new(|| RwLock::new(HashMap::new()));
+/// Handles are heap addresses, already unique and well spread once the
+/// alignment bits are mixed in: a multiplicative hash does, and costs a
+/// fraction of SipHash on every API call.
+#[derive(Default)]
+struct AddressHasher(u64);
 
-fn registry_read() -> std::sync::RwLockReadGuard<'static, HashMap<usize, Entry>> {
+impl std::hash::Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, addr: usize) {
+        self.0 = (addr as u64 >> 4)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(32);
+    }
+}
+
+type Registry = HashMap<usize, Entry, BuildHasherDefault<AddressHasher>>;
+
+static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| RwLock::new(Registry::default()));
+
+fn registry_read() -> std::sync::RwLockReadGuard<'static, Registry> {
     REGISTRY.read().unwrap_or_else(|poison| poison.into_inner())
 }
 
-fn registry_write() -> std::sync::RwLockWriteGuard<'static, HashMap<usize, Entry>> {
+fn registry_write() -> std::sync::RwLockWriteGuard<'static, Registry> {
     REGISTRY
         .write()
         .unwrap_or_else(|poison| poison.into_inner())
@@ -182,17 +206,24 @@ pub fn retain<T: ClObject>(handle: *mut T::Raw) -> Result<(), cl_int> {
 pub fn release<T: ClObject>(handle: *mut T::Raw) -> Result<(), cl_int> {
     let released = {
         let mut reg = registry_write();
-        match reg.get_mut(&(handle as usize)) {
+        let released = match reg.get_mut(&(handle as usize)) {
             Some(e) if e.kind == T::KIND && e.app_refs > 0 => {
                 e.app_refs -= 1;
-                if e.app_refs == 0 {
-                    e.held.take()
-                } else {
-                    None
+                if e.app_refs > 0 {
+                    return Ok(());
                 }
+                e.held.take()
             }
             _ => return Err(T::INVALID),
         }
+        .and_then(|held| held.downcast::<T>().ok());
+        // The application's was the last reference: the object goes with
+        // it, so its entry goes now rather than in a second pass from Drop.
+        if let Some(object) = released.as_ref().filter(|o| Arc::strong_count(o) == 1) {
+            object.base().published.store(false, Ordering::Release);
+            reg.remove(&(handle as usize));
+        }
+        released
     };
     // Dropped outside the lock: the object may go now and unregister itself.
     drop(released);
@@ -212,7 +243,7 @@ impl Drop for Base {
     /// The object is going: its handle is no longer valid. The base is the
     /// object's first field, so its address is the handle.
     fn drop(&mut self) {
-        if !*self.published.get_mut() {
+        if !self.published.load(Ordering::Acquire) {
             return;
         }
         let addr = self as *const Base as usize;

@@ -18,42 +18,49 @@ pub const SPIN_BEFORE_SLEEP: Duration = Duration::from_micros(100);
 /// the rest to their device's pool. Loops instead of recursing, since one
 /// completion can release a long chain of markers or failures.
 pub fn launch(ready: Arc<Event>) {
-    let mut todo = vec![ready];
-    while let Some(ev) = todo.pop() {
-        if let Some(next) = settle_or_queue(ev) {
-            todo.extend(next);
-        }
+    let mut todo = Vec::new();
+    let mut next = Some(ready);
+    while let Some(ev) = next.take().or_else(|| todo.pop()) {
+        settle_or_queue(ev, &mut todo);
     }
 }
 
-/// Either ends `ev` right here (returning what that released) or queues it
-/// on its pool (returning None).
-fn settle_or_queue(ev: Arc<Event>) -> Option<Vec<Arc<Event>>> {
+/// Either ends `ev` right here (adding what that released to `released`)
+/// or queues it on its pool.
+fn settle_or_queue(ev: Arc<Event>, released: &mut Vec<Arc<Event>>) {
     if ev.dependency_failed() {
         drop(ev.take_work());
-        return Some(end(&ev, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST));
+        end(&ev, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, released);
+    } else if !ev.has_work() {
+        // Straight to CL_COMPLETE: RUNNING callbacks are due then too.
+        end(&ev, CL_COMPLETE as cl_int, released);
+    } else {
+        let queue = ev.queue.as_ref().expect("only queued commands carry work");
+        queue.device.pool().submit(ev.clone());
     }
-    if !ev.has_work() {
-        ev.advance(CL_RUNNING as cl_int, Stamp::Start);
-        return Some(end(&ev, CL_COMPLETE as cl_int));
-    }
-    let queue = ev.queue.as_ref().expect("only queued commands carry work");
-    queue.device.pool().submit(ev.clone());
-    None
 }
 
-/// Ends an event and returns the successors that became ready; calls the
-/// event's callbacks after releasing the successors.
-pub fn end(ev: &Arc<Event>, status: cl_int) -> Vec<Arc<Event>> {
+/// Ends an event and adds the successors that became ready to `released`;
+/// calls the event's callbacks after releasing the successors.
+pub fn end(ev: &Arc<Event>, status: cl_int, released: &mut Vec<Arc<Event>>) {
     let (successors, due) = ev.finish(status);
     let failed = status < 0;
-    let ready: Vec<Arc<Event>> = successors
-        .into_iter()
-        .filter(|(s, propagate)| s.release_dependency(failed && *propagate))
-        .map(|(s, _)| s)
-        .collect();
+    released.extend(
+        successors
+            .into_iter()
+            .filter(|(s, propagate)| s.release_dependency(failed && *propagate))
+            .map(|(s, _)| s),
+    );
     ev.call(due, status);
-    ready
+}
+
+/// Ends a user event (clSetUserEventStatus) and launches what it released.
+pub fn end_user_event(ev: &Arc<Event>, status: cl_int) {
+    let mut released = Vec::new();
+    end(ev, status, &mut released);
+    for ready in released {
+        launch(ready);
+    }
 }
 
 /// Runs one command on the current worker thread. Returns a released
@@ -71,7 +78,9 @@ pub fn run(ev: Arc<Event>) -> Option<Arc<Event>> {
     };
     ev.stamp(Stamp::End);
     let mut continuation = None;
-    for next in end(&ev, status) {
+    let mut released = Vec::new();
+    end(&ev, status, &mut released);
+    for next in released {
         let same_pool = continuation.is_none()
             && !next.dependency_failed()
             && next.has_work()

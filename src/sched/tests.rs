@@ -28,9 +28,7 @@ fn work(f: impl FnOnce() + Send + 'static) -> Option<Work> {
 
 fn set_user_status(ev: &Arc<Event>, status: cl_int) {
     assert!(ev.claim_user_status());
-    for ready in sched::end(ev, status) {
-        sched::launch(ready);
-    }
+    sched::end_user_event(ev, status);
 }
 
 #[test]
