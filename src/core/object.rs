@@ -251,3 +251,51 @@ impl Drop for Base {
         drop(removed);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::context::Context;
+    use crate::core::device::Device;
+
+    fn context() -> Arc<Context> {
+        Context::new(vec![Device::root().clone()], Vec::new(), None)
+    }
+
+    #[test]
+    fn counts_are_the_applications_and_handles_die_with_their_objects() {
+        let ctx = context();
+        let handle = publish(ctx.clone());
+        assert_eq!(app_ref_count::<Context>(handle), Ok(1));
+        retain::<Context>(handle).unwrap();
+        assert_eq!(app_ref_count::<Context>(handle), Ok(2));
+        release::<Context>(handle).unwrap();
+        release::<Context>(handle).unwrap();
+        // Released by the application, but still held here: the handle is
+        // valid, as for a context a queue keeps alive.
+        assert_eq!(app_ref_count::<Context>(handle), Ok(0));
+        assert!(lookup::<Context>(handle).is_ok());
+        assert_eq!(release::<Context>(handle), Err(CL_INVALID_CONTEXT));
+        drop(ctx);
+        assert_eq!(lookup::<Context>(handle).err(), Some(CL_INVALID_CONTEXT));
+    }
+
+    #[test]
+    fn a_handle_of_another_type_or_garbage_is_rejected_without_a_dereference() {
+        let handle = publish(context());
+        assert_eq!(
+            lookup::<Device>(handle as cl_device_id).err(),
+            Some(CL_INVALID_DEVICE)
+        );
+        assert_eq!(
+            lookup::<Context>(std::ptr::null_mut()).err(),
+            Some(CL_INVALID_CONTEXT)
+        );
+        assert_eq!(
+            lookup::<Context>(0x1234 as cl_context).err(),
+            Some(CL_INVALID_CONTEXT)
+        );
+        release::<Context>(handle).unwrap();
+        assert_eq!(lookup::<Context>(handle).err(), Some(CL_INVALID_CONTEXT));
+    }
+}
