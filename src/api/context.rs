@@ -28,7 +28,15 @@ fn context_properties(
             CL_CONTEXT_PLATFORM => {
                 Platform::resolve(value as cl_platform_id)?;
             }
-            CL_CONTEXT_INTEROP_USER_SYNC => {}
+            // "CL_INVALID_PROPERTY if ... the value specified for a
+            // supported property name is not valid": a cl_bool.
+            CL_CONTEXT_INTEROP_USER_SYNC => {
+                if value != CL_TRUE as cl_context_properties
+                    && value != CL_FALSE as cl_context_properties
+                {
+                    return Err(CL_INVALID_PROPERTY);
+                }
+            }
             _ => return Err(CL_INVALID_PROPERTY),
         }
     }

@@ -251,8 +251,8 @@ cl_entry! {
 
     fn clSetProgramSpecializationConstant(program: cl_program, _spec_id: cl_uint, _spec_size: usize, _spec_value: *const c_void) -> cl_int {
         Program::resolve(program)?;
-        // "CL_INVALID_PROGRAM if program is not a valid program object
-        // created from an intermediate language": none can be.
-        Err(CL_INVALID_PROGRAM)
+        // "CL_INVALID_OPERATION if no devices associated with program
+        // support intermediate language programs."
+        Err(CL_INVALID_OPERATION)
     }
 }

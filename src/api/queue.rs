@@ -125,15 +125,10 @@ cl_entry! {
         Ok(())
     }
 
-    fn clSetDefaultDeviceCommandQueue(context: cl_context, device: cl_device_id, command_queue: cl_command_queue) -> cl_int {
-        let ctx = Context::resolve(context)?;
-        let dev = Device::resolve(device)?;
-        if !ctx.has_device(&dev) {
-            return Err(CL_INVALID_DEVICE);
-        }
-        Queue::resolve(command_queue)?;
+    fn clSetDefaultDeviceCommandQueue(_context: cl_context, _device: cl_device_id, _command_queue: cl_command_queue) -> cl_int {
         // "CL_INVALID_OPERATION if device does not support a replaceable
-        // default on-device queue."
+        // default on-device queue": no device here has on-device queues,
+        // whatever the arguments.
         Err(CL_INVALID_OPERATION)
     }
 }

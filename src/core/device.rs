@@ -96,6 +96,12 @@ impl Device {
                 if n <= 0 || n > units {
                     return Err(CL_INVALID_DEVICE_PARTITION_COUNT);
                 }
+                // "CL_DEVICE_PARTITION_FAILED if the partition name is
+                // supported ... but in_device could not be further
+                // partitioned": one sub-device with every compute unit.
+                if n == units {
+                    return Err(CL_DEVICE_PARTITION_FAILED);
+                }
                 Ok(vec![n as u32; (units / n) as usize])
             }
             CL_DEVICE_PARTITION_BY_COUNTS => {
@@ -117,11 +123,16 @@ impl Device {
                 if counts.iter().all(|&c| c == 0) {
                     return Err(CL_INVALID_DEVICE_PARTITION_COUNT);
                 }
-                Ok(counts
+                let counts: Vec<u32> = counts
                     .into_iter()
                     .filter(|&c| c > 0)
                     .map(|c| c as u32)
-                    .collect())
+                    .collect();
+                // As for EQUALLY: all of in_device is no partition.
+                if counts == [units as u32] {
+                    return Err(CL_DEVICE_PARTITION_FAILED);
+                }
+                Ok(counts)
             }
             CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN => Err(CL_INVALID_VALUE),
             _ => Err(CL_INVALID_VALUE),

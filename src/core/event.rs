@@ -8,6 +8,7 @@ use crate::core::context::Context;
 use crate::core::host::now_ns;
 use crate::core::object::{handle_of, lookup, Base, ClObject, ObjectKind};
 use crate::core::queue::Queue;
+use smallvec::SmallVec;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -32,7 +33,7 @@ struct Waiting {
     /// Commands that wait on this one, and whether a failure of this one
     /// fails them (true for wait-list dependencies, false for the implicit
     /// order of a queue, which orders commands without tying their fates).
-    successors: Vec<(Arc<Event>, bool)>,
+    successors: Successors,
     /// Callbacks not yet called, with the status that triggers each.
     callbacks: Vec<(cl_int, Callback<EventCallbackFn>)>,
     /// Host threads blocked on `done`.
@@ -102,7 +103,7 @@ impl Event {
             user_status_set: AtomicBool::new(false),
             work: Mutex::new(work),
             waiting: Mutex::new(Waiting {
-                successors: Vec::new(),
+                successors: Successors::new(),
                 callbacks: Vec::new(),
                 sleepers: 0,
             }),
@@ -228,7 +229,7 @@ impl Event {
     /// release: everything the command wrote happens-before whatever a
     /// waiter does after seeing the status. Returns the commands that wait
     /// on it, for the scheduler to release.
-    pub fn finish(self: &Arc<Self>, status: cl_int) -> (Vec<(Arc<Event>, bool)>, Vec<DueCallback>) {
+    pub fn finish(self: &Arc<Self>, status: cl_int) -> (Successors, Vec<DueCallback>) {
         if self.profiled {
             // A command that did no work starts and ends now.
             let now = now_ns();
@@ -306,6 +307,13 @@ impl Event {
         self.status()
     }
 }
+
+/// Commands waiting on an event, and whether its failure fails them. Most
+/// events have one or two: kept inline, no allocation per command.
+pub type Successors = SmallVec<[(Arc<Event>, bool); 2]>;
+
+/// Events released by a completion, likewise inline.
+pub type Released = SmallVec<[Arc<Event>; 4]>;
 
 pub type DueCallback = (cl_int, Callback<EventCallbackFn>);
 

@@ -6,7 +6,7 @@
 pub mod pool;
 
 use crate::cl::*;
-use crate::core::event::{Event, Stamp};
+use crate::core::event::{Event, Released, Stamp};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,7 +18,7 @@ pub const SPIN_BEFORE_SLEEP: Duration = Duration::from_micros(100);
 /// the rest to their device's pool. Loops instead of recursing, since one
 /// completion can release a long chain of markers or failures.
 pub fn launch(ready: Arc<Event>) {
-    let mut todo = Vec::new();
+    let mut todo = Released::new();
     let mut next = Some(ready);
     while let Some(ev) = next.take().or_else(|| todo.pop()) {
         settle_or_queue(ev, &mut todo);
@@ -27,7 +27,7 @@ pub fn launch(ready: Arc<Event>) {
 
 /// Either ends `ev` right here (adding what that released to `released`)
 /// or queues it on its pool.
-fn settle_or_queue(ev: Arc<Event>, released: &mut Vec<Arc<Event>>) {
+fn settle_or_queue(ev: Arc<Event>, released: &mut Released) {
     if ev.dependency_failed() {
         drop(ev.take_work());
         end(&ev, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, released);
@@ -42,7 +42,7 @@ fn settle_or_queue(ev: Arc<Event>, released: &mut Vec<Arc<Event>>) {
 
 /// Ends an event and adds the successors that became ready to `released`;
 /// calls the event's callbacks after releasing the successors.
-pub fn end(ev: &Arc<Event>, status: cl_int, released: &mut Vec<Arc<Event>>) {
+pub fn end(ev: &Arc<Event>, status: cl_int, released: &mut Released) {
     let (successors, due) = ev.finish(status);
     let failed = status < 0;
     released.extend(
@@ -56,7 +56,7 @@ pub fn end(ev: &Arc<Event>, status: cl_int, released: &mut Vec<Arc<Event>>) {
 
 /// Ends a user event (clSetUserEventStatus) and launches what it released.
 pub fn end_user_event(ev: &Arc<Event>, status: cl_int) {
-    let mut released = Vec::new();
+    let mut released = Released::new();
     end(ev, status, &mut released);
     for ready in released {
         launch(ready);
@@ -66,7 +66,10 @@ pub fn end_user_event(ev: &Arc<Event>, status: cl_int) {
 /// Runs one command on the current worker thread. Returns a released
 /// successor that this thread may run next (saving a trip through the
 /// pool's queue); the others are launched.
-pub fn run(ev: Arc<Event>) -> Option<Arc<Event>> {
+///
+/// `before_end` is called just before the command's completion becomes
+/// visible, when the application may enqueue more at once.
+pub fn run(ev: Arc<Event>, before_end: &dyn Fn()) -> Option<Arc<Event>> {
     ev.advance(CL_RUNNING as cl_int, Stamp::Start);
     let status = match ev.take_work() {
         Some(work) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
@@ -77,8 +80,9 @@ pub fn run(ev: Arc<Event>) -> Option<Arc<Event>> {
         None => CL_COMPLETE as cl_int,
     };
     ev.stamp(Stamp::End);
+    before_end();
     let mut continuation = None;
-    let mut released = Vec::new();
+    let mut released = Released::new();
     end(&ev, status, &mut released);
     for next in released {
         let same_pool = continuation.is_none()
