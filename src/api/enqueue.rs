@@ -8,6 +8,9 @@ use crate::core::object::publish;
 use crate::core::queue::{Queue, Sync};
 use std::sync::Arc;
 
+/// A command's wait list: most have an event or two, kept inline.
+pub type WaitList = smallvec::SmallVec<[Arc<Event>; 4]>;
+
 /// Resolves a wait list: "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is
 /// NULL and num_events_in_wait_list > 0, or event_wait_list is not NULL and
 /// num_events_in_wait_list is 0, or if event objects in event_wait_list are
@@ -17,12 +20,12 @@ pub fn wait_list(
     queue: &Queue,
     num_events: cl_uint,
     events: *const cl_event,
-) -> Result<Vec<Arc<Event>>, cl_int> {
+) -> Result<WaitList, cl_int> {
     let handles = c_array(events, num_events as usize, CL_INVALID_EVENT_WAIT_LIST)?;
     let list = handles
         .iter()
         .map(|&h| Event::resolve(h).map_err(|_| CL_INVALID_EVENT_WAIT_LIST))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<WaitList, _>>()?;
     if list
         .iter()
         .any(|e| !Arc::ptr_eq(&e.context, &queue.context))
@@ -37,7 +40,7 @@ pub fn wait_list(
 pub struct Command<'a> {
     pub queue: &'a Arc<Queue>,
     pub command_type: cl_command_type,
-    pub wait: Vec<Arc<Event>>,
+    pub wait: WaitList,
     pub event_out: *mut cl_event,
 }
 
