@@ -5,6 +5,7 @@
 
 mod api;
 pub mod cl;
+pub mod compiler;
 pub mod core;
 mod icd;
 mod icd_names;

@@ -2,6 +2,7 @@
 //! the outcome of build attempts, which fail with "no compiler".
 
 use crate::cl::*;
+use crate::compiler::Executable;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::{lookup, Base, ClObject, ObjectKind};
@@ -23,6 +24,8 @@ pub struct Program {
     pub devices: Vec<Arc<Device>>,
     pub source: String,
     build: Mutex<BuildState>,
+    /// The result of the last successful build, if any.
+    executable: Mutex<Option<Arc<Executable>>>,
 }
 
 impl ClObject for Program {
@@ -51,11 +54,20 @@ impl Program {
                 options: String::new(),
                 log: String::new(),
             }),
+            executable: Mutex::new(None),
         })
     }
 
     pub fn resolve(handle: cl_program) -> Result<Arc<Program>, cl_int> {
         lookup::<Program>(handle)
+    }
+
+    /// The built executable kernels are created from.
+    pub fn executable(&self) -> Option<Arc<Executable>> {
+        self.executable
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     pub fn build_state(&self) -> BuildState {

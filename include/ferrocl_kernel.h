@@ -1,0 +1,45 @@
+/* The interface between ferrocl's executor and compiled kernels.
+ * Mirrored by src/compiler/abi.rs (#[repr(C)]); change both together.
+ *
+ * A compiled program is a shared object. For each kernel K it exports
+ *
+ *     void __ferrocl_wi_K(void *const *args, struct ferrocl_wg_ctx *ctx);
+ *
+ * which runs ONE work-item: the one whose local id is ctx->local_id, in the
+ * work-group ctx->group_id. args[i] points to the value of argument i: for a
+ * __global/__constant pointer, to the pointer; for a __local pointer, to the
+ * pointer to this work-group's local buffer; for a value, to its bytes.
+ * The entry stores ctx in the object's thread-local __ferrocl_ctx, through
+ * which the work-item builtins (get_global_id, barrier, ...) reach it.
+ *
+ * The executor runs a work-group by calling the entry for each work-item,
+ * updating ctx->local_id between calls. barrier() calls ctx->barrier, which
+ * the executor implements (switching to the next work-item's fiber when the
+ * kernel uses barriers). */
+#ifndef FERROCL_KERNEL_H
+#define FERROCL_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ferrocl_wg_ctx {
+    uint32_t work_dim;
+    uint32_t reserved;
+    size_t global_offset[3];
+    size_t global_size[3];
+    /* The size of this work-group (smaller for the last, non-uniform group). */
+    size_t local_size[3];
+    size_t enqueued_local_size[3];
+    size_t num_groups[3];
+    size_t group_id[3];
+    /* The work-item running now. */
+    size_t local_id[3];
+    /* barrier(flags) and work_group_barrier: provided by the executor. */
+    void (*barrier)(struct ferrocl_wg_ctx *ctx, uint32_t flags);
+    /* printf(format, ...) lands here: provided by the executor. */
+    int (*printf_fn)(struct ferrocl_wg_ctx *ctx, const char *format, void *va_list_ptr);
+    /* Opaque to compiled code. */
+    void *executor;
+};
+
+#endif

@@ -1,0 +1,29 @@
+//! The kernel ABI shared with compiled code: mirrors include/ferrocl_kernel.h.
+
+use std::ffi::{c_char, c_void};
+
+/// One work-group's context, read by the work-item builtins.
+#[repr(C)]
+pub struct WorkGroupContext {
+    pub work_dim: u32,
+    pub reserved: u32,
+    pub global_offset: [usize; 3],
+    pub global_size: [usize; 3],
+    /// This work-group's size (smaller for the last, non-uniform group).
+    pub local_size: [usize; 3],
+    pub enqueued_local_size: [usize; 3],
+    pub num_groups: [usize; 3],
+    pub group_id: [usize; 3],
+    /// The work-item running now.
+    pub local_id: [usize; 3],
+    pub barrier: unsafe extern "C" fn(*mut WorkGroupContext, u32),
+    pub printf_fn: unsafe extern "C" fn(*mut WorkGroupContext, *const c_char, *mut c_void) -> i32,
+    /// Opaque to compiled code: the executor's own state.
+    pub executor: *mut c_void,
+}
+
+/// `void __ferrocl_wi_K(void *const *args, struct ferrocl_wg_ctx *ctx)`.
+pub type WorkItemEntry = unsafe extern "C" fn(*const *mut c_void, *mut WorkGroupContext);
+
+/// The prefix of each kernel's work-item entry symbol.
+pub const ENTRY_PREFIX: &str = "__ferrocl_wi_";

@@ -1,0 +1,83 @@
+//! The kernel compiler: OpenCL C source to a loaded shared object with one
+//! work-item entry per kernel (see abi.rs for the calling convention).
+//!
+//! This module's interface is what the rest of ferrocl uses; the pipeline
+//! behind `build` is the compiler work (issue 3).
+
+pub mod abi;
+
+use crate::cl::*;
+
+/// Where a kernel argument lives (kernel_arg_addr_space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgSpace {
+    /// A value passed by copy (scalar, vector, struct).
+    Private,
+    Global,
+    Constant,
+    Local,
+}
+
+/// One kernel argument, from the kernel's metadata.
+#[derive(Clone, Debug)]
+pub struct KernelArg {
+    pub space: ArgSpace,
+    /// For a Private argument, the size of its value in bytes; for pointers,
+    /// the size of a pointer.
+    pub size: usize,
+    /// CL_KERNEL_ARG_TYPE_NAME, e.g. "float4*" or "uint".
+    pub type_name: String,
+    pub name: String,
+    pub access: cl_kernel_arg_access_qualifier,
+    pub type_qualifier: cl_kernel_arg_type_qualifier,
+}
+
+/// One kernel of a built program.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    pub name: String,
+    pub args: Vec<KernelArg>,
+    /// __attribute__((reqd_work_group_size(x, y, z))).
+    pub reqd_work_group_size: Option<[usize; 3]>,
+    /// __attribute__((work_group_size_hint(x, y, z))).
+    pub work_group_size_hint: Option<[usize; 3]>,
+    /// The kernel calls barrier() (or a work-group function): its
+    /// work-items must be able to suspend.
+    pub uses_barriers: bool,
+    /// CL_KERNEL_ATTRIBUTES.
+    pub attributes: String,
+}
+
+/// A built program, loaded and ready to run.
+pub struct Executable {
+    pub kernels: Vec<KernelInfo>,
+    /// What CL_PROGRAM_BINARIES returns and clCreateProgramWithBinary takes.
+    pub binary: Vec<u8>,
+    entries: Vec<abi::WorkItemEntry>,
+}
+
+impl Executable {
+    /// The work-item entry of kernel `index` in `kernels`.
+    pub fn entry(&self, index: usize) -> abi::WorkItemEntry {
+        self.entries[index]
+    }
+
+    /// Assembles an executable from its parts (the compiler's loader, and
+    /// tests that run hand-written entries).
+    pub fn from_parts(
+        kernels: Vec<KernelInfo>,
+        binary: Vec<u8>,
+        entries: Vec<abi::WorkItemEntry>,
+    ) -> Executable {
+        assert_eq!(kernels.len(), entries.len());
+        Executable {
+            kernels,
+            binary,
+            entries,
+        }
+    }
+
+    pub fn kernel_index(&self, name: &str) -> Option<usize> {
+        self.kernels.iter().position(|k| k.name == name)
+    }
+}
