@@ -240,7 +240,7 @@ pub extern "C" fn clGetPlatformInfo(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
-    api::platform::get_platform_info(
+    api::platform::clGetPlatformInfo(
         platform,
         param_name,
         param_value_size,

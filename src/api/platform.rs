@@ -22,23 +22,6 @@ fn platform_info(param: cl_platform_info) -> Result<Vec<u8>, cl_int> {
     }
 }
 
-/// Also reached by dlsym (see icd.rs), hence a plain function.
-pub fn get_platform_info(
-    platform: cl_platform_id,
-    param_name: cl_platform_info,
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> cl_int {
-    clGetPlatformInfo(
-        platform,
-        param_name,
-        param_value_size,
-        param_value,
-        param_value_size_ret,
-    )
-}
-
 cl_entry! {
     fn clGetPlatformIDs(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
         // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is

@@ -3,7 +3,7 @@
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::device::Device;
-use crate::core::object::{lookup, Base, ClObject, ObjectKind};
+use crate::core::object::{cl_object, lookup, Base, ObjectKind};
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
 
@@ -21,14 +21,7 @@ pub struct Context {
     destructors: Mutex<Vec<Callback<ContextDestructor>>>,
 }
 
-impl ClObject for Context {
-    const KIND: ObjectKind = ObjectKind::Context;
-    const INVALID: cl_int = CL_INVALID_CONTEXT;
-    type Raw = _cl_context;
-    fn base(&self) -> &Base {
-        &self.base
-    }
-}
+cl_object!(Context, Context, CL_INVALID_CONTEXT, _cl_context);
 
 impl Context {
     pub fn new(

@@ -4,7 +4,7 @@
 
 use crate::cl::*;
 use crate::core::host::HOST;
-use crate::core::object::{lookup, publish, Base, ClObject, ObjectKind};
+use crate::core::object::{cl_object, lookup, publish, Base, ObjectKind};
 use crate::sched::pool::Pool;
 use std::sync::{Arc, LazyLock, OnceLock};
 
@@ -19,14 +19,7 @@ pub struct Device {
     pool: OnceLock<Arc<Pool>>,
 }
 
-impl ClObject for Device {
-    const KIND: ObjectKind = ObjectKind::Device;
-    const INVALID: cl_int = CL_INVALID_DEVICE;
-    type Raw = _cl_device_id;
-    fn base(&self) -> &Base {
-        &self.base
-    }
-}
+cl_object!(Device, Device, CL_INVALID_DEVICE, _cl_device_id);
 
 struct Root {
     object: Arc<Device>,

@@ -6,7 +6,7 @@ use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
 use crate::core::host::now_ns;
-use crate::core::object::{handle_of, lookup, Base, ClObject, ObjectKind};
+use crate::core::object::{cl_object, handle_of, lookup, Base, ObjectKind};
 use crate::core::queue::Queue;
 use smallvec::SmallVec;
 use std::ffi::c_void;
@@ -69,14 +69,7 @@ pub struct Event {
     has_callbacks: AtomicBool,
 }
 
-impl ClObject for Event {
-    const KIND: ObjectKind = ObjectKind::Event;
-    const INVALID: cl_int = CL_INVALID_EVENT;
-    type Raw = _cl_event;
-    fn base(&self) -> &Base {
-        &self.base
-    }
-}
+cl_object!(Event, Event, CL_INVALID_EVENT, _cl_event);
 
 /// A status is terminal once the command completed or failed.
 pub fn is_terminal(status: cl_int) -> bool {

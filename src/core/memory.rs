@@ -9,7 +9,7 @@ use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
 use crate::core::host::HOST;
-use crate::core::object::{lookup, Base, ClObject, ObjectKind};
+use crate::core::object::{cl_object, lookup, Base, ObjectKind};
 use std::alloc::Layout;
 use std::ffi::c_void;
 use std::ptr::NonNull;
@@ -85,14 +85,7 @@ unsafe impl Send for Mem {}
 // SAFETY: as above.
 unsafe impl Sync for Mem {}
 
-impl ClObject for Mem {
-    const KIND: ObjectKind = ObjectKind::Mem;
-    const INVALID: cl_int = CL_INVALID_MEM_OBJECT;
-    type Raw = _cl_mem;
-    fn base(&self) -> &Base {
-        &self.base
-    }
-}
+cl_object!(Mem, Mem, CL_INVALID_MEM_OBJECT, _cl_mem);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())

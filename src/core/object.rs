@@ -86,6 +86,22 @@ pub trait ClObject: Any + Send + Sync + Sized {
     fn base(&self) -> &Base;
 }
 
+/// Implements ClObject for a struct whose `base` field is its ICD base:
+/// `cl_object!(Context, Context, CL_INVALID_CONTEXT, _cl_context);`
+macro_rules! cl_object {
+    ($t:ty, $kind:ident, $invalid:expr, $raw:ty) => {
+        impl $crate::core::object::ClObject for $t {
+            const KIND: $crate::core::object::ObjectKind = $crate::core::object::ObjectKind::$kind;
+            const INVALID: $crate::cl::cl_int = $invalid;
+            type Raw = $raw;
+            fn base(&self) -> &$crate::core::object::Base {
+                &self.base
+            }
+        }
+    };
+}
+pub(crate) use cl_object;
+
 struct Entry {
     /// Valid as long as the object lives, whoever holds it.
     object: Weak<dyn Any + Send + Sync>,

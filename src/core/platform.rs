@@ -1,7 +1,7 @@
 //! The one platform, "FerroCL".
 
 use crate::cl::*;
-use crate::core::object::{lookup, publish, Base, ClObject, ObjectKind};
+use crate::core::object::{cl_object, lookup, publish, Base, ClObject, ObjectKind};
 use std::ffi::c_void;
 use std::sync::{Arc, LazyLock};
 
@@ -24,14 +24,7 @@ pub struct Platform {
     base: Base,
 }
 
-impl ClObject for Platform {
-    const KIND: ObjectKind = ObjectKind::Platform;
-    const INVALID: cl_int = CL_INVALID_PLATFORM;
-    type Raw = _cl_platform_id;
-    fn base(&self) -> &Base {
-        &self.base
-    }
-}
+cl_object!(Platform, Platform, CL_INVALID_PLATFORM, _cl_platform_id);
 
 struct Published {
     object: Arc<Platform>,

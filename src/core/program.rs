@@ -5,7 +5,7 @@ use crate::cl::*;
 use crate::compiler::Executable;
 use crate::core::context::Context;
 use crate::core::device::Device;
-use crate::core::object::{lookup, Base, ClObject, ObjectKind};
+use crate::core::object::{cl_object, lookup, Base, ObjectKind};
 use std::sync::{Arc, Mutex};
 
 /// What the last build, compile or link did, per program (one device).
@@ -28,14 +28,7 @@ pub struct Program {
     executable: Mutex<Option<Arc<Executable>>>,
 }
 
-impl ClObject for Program {
-    const KIND: ObjectKind = ObjectKind::Program;
-    const INVALID: cl_int = CL_INVALID_PROGRAM;
-    type Raw = _cl_program;
-    fn base(&self) -> &Base {
-        &self.base
-    }
-}
+cl_object!(Program, Program, CL_INVALID_PROGRAM, _cl_program);
 
 /// The build log line when the device has no compiler.
 pub const NO_COMPILER_LOG: &str =

@@ -6,7 +6,7 @@ use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::event::{is_terminal, Event, Stamp, Work};
-use crate::core::object::{lookup, Base, ClObject, ObjectKind};
+use crate::core::object::{cl_object, lookup, Base, ObjectKind};
 use crate::sched;
 use std::sync::{Arc, Mutex, Weak};
 
@@ -47,14 +47,7 @@ pub enum Sync {
     Barrier,
 }
 
-impl ClObject for Queue {
-    const KIND: ObjectKind = ObjectKind::Queue;
-    const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
-    type Raw = _cl_command_queue;
-    fn base(&self) -> &Base {
-        &self.base
-    }
-}
+cl_object!(Queue, Queue, CL_INVALID_COMMAND_QUEUE, _cl_command_queue);
 
 fn alive(ev: &Weak<Event>) -> Option<Arc<Event>> {
     ev.upgrade().filter(|e| !is_terminal(e.status()))
