@@ -1,5 +1,5 @@
-//! Entry points: programs. The device has no compiler yet, so builds fail
-//! with the spec's code for that and a build log that says why.
+//! Entry points: programs. Builds run synchronously through the kernel
+//! compiler (crate::compiler); binaries are the compiler's own format.
 
 use crate::api::device::resolve_devices;
 use crate::api::util::{c_array, c_str, cl_entry, info, write_info, write_out};
@@ -95,15 +95,32 @@ cl_entry! {
         if lengths.contains(&0) || binaries.iter().any(|b| b.is_null()) {
             return Err(CL_INVALID_VALUE);
         }
-        // No binary format exists before the compiler: every binary is
-        // invalid for its device.
-        if !binary_status.is_null() {
-            for i in 0..num_devices as usize {
+        // Every device is the same CPU: each binary is loaded to check it,
+        // and the first one serves them all.
+        let mut first = None;
+        let mut all_ok = true;
+        for i in 0..num_devices as usize {
+            // SAFETY: binaries[i] holds lengths[i] bytes (checked non-NULL).
+            let bytes = unsafe { std::slice::from_raw_parts(binaries[i], lengths[i]) };
+            let status = match crate::compiler::Executable::load(bytes) {
+                Ok(exe) => {
+                    first.get_or_insert(exe);
+                    CL_SUCCESS
+                }
+                Err(_) => {
+                    all_ok = false;
+                    CL_INVALID_BINARY
+                }
+            };
+            if !binary_status.is_null() {
                 // SAFETY: binary_status has num_devices entries when not NULL.
-                write_out(unsafe { binary_status.add(i) }, CL_INVALID_BINARY);
+                write_out(unsafe { binary_status.add(i) }, status);
             }
         }
-        Err(CL_INVALID_BINARY)
+        match first {
+            Some(exe) if all_ok => Ok(publish(Program::with_binary(ctx, devices, exe))),
+            _ => Err(CL_INVALID_BINARY),
+        }
     }
 
     fn clCreateProgramWithBuiltInKernels(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, kernel_names: *const c_char, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
@@ -141,14 +158,36 @@ cl_entry! {
         build_devices(&p, num_devices, device_list)?;
         check_notify(pfn_notify, user_data)?;
         let options = options_text(options)?;
-        // "CL_COMPILER_NOT_AVAILABLE if program is created with
-        // clCreateProgramWithSource and a compiler is not available."
-        p.fail_build(&options);
+        let result = if p.from_binary() {
+            // The binary is already an executable: building it succeeds.
+            p.finish_binary_build(&options);
+            Ok(())
+        } else {
+            use crate::compiler::BuildError;
+            match crate::compiler::build_program(&p.source, &options) {
+                Ok(exe) => {
+                    p.finish_build(&options, Ok(exe));
+                    Ok(())
+                }
+                Err(e) => {
+                    let code = match e {
+                        BuildError::Options(_) => CL_INVALID_BUILD_OPTIONS,
+                        // "CL_COMPILER_NOT_AVAILABLE if program is created
+                        // with clCreateProgramWithSource and a compiler is
+                        // not available."
+                        BuildError::NoCompiler(_) => CL_COMPILER_NOT_AVAILABLE,
+                        BuildError::Failed(_) => CL_BUILD_PROGRAM_FAILURE,
+                    };
+                    p.finish_build(&options, Err(e.log().to_string()));
+                    Err(code)
+                }
+            }
+        };
         if let Some(notify) = pfn_notify {
             // SAFETY: the application's build callback with its arguments.
             unsafe { notify(program, user_data) };
         }
-        Err(CL_COMPILER_NOT_AVAILABLE)
+        result
     }
 
     fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
@@ -200,13 +239,27 @@ cl_entry! {
             CL_PROGRAM_DEVICES => info(&p.devices.iter().map(handle_of).collect::<Vec<_>>()),
             CL_PROGRAM_SOURCE => info(&p.source),
             CL_PROGRAM_IL => info(&Vec::<u8>::new()),
-            CL_PROGRAM_BINARY_SIZES => info(&vec![0usize; p.devices.len()]),
-            // An array of pointers the application owns; with no binaries
-            // (all sizes zero) nothing is written through them.
+            CL_PROGRAM_BINARY_SIZES => {
+                let size = p.executable().map_or(0, |e| e.binary.len());
+                info(&vec![size; p.devices.len()])
+            }
+            // An array of pointers the application owns, one per device,
+            // each to CL_PROGRAM_BINARY_SIZES bytes (NULL entries skipped).
             CL_PROGRAM_BINARIES => {
                 let size = p.devices.len() * std::mem::size_of::<*mut u8>();
-                if !param_value.is_null() && param_value_size < size {
-                    return Err(CL_INVALID_VALUE);
+                if !param_value.is_null() {
+                    if param_value_size < size {
+                        return Err(CL_INVALID_VALUE);
+                    }
+                    if let Some(exe) = p.executable() {
+                        // SAFETY: the application gives one pointer per device.
+                        let ptrs = unsafe { std::slice::from_raw_parts(param_value as *const *mut u8, p.devices.len()) };
+                        for &dst in ptrs.iter().filter(|d| !d.is_null()) {
+                            // SAFETY: each non-NULL pointer has room for the
+                            // size CL_PROGRAM_BINARY_SIZES reported.
+                            unsafe { std::ptr::copy_nonoverlapping(exe.binary.as_ptr(), dst, exe.binary.len()) };
+                        }
+                    }
                 }
                 write_out(param_value_size_ret, size);
                 return Ok(());
@@ -214,7 +267,17 @@ cl_entry! {
             // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is
             // CL_PROGRAM_NUM_KERNELS or CL_PROGRAM_KERNEL_NAMES and a
             // successful program executable has not been built."
-            CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => Err(CL_INVALID_PROGRAM_EXECUTABLE),
+            CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => {
+                let exe = match p.executable() {
+                    Some(e) if p.build_state().status == CL_BUILD_SUCCESS => e,
+                    _ => return Err(CL_INVALID_PROGRAM_EXECUTABLE),
+                };
+                if param_name == CL_PROGRAM_NUM_KERNELS {
+                    info(&exe.kernels.len())
+                } else {
+                    info(&exe.kernels.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(";"))
+                }
+            }
             CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => info(&false),
             _ => Err(CL_INVALID_VALUE),
         }?;
@@ -232,7 +295,7 @@ cl_entry! {
             CL_PROGRAM_BUILD_STATUS => info(&state.status),
             CL_PROGRAM_BUILD_OPTIONS => info(&state.options),
             CL_PROGRAM_BUILD_LOG => info(&state.log),
-            CL_PROGRAM_BINARY_TYPE => info(&(CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type)),
+            CL_PROGRAM_BINARY_TYPE => info(&state.binary_type),
             CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info(&0usize),
             _ => Err(CL_INVALID_VALUE),
         }?;

@@ -5,6 +5,13 @@
 //! behind `build` is the compiler work (issue 3).
 
 pub mod abi;
+mod binary;
+mod driver;
+mod ir;
+#[cfg(test)]
+mod tests;
+
+pub use driver::BuildError;
 
 use crate::cl::*;
 
@@ -54,6 +61,29 @@ pub struct Executable {
     /// What CL_PROGRAM_BINARIES returns and clCreateProgramWithBinary takes.
     pub binary: Vec<u8>,
     entries: Vec<abi::WorkItemEntry>,
+    /// The loaded shared object the entries point into (None for
+    /// hand-assembled executables).
+    library: Option<libloading::Library>,
+    /// The compiler's diagnostics (warnings) for a successful build.
+    pub log: String,
+}
+
+/// Builds OpenCL C `source` with the program's build `options`, through
+/// the on-disk cache. The error is the build log.
+pub fn build(source: &str, options: &str) -> Result<Executable, String> {
+    build_program(source, options).map_err(|e| e.log().to_string())
+}
+
+/// `build` with the kind of failure, for the API's error codes.
+pub fn build_program(source: &str, options: &str) -> Result<Executable, BuildError> {
+    driver::build_cached(source, options, driver::default_cache_dir().as_deref())
+}
+
+/// Checks build options without building (CL_INVALID_BUILD_OPTIONS).
+pub fn check_options(options: &str) -> Result<(), String> {
+    driver::front_end_args(options)
+        .map(|_| ())
+        .map_err(|e| e.log().to_string())
 }
 
 impl Executable {
@@ -74,7 +104,19 @@ impl Executable {
             kernels,
             binary,
             entries,
+            library: None,
+            log: String::new(),
         }
+    }
+
+    /// An executable from a program binary (CL_PROGRAM_BINARIES).
+    pub fn load(binary: &[u8]) -> Result<Executable, String> {
+        binary::load(binary)
+    }
+
+    /// Whether this executable runs compiled code (not hand-made entries).
+    pub fn is_compiled(&self) -> bool {
+        self.library.is_some()
     }
 
     pub fn kernel_index(&self, name: &str) -> Option<usize> {

@@ -1,5 +1,5 @@
-//! Programs. Until the kernel compiler lands a program holds its source and
-//! the outcome of build attempts, which fail with "no compiler".
+//! Programs: source or binary, the outcome of the last build, and the
+//! executable it produced.
 
 use crate::cl::*;
 use crate::compiler::Executable;
@@ -14,6 +14,8 @@ pub struct BuildState {
     pub status: cl_build_status,
     pub options: String,
     pub log: String,
+    /// CL_PROGRAM_BINARY_TYPE.
+    pub binary_type: cl_program_binary_type,
 }
 
 /// `#[repr(C)]` so that the ICD base comes first.
@@ -26,6 +28,7 @@ pub struct Program {
     build: Mutex<BuildState>,
     /// The result of the last successful build, if any.
     executable: Mutex<Option<Arc<Executable>>>,
+    from_binary: bool,
 }
 
 cl_object!(Program, Program, CL_INVALID_PROGRAM, _cl_program);
@@ -46,9 +49,76 @@ impl Program {
                 status: CL_BUILD_NONE,
                 options: String::new(),
                 log: String::new(),
+                binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
             }),
             executable: Mutex::new(None),
+            from_binary: false,
         })
+    }
+
+    /// A program from a binary (clCreateProgramWithBinary), already loaded.
+    pub fn with_binary(
+        context: Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        exe: Executable,
+    ) -> Arc<Program> {
+        Arc::new(Program {
+            base: Base::new(ObjectKind::Program),
+            context,
+            devices,
+            source: String::new(),
+            build: Mutex::new(BuildState {
+                status: CL_BUILD_NONE,
+                options: String::new(),
+                log: String::new(),
+                binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type,
+            }),
+            executable: Mutex::new(Some(Arc::new(exe))),
+            from_binary: true,
+        })
+    }
+
+    /// Whether the program was created from a binary.
+    pub fn from_binary(&self) -> bool {
+        self.from_binary
+    }
+
+    /// Records a build's outcome: the executable on success (replacing the
+    /// previous one), the status, options and log either way.
+    pub fn finish_build(&self, options: &str, result: Result<Executable, String>) -> bool {
+        let (state, exe) = match result {
+            Ok(exe) => (
+                BuildState {
+                    status: CL_BUILD_SUCCESS,
+                    options: options.to_string(),
+                    log: exe.log.clone(),
+                    binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type,
+                },
+                Some(Arc::new(exe)),
+            ),
+            Err(log) => (
+                BuildState {
+                    status: CL_BUILD_ERROR,
+                    options: options.to_string(),
+                    log,
+                    binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
+                },
+                None,
+            ),
+        };
+        let ok = exe.is_some();
+        if ok || !self.from_binary {
+            *self.executable.lock().unwrap_or_else(|p| p.into_inner()) = exe;
+        }
+        *self.build.lock().unwrap_or_else(|p| p.into_inner()) = state;
+        ok
+    }
+
+    /// A successful build of a binary program: its executable stays.
+    pub fn finish_binary_build(&self, options: &str) {
+        let mut b = self.build.lock().unwrap_or_else(|p| p.into_inner());
+        b.status = CL_BUILD_SUCCESS;
+        b.options = options.to_string();
     }
 
     pub fn resolve(handle: cl_program) -> Result<Arc<Program>, cl_int> {
@@ -73,6 +143,7 @@ impl Program {
             status: CL_BUILD_ERROR,
             options: options.to_string(),
             log: NO_COMPILER_LOG.to_string(),
+            binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
         };
     }
 }

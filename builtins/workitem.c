@@ -1,0 +1,93 @@
+/* ferrocl builtins: work-item functions, barriers and fences.
+ *
+ * Written in C with the Itanium-mangled names clang gives the OpenCL C
+ * declarations (opencl-c.h). Every function reaches the running work-group
+ * through the thread-local __ferrocl_ctx, which each kernel's work-item entry
+ * sets before calling the kernel (see include/ferrocl_kernel.h). */
+#include "ferrocl_kernel.h"
+
+__attribute__((visibility("hidden"))) __thread struct ferrocl_wg_ctx *__ferrocl_ctx;
+
+#define CTX (__ferrocl_ctx)
+/* Dimensions at or past work_dim answer the spec's defaults. */
+#define DIM_OR(d, expr, dflt) ((d) < CTX->work_dim ? (expr) : (dflt))
+
+unsigned _Z12get_work_dimv(void) { return CTX->work_dim; }
+size_t _Z15get_global_sizej(unsigned d) { return DIM_OR(d, CTX->global_size[d], 1); }
+size_t _Z14get_local_sizej(unsigned d) { return DIM_OR(d, CTX->local_size[d], 1); }
+size_t _Z23get_enqueued_local_sizej(unsigned d) { return DIM_OR(d, CTX->enqueued_local_size[d], 1); }
+size_t _Z12get_local_idj(unsigned d) { return DIM_OR(d, CTX->local_id[d], 0); }
+size_t _Z14get_num_groupsj(unsigned d) { return DIM_OR(d, CTX->num_groups[d], 1); }
+size_t _Z12get_group_idj(unsigned d) { return DIM_OR(d, CTX->group_id[d], 0); }
+size_t _Z17get_global_offsetj(unsigned d) { return DIM_OR(d, CTX->global_offset[d], 0); }
+
+size_t _Z13get_global_idj(unsigned d) {
+    struct ferrocl_wg_ctx *c = CTX;
+    return d < c->work_dim
+               ? c->group_id[d] * c->enqueued_local_size[d] + c->local_id[d] + c->global_offset[d]
+               : 0;
+}
+
+static size_t global_id_from_offset(struct ferrocl_wg_ctx *c, unsigned d) {
+    return d < c->work_dim ? c->group_id[d] * c->enqueued_local_size[d] + c->local_id[d] : 0;
+}
+
+static size_t global_size_or_1(struct ferrocl_wg_ctx *c, unsigned d) {
+    return d < c->work_dim ? c->global_size[d] : 1;
+}
+
+size_t _Z20get_global_linear_idv(void) {
+    struct ferrocl_wg_ctx *c = CTX;
+    return (global_id_from_offset(c, 2) * global_size_or_1(c, 1) + global_id_from_offset(c, 1)) *
+               global_size_or_1(c, 0) +
+           global_id_from_offset(c, 0);
+}
+
+size_t _Z19get_local_linear_idv(void) {
+    struct ferrocl_wg_ctx *c = CTX;
+    size_t l1 = c->work_dim > 1 ? c->local_size[1] : 1;
+    size_t id1 = c->work_dim > 1 ? c->local_id[1] : 0;
+    size_t id2 = c->work_dim > 2 ? c->local_id[2] : 0;
+    return (id2 * l1 + id1) * c->local_size[0] + c->local_id[0];
+}
+
+void _Z7barrierj(unsigned flags) { CTX->barrier(CTX, flags); }
+void _Z18work_group_barrierj(unsigned flags) { CTX->barrier(CTX, flags); }
+void _Z18work_group_barrierj12memory_scope(unsigned flags, int scope) {
+    (void)scope;
+    CTX->barrier(CTX, flags);
+}
+
+void _Z9mem_fencej(unsigned flags) {
+    (void)flags;
+    __atomic_thread_fence(__ATOMIC_ACQ_REL);
+}
+void _Z14read_mem_fencej(unsigned flags) {
+    (void)flags;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+void _Z15write_mem_fencej(unsigned flags) {
+    (void)flags;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+}
+/* OpenCL's memory_order values are C11's (opencl-c-base.h). */
+void _Z22atomic_work_item_fencej12memory_order12memory_scope(unsigned flags, int order, int scope) {
+    (void)flags;
+    (void)scope;
+    switch (order) {
+    case __ATOMIC_RELAXED:
+        break;
+    case __ATOMIC_ACQUIRE:
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        break;
+    case __ATOMIC_RELEASE:
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        break;
+    case __ATOMIC_ACQ_REL:
+        __atomic_thread_fence(__ATOMIC_ACQ_REL);
+        break;
+    default:
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        break;
+    }
+}

@@ -1,0 +1,416 @@
+//! Running the tools: clang-19 for the front end and for the back end (its
+//! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
+//! and the system linker through it for the shared object.
+
+use super::{binary, ir, Executable};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// The builtins library (builtins/), compiled by build.rs.
+static BUILTINS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/builtins.bc"));
+
+/// Why a build failed, so that the API can answer the right code.
+#[derive(Debug)]
+pub enum BuildError {
+    /// An option the compiler does not know: CL_INVALID_BUILD_OPTIONS.
+    Options(String),
+    /// clang-19 is missing: CL_COMPILER_NOT_AVAILABLE.
+    NoCompiler(String),
+    /// The source did not compile or link: CL_BUILD_PROGRAM_FAILURE.
+    Failed(String),
+}
+
+impl BuildError {
+    pub fn log(&self) -> &str {
+        match self {
+            BuildError::Options(l) | BuildError::NoCompiler(l) | BuildError::Failed(l) => l,
+        }
+    }
+}
+
+/// clang-19: FERROCL_CLANG, else clang-19 on PATH, else LLVM 19's own directory.
+fn clang() -> Result<&'static Path, BuildError> {
+    static CLANG: OnceLock<Option<PathBuf>> = OnceLock::new();
+    CLANG
+        .get_or_init(|| {
+            let mut candidates = Vec::new();
+            if let Some(p) = std::env::var_os("FERROCL_CLANG") {
+                candidates.push(PathBuf::from(p));
+            }
+            if let Some(path) = std::env::var_os("PATH") {
+                candidates.extend(std::env::split_paths(&path).map(|d| d.join("clang-19")));
+            }
+            candidates.push(PathBuf::from("/usr/lib/llvm-19/bin/clang"));
+            candidates.into_iter().find(|p| p.is_file())
+        })
+        .as_deref()
+        .ok_or_else(|| {
+            BuildError::NoCompiler(
+                "ferrocl: clang-19 not found (install clang-19, or set FERROCL_CLANG to its path)"
+                    .into(),
+            )
+        })
+}
+
+/// A directory removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> std::io::Result<TempDir> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        loop {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            let p =
+                std::env::temp_dir().join(format!("ferrocl-{}-{n}-{nanos}", std::process::id()));
+            match std::fs::create_dir(&p) {
+                Ok(()) => return Ok(TempDir(p)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn io_err(what: &str, e: std::io::Error) -> BuildError {
+    BuildError::Failed(format!("ferrocl: {what}: {e}"))
+}
+
+/// Splits build options like a shell would (quotes group, no expansion).
+fn tokenize(options: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let (mut quote, mut any) = (None, false);
+    for c in options.chars() {
+        match (quote, c) {
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                any = true;
+            }
+            (Some(q), _) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            _ => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
+}
+
+/// The clang arguments for a program's build options.
+pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
+    const PASS: &[&str] = &[
+        "-cl-single-precision-constant",
+        "-cl-denorms-are-zero",
+        "-cl-fp32-correctly-rounded-divide-sqrt",
+        "-cl-opt-disable",
+        "-cl-mad-enable",
+        "-cl-no-signed-zeros",
+        "-cl-unsafe-math-optimizations",
+        "-cl-finite-math-only",
+        "-cl-fast-relaxed-math",
+        "-cl-uniform-work-group-size",
+        "-cl-no-subgroup-ifp",
+        "-w",
+        "-Werror",
+    ];
+    /// Accepted and without effect here.
+    const IGNORE: &[&str] = &[
+        "-cl-kernel-arg-info",
+        "-cl-strict-aliasing",
+        "-g",
+        "-create-library",
+        "-enable-link-options",
+    ];
+    let mut std = "CL1.2".to_string();
+    let mut args = Vec::new();
+    let mut it = tokenize(options).into_iter();
+    while let Some(t) = it.next() {
+        if let Some(v) = t.strip_prefix("-cl-std=") {
+            if !["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"].contains(&v) {
+                return Err(BuildError::Options(format!(
+                    "ferrocl: unsupported -cl-std={v}"
+                )));
+            }
+            std = v.to_string();
+        } else if t == "-D" || t == "-I" {
+            let v = it
+                .next()
+                .ok_or_else(|| BuildError::Options(format!("ferrocl: {t} needs a value")))?;
+            args.push(format!("{t}{v}"));
+        } else if t.starts_with("-D") || t.starts_with("-I") || PASS.contains(&t.as_str()) {
+            args.push(t);
+        } else if IGNORE.contains(&t.as_str()) {
+        } else {
+            return Err(BuildError::Options(format!(
+                "ferrocl: unknown build option {t}"
+            )));
+        }
+    }
+    args.push(format!("-cl-std={std}"));
+    Ok(args)
+}
+
+fn run(cmd: &mut Command) -> Result<(bool, String), BuildError> {
+    let out = cmd.output().map_err(|e| {
+        BuildError::NoCompiler(format!("ferrocl: cannot run {:?}: {e}", cmd.get_program()))
+    })?;
+    let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
+    log.push_str(&String::from_utf8_lossy(&out.stdout));
+    Ok((out.status.success(), log))
+}
+
+/// `_Z3sinf` -> `sin`; other names unchanged.
+fn plain_name(sym: &str) -> &str {
+    sym.strip_prefix("_Z")
+        .and_then(|r| {
+            let digits = r.find(|c: char| !c.is_ascii_digit())?;
+            let n: usize = r[..digits].parse().ok()?;
+            r.get(digits..digits + n)
+        })
+        .unwrap_or(sym)
+}
+
+/// The linker's "undefined reference" lines as build-log messages.
+fn undefined_builtins(log: &str) -> Vec<String> {
+    let mut names: Vec<String> = log
+        .lines()
+        .filter_map(|l| {
+            let i = l.find("undefined reference to `")? + "undefined reference to `".len();
+            let end = l[i..].find('\'')?;
+            Some(l[i..i + end].to_string())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+        .iter()
+        .map(|s| {
+            format!(
+                "ferrocl: builtin {} ({s}) is not implemented yet",
+                plain_name(s)
+            )
+        })
+        .collect()
+}
+
+/// Source to a loaded executable, without the cache.
+pub fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
+    let fe_args = front_end_args(options)?;
+    let clang = clang()?;
+    if BUILTINS.is_empty() {
+        return Err(BuildError::NoCompiler(
+            "ferrocl: built without its builtins library (clang-19 was missing at build time)"
+                .into(),
+        ));
+    }
+    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+    let src = dir.0.join("program.cl");
+    std::fs::write(&src, source).map_err(|e| io_err("writing the source", e))?;
+    let ll = dir.0.join("program.ll");
+    let (ok, log) = run(Command::new(clang)
+        .args([
+            "-x",
+            "cl",
+            "-target",
+            "x86_64-unknown-linux-gnu",
+            "-fPIC",
+            "-fno-pie",
+        ])
+        .args([
+            "-Xclang",
+            "-finclude-default-header",
+            "-Xclang",
+            "-ffake-address-space-map",
+        ])
+        .args([
+            "-cl-kernel-arg-info",
+            "-emit-llvm",
+            "-S",
+            "-O2",
+            "-Wno-psabi",
+        ])
+        .args(&fe_args)
+        .arg(&src)
+        .arg("-o")
+        .arg(&ll))?;
+    // Diagnostics name the source "program.cl", not the temporary path.
+    let log = log.replace(&format!("{}/", dir.0.display()), "");
+    if !ok {
+        return Err(BuildError::Failed(log));
+    }
+    let text = std::fs::read_to_string(&ll).map_err(|e| io_err("reading clang's output", e))?;
+    let module = ir::analyze(&text).map_err(BuildError::Failed)?;
+    let rewritten = ir::rewrite(&text, &module);
+    let ll2 = dir.0.join("kernels.ll");
+    std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
+    let bc = dir.0.join("builtins.bc");
+    std::fs::write(&bc, BUILTINS).map_err(|e| io_err("writing builtins", e))?;
+    let so = dir.0.join("program.so");
+    let (ok, link_log) = run(Command::new(clang)
+        .args([
+            "-target",
+            "x86_64-unknown-linux-gnu",
+            "-O3",
+            "-march=native",
+            "-fPIC",
+            "-shared",
+        ])
+        .args([
+            "-Wno-override-module",
+            "-Wl,--no-undefined",
+            "-nostartfiles",
+        ])
+        .arg(&ll2)
+        .arg("-Xclang")
+        .arg("-mlink-builtin-bitcode")
+        .arg("-Xclang")
+        .arg(&bc)
+        .arg("-o")
+        .arg(&so)
+        .arg("-lm"))?;
+    if !ok {
+        let missing = undefined_builtins(&link_log);
+        let mut full = log;
+        if missing.is_empty() {
+            full.push_str("ferrocl: the back end failed:\n");
+            full.push_str(&link_log);
+        } else {
+            full.push_str(&missing.join("\n"));
+            full.push('\n');
+        }
+        return Err(BuildError::Failed(full));
+    }
+    let so_bytes = std::fs::read(&so).map_err(|e| io_err("reading the shared object", e))?;
+    let kernels: Vec<_> = module.kernels.into_iter().map(|k| k.info).collect();
+    let bin = binary::encode(&kernels, &so_bytes);
+    binary::load_so(kernels, bin, &so, log).map_err(BuildError::Failed)
+}
+
+/// What the cache key covers besides source and options: the compiler
+/// binary, ferrocl and its builtins, and the host CPU (code is -march=native).
+fn environment_key() -> u128 {
+    static KEY: OnceLock<u128> = OnceLock::new();
+    *KEY.get_or_init(|| {
+        let mut h = Fnv::new();
+        h.add(env!("CARGO_PKG_VERSION").as_bytes());
+        h.add(BUILTINS);
+        if let Ok(c) = clang() {
+            h.add(c.as_os_str().as_encoded_bytes());
+            if let Ok(m) = std::fs::metadata(c) {
+                h.add(&m.len().to_le_bytes());
+                if let Ok(t) = m.modified() {
+                    h.add(format!("{t:?}").as_bytes());
+                }
+            }
+        }
+        if let Ok(cpu) = std::fs::read_to_string("/proc/cpuinfo") {
+            for l in cpu
+                .lines()
+                .filter(|l| l.starts_with("model name") || l.starts_with("flags"))
+                .take(2)
+            {
+                h.add(l.as_bytes());
+            }
+        }
+        h.0
+    })
+}
+
+/// FNV-1a, 128-bit: stable across runs and Rust versions.
+struct Fnv(u128);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0x6c62272e07bb014262b821756295c58d)
+    }
+    fn add(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= b as u128;
+            self.0 = self.0.wrapping_mul(0x0000000001000000000000000000013B);
+        }
+        // Length-delimit each part.
+        for &b in &(bytes.len() as u64).to_le_bytes() {
+            self.0 ^= b as u128;
+            self.0 = self.0.wrapping_mul(0x0000000001000000000000000000013B);
+        }
+    }
+}
+
+/// The default cache directory: FERROCL_CACHE_DIR (empty disables the
+/// cache), else $XDG_CACHE_HOME/ferrocl, else ~/.cache/ferrocl.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("FERROCL_CACHE_DIR") {
+        return (!d.is_empty()).then(|| PathBuf::from(d));
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))?;
+    Some(base.join("ferrocl"))
+}
+
+/// Builds through the on-disk cache in `cache` (None: no cache).
+pub fn build_cached(
+    source: &str,
+    options: &str,
+    cache: Option<&Path>,
+) -> Result<Executable, BuildError> {
+    // Bad options are reported before any cache lookup.
+    front_end_args(options)?;
+    let Some(dir) = cache else {
+        return compile(source, options);
+    };
+    let mut h = Fnv::new();
+    h.add(&environment_key().to_le_bytes());
+    h.add(source.as_bytes());
+    h.add(options.as_bytes());
+    let file = dir.join(format!("{:032x}.fcl", h.0));
+    if let Ok(bytes) = std::fs::read(&file) {
+        if let Ok(exe) = Executable::load(&bytes) {
+            return Ok(exe);
+        }
+    }
+    let exe = compile(source, options)?;
+    // Written whole under a temporary name, then renamed: readers never
+    // see half a file. A cache that cannot be written is no error.
+    if std::fs::create_dir_all(dir).is_ok() {
+        let tmp = dir.join(format!(".{:032x}.{}.tmp", h.0, std::process::id()));
+        if std::fs::write(&tmp, &exe.binary).is_ok() && std::fs::rename(&tmp, &file).is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+    }
+    Ok(exe)
+}
+
+/// Writes `bytes` to a temporary file and calls `f` with its path.
+pub fn with_temp_file<T>(
+    name: impl AsRef<OsStr>,
+    bytes: &[u8],
+    f: impl FnOnce(&Path) -> T,
+) -> Result<T, String> {
+    let dir = TempDir::new().map_err(|e| format!("ferrocl: temporary directory: {e}"))?;
+    let p = dir.0.join(name.as_ref());
+    std::fs::write(&p, bytes).map_err(|e| format!("ferrocl: writing {}: {e}", p.display()))?;
+    Ok(f(&p))
+}

@@ -1,0 +1,514 @@
+//! Reading and rewriting clang's textual LLVM IR: kernel metadata, parameter
+//! types and sizes, the call graph (for barriers), and the work-item entries.
+
+use super::{ArgSpace, KernelArg, KernelInfo};
+use crate::cl::*;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// One kernel as found in the module, with its IR parameters.
+pub struct IrKernel {
+    pub info: KernelInfo,
+    /// Per parameter: the IR type, and for `byval(T)` parameters T and the
+    /// parameter's alignment.
+    params: Vec<IrParam>,
+}
+
+struct IrParam {
+    ty: String,
+    byval: Option<(String, u64)>,
+}
+
+/// Splits `s` at top-level commas (outside (), [], {}, <> and strings).
+fn split_top(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut in_str) = (0i32, 0, false);
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => in_str = !in_str,
+            _ if in_str => {}
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !s[start..].trim().is_empty() {
+        out.push(s[start..].trim());
+    }
+    out
+}
+
+/// The index just past the bracket group opening at `open`.
+fn matching(s: &str, open: usize) -> usize {
+    let mut depth = 0;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return open + i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    s.len()
+}
+
+/// The type at the start of a parameter (`ptr addrspace(1)`, `<4 x float>`,
+/// `%struct.S`, `i32`), and the rest (attributes, name).
+fn leading_type(p: &str) -> (&str, &str) {
+    let end = match p.chars().next() {
+        Some('<' | '[' | '{') => matching(p, 0),
+        _ => p.find(' ').unwrap_or(p.len()),
+    };
+    let mut end = end;
+    let rest = p[end..].trim_start();
+    if rest.starts_with("addrspace(") {
+        let off = p.len() - rest.len();
+        end = matching(p, off + "addrspace".len());
+    }
+    (&p[..end], p[end..].trim_start())
+}
+
+/// Decodes an LLVM string literal body (`\XX` hex escapes).
+fn unescape(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && i + 2 < b.len() + 1 && i + 2 <= b.len() {
+            if let Ok(v) = u8::from_str_radix(
+                std::str::from_utf8(&b[i + 1..(i + 3).min(b.len())]).unwrap_or(""),
+                16,
+            ) {
+                out.push(v);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[derive(Clone, Debug)]
+enum Md {
+    Int(i64),
+    Str(String),
+    Other,
+}
+
+fn parse_md_items(body: &str) -> Vec<Md> {
+    split_top(body)
+        .into_iter()
+        .map(|item| {
+            if let Some(s) = item.strip_prefix("!\"") {
+                Md::Str(unescape(s.strip_suffix('"').unwrap_or(s)))
+            } else if let Some((_, v)) = item.split_once(' ') {
+                v.trim().parse().map(Md::Int).unwrap_or(Md::Other)
+            } else {
+                Md::Other
+            }
+        })
+        .collect()
+}
+
+/// ABI size and alignment of an IR type on x86_64 (the module's layout).
+fn type_layout(ty: &str, structs: &HashMap<String, String>) -> (u64, u64) {
+    let ty = ty.trim();
+    if ty.starts_with("ptr") {
+        return (8, 8);
+    }
+    if let Some(body) = ty.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+        if let Some(inner) = body.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            return struct_layout(inner, true, structs);
+        }
+        let (n, elem) = body.split_once(" x ").unwrap_or(("1", body));
+        let n: u64 = n.trim().parse().unwrap_or(1);
+        let (es, _) = type_layout(elem, structs);
+        let size = (n * es).next_power_of_two().max(1);
+        return (size, size);
+    }
+    if let Some(body) = ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        let (n, elem) = body.split_once(" x ").unwrap_or(("1", body));
+        let n: u64 = n.trim().parse().unwrap_or(1);
+        let (es, ea) = type_layout(elem, structs);
+        return (n * es, ea);
+    }
+    if let Some(inner) = ty.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+        return struct_layout(inner, false, structs);
+    }
+    if ty.starts_with('%') {
+        return match structs.get(ty) {
+            Some(def) => type_layout(def, structs),
+            None => (0, 1),
+        };
+    }
+    match ty {
+        "half" | "bfloat" => (2, 2),
+        "float" => (4, 4),
+        "double" => (8, 8),
+        "fp128" | "x86_fp80" => (16, 16),
+        _ => match ty.strip_prefix('i').and_then(|b| b.parse::<u64>().ok()) {
+            Some(bits) => {
+                let bytes = bits.div_ceil(8).next_power_of_two();
+                (bytes, bytes.min(16))
+            }
+            None => (0, 1),
+        },
+    }
+}
+
+fn struct_layout(inner: &str, packed: bool, structs: &HashMap<String, String>) -> (u64, u64) {
+    let (mut size, mut align) = (0u64, 1u64);
+    for field in split_top(inner) {
+        let (fs, fa) = type_layout(field, structs);
+        let fa = if packed { 1 } else { fa.max(1) };
+        size = size.div_ceil(fa) * fa + fs;
+        align = align.max(fa);
+    }
+    (size.div_ceil(align) * align, align)
+}
+
+fn qualifier_bits(q: &str) -> cl_kernel_arg_type_qualifier {
+    let mut bits = CL_KERNEL_ARG_TYPE_NONE as cl_kernel_arg_type_qualifier;
+    for w in q.split_whitespace() {
+        bits |= match w {
+            "const" => CL_KERNEL_ARG_TYPE_CONST,
+            "restrict" => CL_KERNEL_ARG_TYPE_RESTRICT,
+            "volatile" => CL_KERNEL_ARG_TYPE_VOLATILE,
+            "pipe" => CL_KERNEL_ARG_TYPE_PIPE,
+            _ => 0,
+        } as cl_kernel_arg_type_qualifier;
+    }
+    bits
+}
+
+fn access_qualifier(q: &str) -> cl_kernel_arg_access_qualifier {
+    (match q {
+        "read_only" => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+        "write_only" => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+        "read_write" => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+        _ => CL_KERNEL_ARG_ACCESS_NONE,
+    }) as cl_kernel_arg_access_qualifier
+}
+
+/// Calls that make work-items wait for each other.
+fn is_barrier_symbol(name: &str) -> bool {
+    name.starts_with("_Z7barrier") || name.contains("work_group_")
+}
+
+/// A parsed module: its kernels and what rewriting needs.
+pub struct Module {
+    pub kernels: Vec<IrKernel>,
+}
+
+pub fn analyze(text: &str) -> Result<Module, String> {
+    let mut md: HashMap<&str, Vec<Md>> = HashMap::new();
+    let mut structs = HashMap::new();
+    let mut calls: HashMap<String, HashSet<String>> = HashMap::new();
+    let mut kernel_lines = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix('!') {
+            if let Some((id, body)) = rest.split_once(" = ") {
+                let body = body.trim_start_matches("distinct ");
+                if let Some(items) = body.strip_prefix("!{").and_then(|b| b.strip_suffix('}')) {
+                    md.insert(&line[..id.len() + 1], parse_md_items(items));
+                }
+            }
+        } else if line.starts_with('%') {
+            if let Some((name, def)) = line.split_once(" = type ") {
+                structs.insert(name.to_string(), def.trim().to_string());
+            }
+        } else if line.starts_with("define ") {
+            let name = symbol_after_at(line).unwrap_or_default();
+            if line.contains(" spir_kernel ") {
+                kernel_lines.push(line);
+            }
+            current = Some(name);
+        } else if line.starts_with('}') {
+            current = None;
+        } else if let Some(f) = &current {
+            let mut rest = line;
+            while let Some(at) = rest.find('@') {
+                rest = &rest[at..];
+                if let Some(sym) = symbol_after_at(rest) {
+                    calls.entry(f.clone()).or_default().insert(sym);
+                }
+                rest = &rest[1..];
+            }
+        }
+    }
+    let mut kernels = Vec::new();
+    for line in kernel_lines {
+        kernels.push(kernel_of(line, &md, &structs, &calls)?);
+    }
+    Ok(Module { kernels })
+}
+
+fn symbol_after_at(s: &str) -> Option<String> {
+    let at = s.find('@')?;
+    let rest = &s[at + 1..];
+    if let Some(q) = rest.strip_prefix('"') {
+        return q.find('"').map(|e| q[..e].to_string());
+    }
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| rest[..end].to_string())
+}
+
+fn reaches_barrier(f: &str, calls: &HashMap<String, HashSet<String>>) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![f.to_string()];
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g.clone()) {
+            continue;
+        }
+        for c in calls.get(&g).into_iter().flatten() {
+            if is_barrier_symbol(c) {
+                return true;
+            }
+            stack.push(c.clone());
+        }
+    }
+    false
+}
+
+fn kernel_of(
+    line: &str,
+    md: &HashMap<&str, Vec<Md>>,
+    structs: &HashMap<String, String>,
+    calls: &HashMap<String, HashSet<String>>,
+) -> Result<IrKernel, String> {
+    let name = symbol_after_at(line).ok_or("ferrocl: unreadable kernel definition")?;
+    let open = line
+        .find('@')
+        .and_then(|a| line[a..].find('(').map(|p| a + p))
+        .ok_or("ferrocl: unreadable kernel")?;
+    let close = matching(line, open);
+    let params_text = &line[open + 1..close - 1];
+    let tail = &line[close..];
+    // `!kernel_arg_type !8` in the attachments after the parameters.
+    let attachment = |key: &str| -> Vec<Md> {
+        let pat = format!("!{key} ");
+        tail.find(&pat)
+            .and_then(|i| {
+                let id = tail[i + pat.len()..].split([' ', ',', '{']).next()?;
+                md.get(id).cloned()
+            })
+            .unwrap_or_default()
+    };
+    let strs = |key: &str| -> Vec<String> {
+        attachment(key)
+            .into_iter()
+            .map(|m| match m {
+                Md::Str(s) => s,
+                _ => String::new(),
+            })
+            .collect()
+    };
+    let ints = |key: &str| -> Vec<i64> {
+        attachment(key)
+            .into_iter()
+            .map(|m| match m {
+                Md::Int(i) => i,
+                _ => 0,
+            })
+            .collect()
+    };
+    let dims = |key: &str| -> Option<[usize; 3]> {
+        let v = ints(key);
+        (v.len() == 3).then(|| [v[0] as usize, v[1] as usize, v[2] as usize])
+    };
+    let spaces = ints("kernel_arg_addr_space");
+    let types = strs("kernel_arg_type");
+    let names = strs("kernel_arg_name");
+    let access = strs("kernel_arg_access_qual");
+    let quals = strs("kernel_arg_type_qual");
+    let mut params = Vec::new();
+    let mut args = Vec::new();
+    for (i, p) in split_top(params_text).into_iter().enumerate() {
+        let (ty, attrs) = leading_type(p);
+        let byval = attrs.find("byval(").map(|b| {
+            let open = b + "byval".len();
+            let t = attrs[open + 1..matching(attrs, open) - 1].to_string();
+            let align = attrs
+                .split("align ")
+                .nth(1)
+                .and_then(|a| a.split(' ').next()?.parse().ok())
+                .unwrap_or(1);
+            (t, align)
+        });
+        let space = match spaces.get(i) {
+            Some(1) => ArgSpace::Global,
+            Some(2) => ArgSpace::Constant,
+            Some(3) => ArgSpace::Local,
+            _ => ArgSpace::Private,
+        };
+        let size = match (&byval, space) {
+            (Some((t, _)), ArgSpace::Private) => type_layout(t, structs).0,
+            (None, ArgSpace::Private) => type_layout(ty, structs).0,
+            _ => 8,
+        } as usize;
+        args.push(KernelArg {
+            space,
+            size,
+            type_name: types.get(i).cloned().unwrap_or_default(),
+            name: names.get(i).cloned().unwrap_or_default(),
+            access: access_qualifier(access.get(i).map_or("", |s| s)),
+            type_qualifier: qualifier_bits(quals.get(i).map_or("", |s| s)),
+        });
+        params.push(IrParam {
+            ty: ty.to_string(),
+            byval,
+        });
+    }
+    let reqd = dims("reqd_work_group_size");
+    let hint = dims("work_group_size_hint");
+    let mut attributes = Vec::new();
+    if let Some([x, y, z]) = reqd {
+        attributes.push(format!("reqd_work_group_size({x},{y},{z})"));
+    }
+    if let Some([x, y, z]) = hint {
+        attributes.push(format!("work_group_size_hint({x},{y},{z})"));
+    }
+    Ok(IrKernel {
+        info: KernelInfo {
+            uses_barriers: reaches_barrier(&name, calls),
+            name,
+            args,
+            reqd_work_group_size: reqd,
+            work_group_size_hint: hint,
+            attributes: attributes.join(" "),
+        },
+        params,
+    })
+}
+
+/// The module ready for the back end: kernels become internal functions
+/// with the C calling convention, __local variables thread-local (one
+/// work-group runs on one thread at a time), target attributes dropped (the
+/// back end picks the host CPU), and a work-item entry per kernel appended.
+pub fn rewrite(text: &str, module: &Module) -> String {
+    let mut out = String::with_capacity(text.len() + 1024);
+    for line in text.lines() {
+        if line.starts_with("define ") {
+            let l = line
+                .replace(" spir_kernel ", " ")
+                .replace(" spir_func ", " ");
+            let l = match l.strip_prefix("define dso_local ") {
+                Some(rest) => format!("define internal {rest}"),
+                None => l,
+            };
+            out.push_str(&l);
+        } else if line.starts_with('@')
+            && line.contains(" addrspace(3) global ")
+            && !line.contains("thread_local")
+        {
+            let l = if line.contains(" unnamed_addr ") {
+                line.replacen(" unnamed_addr ", " thread_local unnamed_addr ", 1)
+            } else {
+                line.replacen(
+                    " addrspace(3) global ",
+                    " thread_local addrspace(3) global ",
+                    1,
+                )
+            };
+            out.push_str(&l);
+        } else if line.starts_with("attributes #") {
+            let mut l = line.to_string();
+            for key in ["\"target-cpu\"=", "\"target-features\"=", "\"tune-cpu\"="] {
+                if let Some(i) = l.find(key) {
+                    let vstart = i + key.len() + 1;
+                    if let Some(vlen) = l[vstart..].find('"') {
+                        l.replace_range(i..vstart + vlen + 1, "");
+                    }
+                }
+            }
+            out.push_str(&l);
+        } else if line.contains("spir_") {
+            out.push_str(
+                &line
+                    .replace(" spir_kernel ", " ")
+                    .replace(" spir_func ", " "),
+            );
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.push_str("\n@__ferrocl_ctx = external hidden thread_local global ptr\n");
+    for k in &module.kernels {
+        entry_ir(&mut out, k);
+    }
+    out
+}
+
+fn entry_ir(out: &mut String, k: &IrKernel) {
+    let _ = writeln!(
+        out,
+        "\ndefine void @{}{}(ptr %args, ptr %ctx) {{\n  store ptr %ctx, ptr @__ferrocl_ctx",
+        super::abi::ENTRY_PREFIX,
+        k.info.name
+    );
+    let mut call_args = Vec::new();
+    for (i, p) in k.params.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  %s{i} = getelementptr ptr, ptr %args, i64 {i}\n  %a{i} = load ptr, ptr %s{i}"
+        );
+        match &p.byval {
+            Some((t, align)) => call_args.push(format!("ptr byval({t}) align {align} %a{i}")),
+            None => {
+                let _ = writeln!(out, "  %v{i} = load {}, ptr %a{i}, align 1", p.ty);
+                call_args.push(format!("{} %v{i}", p.ty));
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  call void @\"{}\"({})\n  ret void\n}}",
+        k.info.name,
+        call_args.join(", ")
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts() {
+        let mut s = HashMap::new();
+        s.insert("%struct.S".to_string(), "{ float, i32, i64 }".to_string());
+        s.insert("%struct.P".to_string(), "<{ i8, i32 }>".to_string());
+        assert_eq!(type_layout("%struct.S", &s), (16, 8));
+        assert_eq!(type_layout("%struct.P", &s), (5, 1));
+        assert_eq!(type_layout("<3 x float>", &s).0, 16);
+        assert_eq!(type_layout("<2 x i8>", &s).0, 2);
+        assert_eq!(type_layout("{ <4 x float>, [5 x i32] }", &s).0, 48);
+        assert_eq!(type_layout("ptr addrspace(1)", &s).0, 8);
+    }
+
+    #[test]
+    fn params() {
+        assert_eq!(
+            leading_type("ptr addrspace(1) noundef align 4 %0"),
+            ("ptr addrspace(1)", "noundef align 4 %0")
+        );
+        assert_eq!(leading_type("<4 x float> noundef %1").0, "<4 x float>");
+        assert_eq!(
+            split_top("i32 %a, <2 x i8> %b, ptr byval(%s) align 8 %c").len(),
+            3
+        );
+    }
+}
