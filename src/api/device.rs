@@ -13,7 +13,10 @@ use std::sync::Arc;
 pub const DEVICE_EXTENSIONS: &[(&str, (u32, u32, u32))] =
     &[("cl_khr_extended_versioning", (1, 0, 0))];
 
-const MAX_WORK_GROUP_SIZE: usize = 1024;
+use crate::core::kernel::{
+    local_mem_size, MAX_WORK_GROUP_SIZE, NON_UNIFORM_WORK_GROUPS,
+    PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+};
 
 fn device_info(
     dev: &Arc<Device>,
@@ -87,7 +90,7 @@ fn device_info(
         CL_DEVICE_MAX_CONSTANT_ARGS => info(&8u32),
         // Local memory is ordinary cached memory on a CPU.
         CL_DEVICE_LOCAL_MEM_TYPE => info(&CL_GLOBAL),
-        CL_DEVICE_LOCAL_MEM_SIZE => info(&h.l2_cache.max(32 << 10)),
+        CL_DEVICE_LOCAL_MEM_SIZE => info(&local_mem_size()),
         CL_DEVICE_ERROR_CORRECTION_SUPPORT => info(&false),
         CL_DEVICE_HOST_UNIFIED_MEMORY => info(&true),
         CL_DEVICE_PROFILING_TIMER_RESOLUTION => info(&1usize),
@@ -177,10 +180,10 @@ fn device_info(
                 | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
                 as cl_device_atomic_capabilities),
         ),
-        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT
-        | CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info(&NON_UNIFORM_WORK_GROUPS),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
         | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&false),
-        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&8usize),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info("v0000-01-01-00"),
         _ => Err(CL_INVALID_VALUE),
     }

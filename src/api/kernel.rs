@@ -1,70 +1,239 @@
-//! Entry points: kernels and their execution. No kernel object can exist
-//! before the compiler does, so kernel handles are all invalid; native
-//! kernels (host functions run as commands) work.
+//! Entry points: kernels and their execution (NDRange launches, tasks,
+//! native kernels).
 
 use crate::api::enqueue::Command;
-use crate::api::util::{c_array, c_str, cl_entry};
+use crate::api::util::{c_array, c_str, cl_entry, info, write_info, write_list};
 use crate::cl::*;
+use crate::compiler::ArgSpace;
+use crate::core::device::Device;
+use crate::core::kernel::{
+    Kernel, Launch, NdRange, MAX_WORK_GROUP_SIZE, NON_UNIFORM_WORK_GROUPS,
+    PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+};
+use crate::core::object::{app_ref_count, handle_of, publish, release, retain};
 use crate::core::program::Program;
 use crate::core::queue::Queue;
 use std::ffi::{c_char, c_void};
+use std::sync::Arc;
 
 type NativeFn = unsafe extern "C" fn(*mut c_void);
 
 /// The argument block of a native kernel, moved to the worker thread.
 struct NativeArgs(Vec<u8>);
 
-/// "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-/// executable for program": none can be built yet.
-fn no_executable(program: cl_program) -> Result<(), cl_int> {
-    Program::resolve(program)?;
-    Err(CL_INVALID_PROGRAM_EXECUTABLE)
+/// The device a per-device kernel query is about: "device ... can be NULL
+/// if there is only one device associated with kernel"; CL_INVALID_DEVICE
+/// if it is not one of the program's devices.
+fn kernel_device(kernel: &Kernel, device: cl_device_id) -> Result<Arc<Device>, cl_int> {
+    let devices = &kernel.program.devices;
+    if device.is_null() {
+        return match devices.as_slice() {
+            [only] => Ok(only.clone()),
+            _ => Err(CL_INVALID_DEVICE),
+        };
+    }
+    let d = Device::resolve(device)?;
+    if !devices.iter().any(|x| Arc::ptr_eq(x, &d)) {
+        return Err(CL_INVALID_DEVICE);
+    }
+    Ok(d)
+}
+
+fn kernel_info(
+    k: &Arc<Kernel>,
+    handle: cl_kernel,
+    param: cl_kernel_info,
+) -> Result<Vec<u8>, cl_int> {
+    let ki = k.info();
+    match param {
+        CL_KERNEL_FUNCTION_NAME => info(&ki.name),
+        CL_KERNEL_NUM_ARGS => info(&(ki.args.len() as cl_uint)),
+        CL_KERNEL_REFERENCE_COUNT => info(&app_ref_count::<Kernel>(handle)?),
+        CL_KERNEL_CONTEXT => info(&handle_of(k.context())),
+        CL_KERNEL_PROGRAM => info(&handle_of(&k.program)),
+        CL_KERNEL_ATTRIBUTES => info(&ki.attributes),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+fn arg_info(k: &Kernel, index: cl_uint, param: cl_kernel_arg_info) -> Result<Vec<u8>, cl_int> {
+    let arg = k
+        .info()
+        .args
+        .get(index as usize)
+        .ok_or(CL_INVALID_ARG_INDEX)?;
+    match param {
+        CL_KERNEL_ARG_ADDRESS_QUALIFIER => info(
+            &(match arg.space {
+                ArgSpace::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                ArgSpace::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
+                ArgSpace::Constant => CL_KERNEL_ARG_ADDRESS_CONSTANT,
+                ArgSpace::Private => CL_KERNEL_ARG_ADDRESS_PRIVATE,
+            } as cl_kernel_arg_address_qualifier),
+        ),
+        CL_KERNEL_ARG_ACCESS_QUALIFIER => info(&arg.access),
+        CL_KERNEL_ARG_TYPE_NAME => info(&arg.type_name),
+        CL_KERNEL_ARG_TYPE_QUALIFIER => info(&arg.type_qualifier),
+        CL_KERNEL_ARG_NAME => info(&arg.name),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+fn work_group_info(k: &Kernel, param: cl_kernel_work_group_info) -> Result<Vec<u8>, cl_int> {
+    let ki = k.info();
+    match param {
+        // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and
+        // device is not a custom device and kernel is not a built-in
+        // kernel."
+        CL_KERNEL_GLOBAL_WORK_SIZE => Err(CL_INVALID_VALUE),
+        CL_KERNEL_WORK_GROUP_SIZE => info(&MAX_WORK_GROUP_SIZE),
+        CL_KERNEL_COMPILE_WORK_GROUP_SIZE => info(&ki.reqd_work_group_size.unwrap_or([0; 3])),
+        CL_KERNEL_LOCAL_MEM_SIZE => info(&k.local_mem_used()),
+        CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
+        // Private variables live on the work-item's own stack.
+        CL_KERNEL_PRIVATE_MEM_SIZE => info(&0u64),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+/// clEnqueueNDRangeKernel and clEnqueueTask.
+#[allow(clippy::too_many_arguments)]
+fn enqueue_kernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    command_type: cl_command_type,
+    work_dim: cl_uint,
+    offset: *const usize,
+    global: *const usize,
+    local: *const usize,
+    num_events: cl_uint,
+    events: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let q = Queue::resolve(command_queue)?;
+    let k = Kernel::resolve(kernel)?;
+    // "CL_INVALID_CONTEXT if context associated with command_queue and
+    // kernel are not the same".
+    if !Arc::ptr_eq(&q.context, k.context()) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    // "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+    // program executable available for device associated with
+    // command_queue."
+    if !k.program.devices.iter().any(|d| Arc::ptr_eq(d, &q.device)) {
+        return Err(CL_INVALID_PROGRAM_EXECUTABLE);
+    }
+    if !(1..=3).contains(&work_dim) {
+        return Err(CL_INVALID_WORK_DIMENSION);
+    }
+    let dims = work_dim as usize;
+    let opt = |p: *const usize| {
+        // SAFETY: a non-NULL array holds work_dim values.
+        (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts(p, dims) })
+    };
+    let range = NdRange::new(
+        k.info(),
+        work_dim,
+        opt(offset),
+        opt(global),
+        opt(local),
+        !NON_UNIFORM_WORK_GROUPS,
+        q.device.pool().threads,
+    )?;
+    let launch = Launch::new(&k, &q.device)?;
+    let cmd = Command::new(&q, command_type, num_events, events, event)?;
+    let pool = q.device.pool().clone();
+    cmd.run(
+        Box::new(move || match range {
+            Some(range) => crate::sched::ndrange::execute(&pool, &launch, &range),
+            None => Ok(()),
+        }),
+        false,
+    )
 }
 
 cl_entry! {
     fn clCreateKernel(program: cl_program, kernel_name: *const c_char, errcode_ret: *mut cl_int) -> cl_kernel, errcode_ret {
-        Program::resolve(program)?;
-        c_str(kernel_name, CL_INVALID_VALUE)?;
-        no_executable(program)?;
-        Err(CL_INVALID_KERNEL_NAME)
+        let p = Program::resolve(program)?;
+        let name = c_str(kernel_name, CL_INVALID_VALUE)?;
+        Ok(publish(Kernel::new(&p, name)?))
     }
 
-    fn clCreateKernelsInProgram(program: cl_program, _num_kernels: cl_uint, _kernels: *mut cl_kernel, _num_kernels_ret: *mut cl_uint) -> cl_int {
-        no_executable(program)
+    fn clCreateKernelsInProgram(program: cl_program, num_kernels: cl_uint, kernels: *mut cl_kernel, num_kernels_ret: *mut cl_uint) -> cl_int {
+        let p = Program::resolve(program)?;
+        let all = Kernel::all(&p)?;
+        // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less
+        // than the number of kernels in program."
+        if !kernels.is_null() && (num_kernels as usize) < all.len() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if kernels.is_null() {
+            crate::api::util::write_out(num_kernels_ret, all.len() as cl_uint);
+            return Ok(());
+        }
+        let handles: Vec<cl_kernel> = all.into_iter().map(publish).collect();
+        write_list(&handles, num_kernels.max(1), kernels, num_kernels_ret)
     }
 
-    fn clRetainKernel(_kernel: cl_kernel) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clRetainKernel(kernel: cl_kernel) -> cl_int {
+        retain::<Kernel>(kernel)
     }
 
-    fn clReleaseKernel(_kernel: cl_kernel) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
+        release::<Kernel>(kernel)
     }
 
-    fn clSetKernelArg(_kernel: cl_kernel, _arg_index: cl_uint, _arg_size: usize, _arg_value: *const c_void) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clSetKernelArg(kernel: cl_kernel, arg_index: cl_uint, arg_size: usize, arg_value: *const c_void) -> cl_int {
+        let k = Kernel::resolve(kernel)?;
+        let space = k.info().args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?.space;
+        // Read the value only when its size is right (a wrong size is
+        // answered without touching it), and never for a __local argument
+        // (whose non-NULL value is an error).
+        let expected = match space {
+            ArgSpace::Local => None,
+            ArgSpace::Global | ArgSpace::Constant => Some(std::mem::size_of::<cl_mem>()),
+            ArgSpace::Private => Some(k.info().args[arg_index as usize].size),
+        };
+        let value: Option<&[u8]> = if arg_value.is_null() {
+            None
+        } else if expected == Some(arg_size) {
+            // SAFETY: the application passes arg_size bytes at arg_value.
+            Some(unsafe { std::slice::from_raw_parts(arg_value as *const u8, arg_size) })
+        } else {
+            Some(&[])
+        };
+        k.set_arg(arg_index, arg_size, value)
     }
 
-    fn clGetKernelInfo(_kernel: cl_kernel, _param_name: cl_kernel_info, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        let k = Kernel::resolve(kernel)?;
+        let bytes = kernel_info(&k, kernel, param_name)?;
+        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
     }
 
-    fn clGetKernelWorkGroupInfo(_kernel: cl_kernel, _device: cl_device_id, _param_name: cl_kernel_work_group_info, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clGetKernelWorkGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_work_group_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        let k = Kernel::resolve(kernel)?;
+        kernel_device(&k, device)?;
+        let bytes = work_group_info(&k, param_name)?;
+        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
     }
 
-    fn clGetKernelArgInfo(_kernel: cl_kernel, _arg_indx: cl_uint, _param_name: cl_kernel_arg_info, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clGetKernelArgInfo(kernel: cl_kernel, arg_indx: cl_uint, param_name: cl_kernel_arg_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        let k = Kernel::resolve(kernel)?;
+        let bytes = arg_info(&k, arg_indx, param_name)?;
+        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
     }
 
-    fn clEnqueueNDRangeKernel(command_queue: cl_command_queue, _kernel: cl_kernel, _work_dim: cl_uint, _global_work_offset: *const usize, _global_work_size: *const usize, _local_work_size: *const usize, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
-        Queue::resolve(command_queue)?;
-        Err(CL_INVALID_KERNEL)
+    fn clEnqueueNDRangeKernel(command_queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint, global_work_offset: *const usize, global_work_size: *const usize, local_work_size: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        enqueue_kernel(command_queue, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim, global_work_offset, global_work_size, local_work_size, num_events_in_wait_list, event_wait_list, event)
     }
 
-    fn clEnqueueTask(command_queue: cl_command_queue, _kernel: cl_kernel, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
-        Queue::resolve(command_queue)?;
-        Err(CL_INVALID_KERNEL)
+    fn clEnqueueTask(command_queue: cl_command_queue, kernel: cl_kernel, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+        // "equivalent to calling clEnqueueNDRangeKernel with work_dim set to
+        // 1, global_work_offset set to NULL, global_work_size[0] set to 1,
+        // and local_work_size[0] set to 1."
+        let one = [1usize];
+        enqueue_kernel(command_queue, kernel, CL_COMMAND_TASK, 1, std::ptr::null(), one.as_ptr(), one.as_ptr(), num_events_in_wait_list, event_wait_list, event)
     }
 
     fn clEnqueueNativeKernel(command_queue: cl_command_queue, user_func: Option<NativeFn>, args: *mut c_void, cb_args: usize, num_mem_objects: cl_uint, mem_list: *const cl_mem, args_mem_loc: *mut *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
@@ -99,23 +268,59 @@ cl_entry! {
         }), false)
     }
 
-    fn clSetKernelArgSVMPointer(_kernel: cl_kernel, _arg_index: cl_uint, _arg_value: *const c_void) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clSetKernelArgSVMPointer(kernel: cl_kernel, arg_index: cl_uint, arg_value: *const c_void) -> cl_int {
+        Kernel::resolve(kernel)?.set_arg_svm(arg_index, arg_value)
     }
 
-    fn clSetKernelExecInfo(_kernel: cl_kernel, _param_name: cl_kernel_exec_info, _param_value_size: usize, _param_value: *const c_void) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clSetKernelExecInfo(kernel: cl_kernel, param_name: cl_kernel_exec_info, param_value_size: usize, param_value: *const c_void) -> cl_int {
+        let k = Kernel::resolve(kernel)?;
+        if param_value.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        match param_name {
+            CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+                let n = std::mem::size_of::<*const c_void>();
+                if param_value_size == 0 || !param_value_size.is_multiple_of(n) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let ptrs = c_array(param_value as *const usize, param_value_size / n, CL_INVALID_VALUE)?;
+                k.set_svm_ptrs(ptrs.to_vec());
+                Ok(())
+            }
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+                if param_value_size != std::mem::size_of::<cl_bool>() {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: checked to hold a cl_bool.
+                let on = unsafe { (param_value as *const cl_bool).read_unaligned() } != CL_FALSE as cl_bool;
+                // "CL_INVALID_OPERATION if param_name is
+                // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value
+                // is CL_TRUE but no devices in the context associated with
+                // kernel support fine-grain system SVM allocations."
+                if on {
+                    return Err(CL_INVALID_OPERATION);
+                }
+                k.set_fine_grain_system(false);
+                Ok(())
+            }
+            _ => Err(CL_INVALID_VALUE),
+        }
     }
 
-    fn clCloneKernel(_source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel, errcode_ret {
-        Err(CL_INVALID_KERNEL)
+    fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel, errcode_ret {
+        Ok(publish(Kernel::resolve(source_kernel)?.clone_kernel()))
     }
 
-    fn clGetKernelSubGroupInfo(_kernel: cl_kernel, _device: cl_device_id, _param_name: cl_kernel_sub_group_info, _input_value_size: usize, _input_value: *const c_void, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clGetKernelSubGroupInfo(kernel: cl_kernel, device: cl_device_id, _param_name: cl_kernel_sub_group_info, _input_value_size: usize, _input_value: *const c_void, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
+        let k = Kernel::resolve(kernel)?;
+        kernel_device(&k, device)?;
+        // "CL_INVALID_OPERATION if device does not support sub-groups."
+        Err(CL_INVALID_OPERATION)
     }
 
-    fn clGetKernelSubGroupInfoKHR(_kernel: cl_kernel, _device: cl_device_id, _param_name: cl_kernel_sub_group_info, _input_value_size: usize, _input_value: *const c_void, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
-        Err(CL_INVALID_KERNEL)
+    fn clGetKernelSubGroupInfoKHR(kernel: cl_kernel, device: cl_device_id, _param_name: cl_kernel_sub_group_info, _input_value_size: usize, _input_value: *const c_void, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
+        let k = Kernel::resolve(kernel)?;
+        kernel_device(&k, device)?;
+        Err(CL_INVALID_OPERATION)
     }
 }

@@ -133,6 +133,10 @@ impl Program {
             .clone()
     }
 
+    pub fn set_executable(&self, exe: Arc<Executable>) {
+        *self.executable.lock().unwrap_or_else(|p| p.into_inner()) = Some(exe);
+    }
+
     pub fn build_state(&self) -> BuildState {
         self.build.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }

@@ -3,6 +3,7 @@
 //! release); it is dropped, ending with
 //! CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, when one of them failed.
 
+pub mod ndrange;
 pub mod pool;
 
 use crate::cl::*;

@@ -7,14 +7,21 @@
 //! spins for a while before it sleeps (at most one spins), `submit` wakes a
 //! sleeper only when no worker is spinning, and a worker that takes a
 //! command while more are waiting wakes one more, so parallel work spreads.
+//!
+//! A command can also share its own work with the pool (`parallel_for`):
+//! the work is cut into chunks, idle workers are offered a share of it
+//! through the same queue, and the calling thread takes chunks itself until
+//! none is left, so it finishes alone when every other worker is busy.
 
 use crate::core::event::Event;
 use crate::sched::{run, SPIN_BEFORE_SLEEP};
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Instant;
+use std::thread::Thread;
+use std::time::{Duration, Instant};
 
 pub struct Pool {
     shared: Arc<Shared>,
@@ -39,9 +46,72 @@ struct Shared {
     spin_limit: usize,
 }
 
+/// What a worker takes from the queue.
+enum Task {
+    /// A command to run.
+    Command(Arc<Event>),
+    /// An offer to help with a running command's chunks.
+    Help(Arc<Job>),
+}
+
 struct Ready {
-    commands: VecDeque<Arc<Event>>,
+    commands: VecDeque<Task>,
     sleepers: usize,
+}
+
+/// A chunk of a `parallel_for` panicked (the other chunks still ran).
+#[derive(Debug)]
+pub struct Panicked;
+
+/// The body of a parallel loop, its lifetime erased (see `Job::help`).
+type Body = *const (dyn Fn(Range<usize>) + Sync);
+
+/// A parallel loop over `0..len`, in chunks of `chunk`.
+struct Job {
+    body: Body,
+    len: usize,
+    chunk: usize,
+    chunks: usize,
+    /// The next chunk to claim.
+    next: AtomicUsize,
+    /// Chunks finished.
+    done: AtomicUsize,
+    /// A chunk panicked.
+    panicked: AtomicBool,
+    /// The thread waiting for the last chunk.
+    owner: Thread,
+}
+
+// SAFETY: `body` is a `Sync` closure, only called while its owner waits in
+// `parallel_for` (see `help`); the rest is atomics and a thread handle.
+unsafe impl Send for Job {}
+// SAFETY: as above.
+unsafe impl Sync for Job {}
+
+impl Job {
+    /// Runs chunks until none is left to claim.
+    fn help(&self) {
+        loop {
+            let c = self.next.fetch_add(1, Ordering::Relaxed);
+            if c >= self.chunks {
+                return;
+            }
+            let start = c * self.chunk;
+            let range = start..(start + self.chunk).min(self.len);
+            // SAFETY: chunk `c` was claimed, so it is not yet counted in
+            // `done`, and `parallel_for` does not return (and the body
+            // lives on) until every chunk is counted there.
+            let body = unsafe { &*self.body };
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(range)));
+            if run.is_err() {
+                self.panicked.store(true, Ordering::Relaxed);
+            }
+            // Release: the chunk's writes happen before the owner's return.
+            if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.chunks {
+                self.owner.unpark();
+            }
+        }
+    }
 }
 
 impl Shared {
@@ -50,7 +120,7 @@ impl Shared {
     }
 
     /// Takes a command; wakes one more worker when others are waiting.
-    fn pop(&self) -> Option<Arc<Event>> {
+    fn pop(&self) -> Option<Task> {
         if self.queued.load(Ordering::Acquire) == 0 {
             return None;
         }
@@ -97,12 +167,85 @@ impl Pool {
     pub fn submit(&self, ev: Arc<Event>) {
         let s = &self.shared;
         let mut ready = s.lock();
-        ready.commands.push_back(ev);
+        ready.commands.push_back(Task::Command(ev));
         s.queued.store(ready.commands.len(), Ordering::Release);
         if ready.sleepers > 0
             && s.spinning.load(Ordering::SeqCst) == 0
             && s.finishing.load(Ordering::SeqCst) == 0
         {
+            s.wake.notify_one();
+        }
+    }
+}
+
+impl Pool {
+    /// Calls `body` on chunks of `0..len` (each index exactly once), on the
+    /// calling thread and on whichever of the pool's workers are idle;
+    /// returns when every chunk has run. `chunk` is the chunk length (0:
+    /// chosen here). Never waits for a busy worker: the caller runs every
+    /// chunk nobody else took.
+    pub fn parallel_for(
+        &self,
+        len: usize,
+        chunk: usize,
+        body: &(dyn Fn(Range<usize>) + Sync),
+    ) -> Result<(), Panicked> {
+        let chunk = if chunk == 0 {
+            // A few chunks per thread, so uneven chunks balance out.
+            len.div_ceil(self.threads.max(1) * 4).max(1)
+        } else {
+            chunk
+        };
+        let chunks = len.div_ceil(chunk);
+        if chunks <= 1 || self.threads <= 1 {
+            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                if len > 0 {
+                    body(0..len)
+                }
+            }))
+            .map_err(|_| Panicked);
+        }
+        // SAFETY (of the transmute): only the lifetime changes; `help`
+        // calls the body only for claimed chunks, and this function does
+        // not return before every claimed chunk is done.
+        let body: Body =
+            unsafe { std::mem::transmute::<*const (dyn Fn(Range<usize>) + Sync + '_), Body>(body) };
+        let job = Arc::new(Job {
+            body,
+            len,
+            chunk,
+            chunks,
+            next: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
+            panicked: AtomicBool::new(false),
+            owner: std::thread::current(),
+        });
+        self.offer_help(&job, (chunks - 1).min(self.threads - 1));
+        job.help();
+        let start = Instant::now();
+        while job.done.load(Ordering::Acquire) < chunks {
+            if start.elapsed() < SPIN_BEFORE_SLEEP {
+                std::hint::spin_loop();
+            } else {
+                std::thread::park_timeout(Duration::from_millis(1));
+            }
+        }
+        if job.panicked.load(Ordering::Relaxed) {
+            return Err(Panicked);
+        }
+        Ok(())
+    }
+
+    /// Queues `helpers` offers of help with `job`, waking sleeping workers
+    /// to take them.
+    fn offer_help(&self, job: &Arc<Job>, helpers: usize) {
+        let s = &self.shared;
+        let mut ready = s.lock();
+        for _ in 0..helpers {
+            ready.commands.push_back(Task::Help(job.clone()));
+        }
+        s.queued.store(ready.commands.len(), Ordering::Release);
+        for _ in 0..helpers.min(ready.sleepers) {
             s.wake.notify_one();
         }
     }
@@ -122,14 +265,19 @@ fn worker(s: &Shared) {
         if finishing.replace(false) {
             s.finishing.fetch_sub(1, Ordering::SeqCst);
         }
-        let Some(ev) = found else {
+        let Some(task) = found else {
             sleep_until_woken(s);
             continue;
         };
         s.running.fetch_add(1, Ordering::SeqCst);
-        let mut next = Some(ev);
-        while let Some(ev) = next {
-            next = run(ev, &about_to_finish);
+        match task {
+            Task::Command(ev) => {
+                let mut next = Some(ev);
+                while let Some(ev) = next {
+                    next = run(ev, &about_to_finish);
+                }
+            }
+            Task::Help(job) => job.help(),
         }
         s.running.fetch_sub(1, Ordering::SeqCst);
     }
@@ -137,7 +285,7 @@ fn worker(s: &Shared) {
 
 /// Spins for a command if no other worker is spinning and a core is free
 /// for it.
-fn spin_for_command(s: &Shared) -> Option<Arc<Event>> {
+fn spin_for_command(s: &Shared) -> Option<Task> {
     if s.running.load(Ordering::SeqCst) >= s.spin_limit
         || s.spinning
             .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)

@@ -234,3 +234,73 @@ fn a_sub_device_runs_on_as_many_threads_as_it_has_compute_units() {
         assert!(peak_concurrency(&queue(true), 8) >= 2);
     }
 }
+
+/// Marks each index of `0..len` as run, checking none runs twice.
+fn count_indices(pool: &crate::sched::pool::Pool, len: usize) -> Vec<usize> {
+    let hits: Vec<AtomicUsize> = (0..len).map(|_| AtomicUsize::new(0)).collect();
+    pool.parallel_for(len, 0, &|r: std::ops::Range<usize>| {
+        for i in r {
+            hits[i].fetch_add(1, Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    hits.into_iter().map(|h| h.into_inner()).collect()
+}
+
+#[test]
+fn parallel_for_finishes_alone_when_every_worker_is_busy() {
+    let sub = Device::new_sub_device(Device::root(), 2, Vec::new());
+    let ctx = Context::new(vec![sub.clone()], Vec::new(), None);
+    let ooo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties;
+    let q = Queue::new(ctx, sub.clone(), ooo, Vec::new());
+    // Both workers blocked until the loop is done.
+    let gate = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+    let started = Arc::new(AtomicUsize::new(0));
+    let events: Vec<_> = (0..2)
+        .map(|_| {
+            let (gate, started) = (gate.clone(), started.clone());
+            q.enqueue(
+                CL_COMMAND_NATIVE_KERNEL,
+                &[],
+                Sync::Command,
+                work(move || {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    let mut open = gate.0.lock().unwrap();
+                    while !*open {
+                        open = gate.1.wait(open).unwrap();
+                    }
+                }),
+            )
+        })
+        .collect();
+    while started.load(Ordering::SeqCst) < 2 {
+        std::thread::yield_now();
+    }
+    assert_eq!(count_indices(sub.pool(), 1000), vec![1; 1000]);
+    *gate.0.lock().unwrap() = true;
+    gate.1.notify_all();
+    for ev in events {
+        assert_eq!(ev.wait(), CL_COMPLETE);
+    }
+    // Idle now: the workers help, and stale offers of help are harmless.
+    for len in [0, 1, 7, 100_000] {
+        assert_eq!(count_indices(sub.pool(), len), vec![1; len]);
+    }
+}
+
+#[test]
+fn parallel_for_from_inside_a_command_of_a_one_thread_device() {
+    let sub = Device::new_sub_device(Device::root(), 1, Vec::new());
+    let ctx = Context::new(vec![sub.clone()], Vec::new(), None);
+    let q = Queue::new(ctx, sub.clone(), 0, Vec::new());
+    let result = Arc::new(Mutex::new(Vec::new()));
+    let (r, dev) = (result.clone(), sub.clone());
+    let ev = q.enqueue(
+        CL_COMMAND_NATIVE_KERNEL,
+        &[],
+        Sync::Command,
+        work(move || *r.lock().unwrap() = count_indices(dev.pool(), 500)),
+    );
+    assert_eq!(ev.wait(), CL_COMPLETE);
+    assert_eq!(*result.lock().unwrap(), vec![1; 500]);
+}

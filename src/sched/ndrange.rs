@@ -1,0 +1,327 @@
+//! Running an NDRange: the work-groups are spread over the device's
+//! workers (`Pool::parallel_for`), each group runs on one thread with its
+//! own context and __local buffers.
+//!
+//! A kernel without barriers runs its work-items one after the other. A
+//! kernel with barriers runs each work-item on a fiber of its own: a
+//! barrier suspends the work-item, and the group runs in rounds, every
+//! work-item to its next barrier, in order, before the next round, so no
+//! work-item passes a barrier before all have reached it.
+
+use crate::cl::*;
+use crate::compiler::abi::{WorkGroupContext, WorkItemEntry};
+use crate::compiler::ArgSpace;
+use crate::core::kernel::{ArgValue, Launch, NdRange};
+use crate::core::memory::BASE_ADDR_ALIGN;
+use crate::sched::pool::Pool;
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+use std::cell::RefCell;
+use std::ffi::{c_char, c_void};
+
+/// A work-item fiber's stack. Reserved, not committed: only the pages a
+/// kernel touches cost memory.
+const FIBER_STACK_SIZE: usize = 256 << 10;
+
+/// One 128-byte-aligned block: argument values and __local buffers are
+/// laid out in these, so every value is aligned for any OpenCL C type.
+#[derive(Clone, Copy)]
+#[repr(C, align(128))]
+struct Block([u8; BASE_ADDR_ALIGN]);
+
+fn blocks(bytes: usize) -> Vec<Block> {
+    vec![Block([0; BASE_ADDR_ALIGN]); bytes.div_ceil(BASE_ADDR_ALIGN)]
+}
+
+/// The argument values of a launch laid out for the kernel: `slots[i]` is
+/// the offset in `values` of argument i's value (the pointer, for a
+/// buffer or a __local argument; the bytes for a value).
+struct ArgBlock {
+    values: Vec<Block>,
+    slots: Vec<usize>,
+    /// (argument, offset in the group's __local arena) of each __local
+    /// argument.
+    locals: Vec<(usize, usize)>,
+    arena_size: usize,
+}
+
+fn round_up(n: usize) -> usize {
+    n.div_ceil(BASE_ADDR_ALIGN) * BASE_ADDR_ALIGN
+}
+
+impl ArgBlock {
+    fn new(launch: &Launch) -> ArgBlock {
+        let mut slots = Vec::with_capacity(launch.args.len());
+        let mut locals = Vec::new();
+        let mut size = 0;
+        let mut arena_size = 0;
+        for (i, a) in launch.args.iter().enumerate() {
+            slots.push(size);
+            size += round_up(match a {
+                ArgValue::Bytes(b) => b.len().max(1),
+                _ => std::mem::size_of::<usize>(),
+            });
+            if let ArgValue::Local(n) = a {
+                locals.push((i, arena_size));
+                arena_size += round_up(*n);
+            }
+        }
+        let mut values = blocks(size.max(1));
+        let bytes = as_bytes(&mut values);
+        for (a, &at) in launch.args.iter().zip(&slots) {
+            let ptr = match a {
+                ArgValue::Bytes(b) => {
+                    bytes[at..at + b.len()].copy_from_slice(b);
+                    continue;
+                }
+                ArgValue::Buffer(m) => m.as_ref().map_or(0, |m| m.host_address() as usize),
+                ArgValue::Svm(p) => *p,
+                // Set per work-group.
+                ArgValue::Local(_) => 0,
+            };
+            bytes[at..at + 8].copy_from_slice(&ptr.to_ne_bytes());
+        }
+        ArgBlock {
+            values,
+            slots,
+            locals,
+            arena_size,
+        }
+    }
+}
+
+fn as_bytes(blocks: &mut [Block]) -> &mut [u8] {
+    // SAFETY: Block is plain bytes with no padding (128 bytes, align 128).
+    unsafe {
+        std::slice::from_raw_parts_mut(
+            blocks.as_mut_ptr() as *mut u8,
+            std::mem::size_of_val(blocks),
+        )
+    }
+}
+
+/// What one thread needs to run work-groups: its own copy of the argument
+/// values, its own __local arena and the args array pointing into them.
+struct GroupArgs {
+    _values: Vec<Block>,
+    _arena: Vec<Block>,
+    ptrs: Vec<*mut c_void>,
+}
+
+impl GroupArgs {
+    fn new(block: &ArgBlock) -> GroupArgs {
+        let mut values = block.values.clone();
+        let mut arena = blocks(block.arena_size.max(1));
+        let arena_base = arena.as_mut_ptr() as usize;
+        let bytes = as_bytes(&mut values);
+        for &(arg, off) in &block.locals {
+            let at = block.slots[arg];
+            bytes[at..at + 8].copy_from_slice(&(arena_base + off).to_ne_bytes());
+        }
+        let base = values.as_mut_ptr() as *mut u8;
+        let ptrs = block
+            .slots
+            .iter()
+            .map(|&o| base.wrapping_add(o) as *mut c_void)
+            .collect();
+        GroupArgs {
+            _values: values,
+            _arena: arena,
+            ptrs,
+        }
+    }
+}
+
+/// ctx->barrier for kernels the compiler found no barrier in.
+unsafe extern "C" fn barrier_unexpected(ctx: *mut WorkGroupContext, _flags: u32) {
+    // SAFETY: the kernel passes the context it was called with.
+    let ctx = unsafe { &*ctx };
+    // One work-item alone passes any barrier.
+    if ctx.local_size.iter().product::<usize>() == 1 {
+        return;
+    }
+    eprintln!(
+        "ferrocl: a kernel compiled without barrier support called barrier(); \
+         the compiler must set KernelInfo::uses_barriers for it"
+    );
+    std::process::abort();
+}
+
+/// ctx->printf_fn: printf is not wired to the executor yet.
+unsafe extern "C" fn printf_unsupported(
+    _ctx: *mut WorkGroupContext,
+    _format: *const c_char,
+    _args: *mut c_void,
+) -> i32 {
+    -1
+}
+
+/// The fiber state ctx->executor points to while a group with barriers
+/// runs: the yielder of the work-item running now.
+struct Fibers {
+    current: *const Yielder<(), ()>,
+}
+
+/// ctx->barrier for kernels with barriers: suspends the running
+/// work-item until every work-item of the group has reached the barrier.
+unsafe extern "C" fn barrier_fiber(ctx: *mut WorkGroupContext, _flags: u32) {
+    // SAFETY: the kernel passes the context it was called with, whose
+    // executor field run_group_fibers set to its live Fibers.
+    let fibers = unsafe { (*ctx).executor as *mut Fibers };
+    // SAFETY: `current` is the running fiber's yielder (set when the fiber
+    // started or last resumed), alive as long as the fiber.
+    let yielder = unsafe { &*(*fibers).current };
+    yielder.suspend(());
+    // Resumed: this work-item runs again, so its yielder is current.
+    // SAFETY: as above; the Fibers outlive every fiber of the group.
+    unsafe { (*fibers).current = yielder };
+}
+
+thread_local! {
+    /// Fiber stacks, kept for the next group this thread runs.
+    static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
+}
+
+fn take_stack() -> Result<DefaultStack, cl_int> {
+    match STACKS.with(|s| s.borrow_mut().pop()) {
+        Some(s) => Ok(s),
+        None => DefaultStack::new(FIBER_STACK_SIZE).map_err(|_| CL_OUT_OF_RESOURCES),
+    }
+}
+
+fn local_ids(ls: [usize; 3]) -> impl Iterator<Item = [usize; 3]> {
+    (0..ls[2]).flat_map(move |z| (0..ls[1]).flat_map(move |y| (0..ls[0]).map(move |x| [x, y, z])))
+}
+
+/// Runs a group's work-items one after the other.
+///
+/// # Safety
+/// `entry` is a work-item entry taking `args`; `ctx` describes the group.
+unsafe fn run_group_loop(
+    entry: WorkItemEntry,
+    args: *const *mut c_void,
+    ctx: &mut WorkGroupContext,
+) {
+    ctx.barrier = barrier_unexpected;
+    for id in local_ids(ctx.local_size) {
+        ctx.local_id = id;
+        // SAFETY: the caller's contract.
+        unsafe { entry(args, ctx) };
+    }
+}
+
+/// Runs a group's work-items on fibers, in rounds from barrier to barrier.
+///
+/// # Safety
+/// As for run_group_loop.
+unsafe fn run_group_fibers(
+    entry: WorkItemEntry,
+    args: *const *mut c_void,
+    ctx: &mut WorkGroupContext,
+) -> Result<(), cl_int> {
+    let mut fibers = Fibers {
+        current: std::ptr::null(),
+    };
+    ctx.barrier = barrier_fiber;
+    ctx.executor = &mut fibers as *mut Fibers as *mut c_void;
+    let ids: Vec<[usize; 3]> = local_ids(ctx.local_size).collect();
+    let ctx_ptr: *mut WorkGroupContext = ctx;
+    let state: *mut Fibers = &mut fibers;
+    let mut items = Vec::with_capacity(ids.len());
+    for _ in 0..ids.len() {
+        let stack = take_stack()?;
+        items.push(Some(Coroutine::with_stack(
+            stack,
+            move |yielder: &Yielder<(), ()>, ()| {
+                // SAFETY: `state` and `ctx_ptr` outlive the fibers (they
+                // are this function's, and every fiber ends before it
+                // returns); `entry` and `args` are the caller's.
+                unsafe {
+                    (*state).current = yielder;
+                    entry(args, ctx_ptr);
+                }
+            },
+        )));
+    }
+    let mut running = items.len();
+    while running > 0 {
+        for (i, slot) in items.iter_mut().enumerate() {
+            let Some(fiber) = slot else { continue };
+            // SAFETY: no fiber runs now; the next one reads its id here.
+            unsafe { (*ctx_ptr).local_id = ids[i] };
+            if let CoroutineResult::Return(()) = fiber.resume(()) {
+                let done = slot.take().expect("the fiber just ran");
+                STACKS.with(|s| s.borrow_mut().push(done.into_stack()));
+                running -= 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs every work-group of `range` on `pool`'s threads (the calling thread
+/// included).
+pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_int> {
+    let info = launch.info();
+    debug_assert_eq!(info.args.len(), launch.args.len());
+    debug_assert!(launch
+        .args
+        .iter()
+        .zip(&info.args)
+        .all(|(v, a)| matches!(v, ArgValue::Local(_)) == (a.space == ArgSpace::Local)));
+    let entry = launch.executable.entry(launch.index);
+    let barriers = info.uses_barriers;
+    let block = ArgBlock::new(launch);
+    let failed = std::sync::atomic::AtomicI32::new(CL_SUCCESS);
+    let groups = range.groups;
+    let body = |chunk: std::ops::Range<usize>| {
+        let group_args = GroupArgs::new(&block);
+        let args = group_args.ptrs.as_ptr();
+        for g in chunk {
+            let group_id = [
+                g % groups[0],
+                (g / groups[0]) % groups[1],
+                g / (groups[0] * groups[1]),
+            ];
+            let local_size = [0, 1, 2]
+                .map(|d| range.local[d].min(range.global[d] - group_id[d] * range.local[d]));
+            let mut ctx = WorkGroupContext {
+                work_dim: range.work_dim,
+                reserved: 0,
+                global_offset: range.offset,
+                global_size: range.global,
+                local_size,
+                enqueued_local_size: range.local,
+                num_groups: groups,
+                group_id,
+                local_id: [0; 3],
+                barrier: barrier_unexpected,
+                printf_fn: printf_unsupported,
+                executor: std::ptr::null_mut(),
+            };
+            // SAFETY: the kernel's entry, with the argument array laid out
+            // for it (ArgBlock) and a context describing this group.
+            let result = unsafe {
+                if barriers {
+                    run_group_fibers(entry, args, &mut ctx)
+                } else {
+                    run_group_loop(entry, args, &mut ctx);
+                    Ok(())
+                }
+            };
+            if let Err(code) = result {
+                failed.store(code, std::sync::atomic::Ordering::Relaxed);
+                return;
+            }
+        }
+    };
+    pool.parallel_for(range.group_count(), 0, &body)
+        .map_err(|_| CL_OUT_OF_RESOURCES)?;
+    match failed.into_inner() {
+        CL_SUCCESS => Ok(()),
+        code => Err(code),
+    }
+}
+
+#[cfg(test)]
+mod tests;
