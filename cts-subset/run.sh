@@ -48,7 +48,7 @@ for src in "$here"/*/*.c; do
     exe="$build/${name//\//_}"
     log="$exe.out"
     if ! "$cc" -O1 -Wall -Werror -DCL_TARGET_OPENCL_VERSION=300 -I"$here/common" \
-            "$src" "$build/harness.o" -o "$exe" -lOpenCL -lpthread 2>"$exe.cc.log"; then
+            "$src" "$build/harness.o" -o "$exe" -lOpenCL -lpthread -lm 2>"$exe.cc.log"; then
         cat "$exe.cc.log" >&2
         fail_prog "$name" "does not compile"
         continue

@@ -96,8 +96,10 @@ fn device_info(
         CL_DEVICE_PROFILING_TIMER_RESOLUTION => info(&1usize),
         CL_DEVICE_ENDIAN_LITTLE => info(&cfg!(target_endian = "little")),
         CL_DEVICE_AVAILABLE => info(&true),
-        // The kernel compiler is not there yet.
-        CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => info(&false),
+        // clang-19 compiles OpenCL C; clCompileProgram/clLinkProgram are not
+        // there yet, so no linker.
+        CL_DEVICE_COMPILER_AVAILABLE => info(&true),
+        CL_DEVICE_LINKER_AVAILABLE => info(&false),
         CL_DEVICE_EXECUTION_CAPABILITIES => {
             info(&((CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL) as cl_device_exec_capabilities))
         }

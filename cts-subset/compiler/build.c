@@ -1,0 +1,122 @@
+/* compiler: builds, build logs, options, program info and binaries. */
+#include "harness.h"
+
+static char *build_log(cl_program p)
+{
+    size_t n = 0;
+    clGetProgramBuildInfo(p, h_device(), CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    char *log = calloc(n + 1, 1);
+    clGetProgramBuildInfo(p, h_device(), CL_PROGRAM_BUILD_LOG, n, log, NULL);
+    return log;
+}
+
+TEST(compile_error_gives_build_program_failure_and_log)
+{
+    cl_context c = h_context();
+    const char *src = "kernel void broken(global int *o) { o[0] = undeclared_thing; }";
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    REQUIRE(p && !e, "program");
+    cl_device_id d = h_device();
+    CHECK_ERR(clBuildProgram(p, 1, &d, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    cl_build_status st = 0;
+    CHECK_OK(clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL));
+    CHECK(st == CL_BUILD_ERROR, "status %d", st);
+    char *log = build_log(p);
+    CHECK(strstr(log, "undeclared_thing") != NULL, "log does not name the error: %s", log);
+    free(log);
+    /* The program stays usable: fixed source in a new program builds. */
+    const char *good = "kernel void fine(global int *o) { o[0] = 1; }";
+    cl_program p2 = clCreateProgramWithSource(c, 1, &good, NULL, &e);
+    CHECK_OK(clBuildProgram(p2, 1, &d, NULL, NULL, NULL));
+    CHECK_ERR(clCreateKernel(p, "broken", &e) == NULL ? e : CL_SUCCESS, CL_INVALID_PROGRAM_EXECUTABLE);
+    clReleaseProgram(p2);
+    clReleaseProgram(p);
+    clReleaseContext(c);
+}
+
+TEST(options_defines_and_kernel_names)
+{
+    cl_context c = h_context();
+    const char *src =
+        "#ifndef VALUE\n#error VALUE undefined\n#endif\n"
+        "kernel void first(global int *o) { o[0] = VALUE; }\n"
+        "kernel void second(global int *o) { o[1] = VALUE + 1; }\n";
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    cl_device_id d = h_device();
+    CHECK_ERR(clBuildProgram(p, 1, &d, "", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    CHECK_OK(clBuildProgram(p, 1, &d, "-D VALUE=7 -cl-std=CL1.2", NULL, NULL));
+    char opts[128] = {0};
+    CHECK_OK(clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_OPTIONS, sizeof opts, opts, NULL));
+    CHECK(strstr(opts, "VALUE=7") != NULL, "options %s", opts);
+    size_t nk = 0;
+    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL));
+    CHECK(nk == 2, "num kernels %zu", nk);
+    char names[128] = {0};
+    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL));
+    CHECK(strstr(names, "first") && strstr(names, "second") && strchr(names, ';'), "names %s", names);
+    cl_kernel ks[4];
+    cl_uint got = 0;
+    CHECK_OK(clCreateKernelsInProgram(p, 4, ks, &got));
+    CHECK(got == 2, "kernels in program %u", got);
+    for (cl_uint i = 0; i < got; i++) clReleaseKernel(ks[i]);
+    CHECK_ERR(clBuildProgram(p, 1, &d, "-cl-no-such-option", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(p);
+    clReleaseContext(c);
+}
+
+TEST(binary_round_trip_runs)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    const char *src = "kernel void nine(global int *o) { o[get_global_id(0)] = 9 * (int)get_global_id(0); }";
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    cl_device_id d = h_device();
+    REQUIRE_OK(clBuildProgram(p, 1, &d, NULL, NULL, NULL));
+    size_t size = 0;
+    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+    REQUIRE(size > 0, "binary size 0");
+    unsigned char *bin = malloc(size);
+    unsigned char *bins[1] = {bin};
+    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL));
+    cl_int status = 1;
+    const unsigned char *cbins[1] = {bin};
+    cl_program p2 = clCreateProgramWithBinary(c, 1, &d, &size, cbins, &status, &e);
+    REQUIRE(p2 && !e && status == CL_SUCCESS, "from binary: %s / %s", h_err(e), h_err(status));
+    CHECK_OK(clBuildProgram(p2, 1, &d, NULL, NULL, NULL));
+    cl_kernel k = clCreateKernel(p2, "nine", &e);
+    REQUIRE(k && !e, "kernel from binary: %s", h_err(e));
+    cl_mem o = clCreateBuffer(c, 0, 64 * 4, NULL, &e);
+    CHECK_OK(clSetKernelArg(k, 0, sizeof o, &o));
+    size_t g = 64;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    int r[64];
+    CHECK_OK(clEnqueueReadBuffer(q, o, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < 64; i++) bad += r[i] != 9 * i;
+    CHECK(bad == 0, "%d wrong", bad);
+    /* Garbage is not a binary. */
+    unsigned char junk[16] = "not a binary!!!";
+    const unsigned char *jb[1] = {junk};
+    size_t js = sizeof junk;
+    cl_program p3 = clCreateProgramWithBinary(c, 1, &d, &js, jb, &status, &e);
+    CHECK_CREATE_FAILS(p3, e, CL_INVALID_BINARY);
+    free(bin);
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+    clReleaseProgram(p2);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+int main(int argc, char **argv)
+{
+    h_init("compiler", argc, argv);
+    H_RUN(compile_error_gives_build_program_failure_and_log);
+    H_RUN(options_defines_and_kernel_names);
+    H_RUN(binary_round_trip_runs);
+    return h_done();
+}
