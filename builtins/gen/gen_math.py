@@ -1,0 +1,235 @@
+"""Generates builtins/lib/math.cl: OpenCL C 6.15.2 math functions."""
+from common import *
+
+out = []
+emit = out.append
+
+
+def sfx(t):
+    return 'f' if t == 'float' else ''
+
+
+# Functions whose scalar version is a clang builtin that lowers to an LLVM
+# intrinsic or a libm call (glibc's float and double functions are within the
+# OpenCL ULP bounds).
+LIBM_UNARY = ['acos', 'acosh', 'asin', 'asinh', 'atan', 'atanh', 'cbrt', 'cos',
+              'cosh', 'erf', 'erfc', 'exp', 'exp2', 'exp10', 'expm1', 'lgamma',
+              'log', 'log2', 'log10', 'log1p', 'logb', 'sin', 'sinh', 'tan',
+              'tanh', 'tgamma']
+# these also have an elementwise builtin usable for vectors
+ELEM_UNARY = {'ceil': 'ceil', 'floor': 'floor', 'rint': 'rint', 'round': 'round',
+              'trunc': 'trunc', 'fabs': 'abs', 'sqrt': 'sqrt'}
+LIBM_BINARY = ['atan2', 'fdim', 'fmod', 'hypot', 'nextafter', 'pow', 'remainder']
+ELEM_BINARY = {'copysign': 'copysign', 'fmax': 'max', 'fmin': 'min'}
+
+# scalar bodies written by hand; {T} type, {s} libm suffix.
+# float versions of the *pi functions, powr/pown/rootn and rsqrt are
+# computed in double and rounded once (error < 0.5 ulp + tiny).
+CUSTOM_DOUBLE = {
+    'acospi': ('u', 'return acos(x) * M_1_PI;'),
+    'asinpi': ('u', 'return asin(x) * M_1_PI;'),
+    'atanpi': ('u', 'return atan(x) * M_1_PI;'),
+    'atan2pi': ('b', 'return atan2(x, y) * M_1_PI;'),
+    'rsqrt': ('u', 'return 1.0 / __builtin_sqrt(x);'),
+    'sinpi': ('u', '''double ax = __builtin_fabs(x);
+  if (__builtin_isinf(ax)) return __builtin_nan("");
+  double r = __builtin_fmod(ax, 2.0), sg = 1.0;
+  if (r >= 1.0) { r -= 1.0; sg = -1.0; }
+  if (r > 0.5) r = 1.0 - r;
+  double v = r <= 0.25 ? __builtin_sin(M_PI * r) : __builtin_cos(M_PI * (0.5 - r));
+  v *= sg;
+  if (v == 0.0) return __builtin_copysign(0.0, x);
+  return x < 0.0 ? -v : v;'''),
+    'cospi': ('u', '''double ax = __builtin_fabs(x);
+  if (__builtin_isinf(ax)) return __builtin_nan("");
+  double r = __builtin_fmod(ax, 2.0), sg = 1.0;
+  if (r >= 1.0) { r -= 1.0; sg = -1.0; }
+  if (r > 0.5) { r = 1.0 - r; sg = -sg; }
+  double v = r <= 0.25 ? __builtin_cos(M_PI * r) : __builtin_sin(M_PI * (0.5 - r));
+  return v == 0.0 ? 0.0 : sg * v;'''),
+    'tanpi': ('u', '''double ax = __builtin_fabs(x);
+  if (__builtin_isinf(ax)) return __builtin_nan("");
+  double r = __builtin_fmod(ax, 1.0), sg = 1.0;
+  if (r > 0.5) { r = 1.0 - r; sg = -1.0; }
+  double v = r <= 0.25 ? __builtin_tan(M_PI * r) : 1.0 / __builtin_tan(M_PI * (0.5 - r));
+  if (v == 0.0) v = 0.0;
+  /* integer n: +-0 with sign of x for even n, opposite for odd n */
+  if (r == 0.0) { double m = __builtin_fmod(ax, 2.0); v = (m == 1.0) ? -0.0 : 0.0; }
+  v *= sg;
+  return x < 0.0 ? -v : v;'''),
+    'powr': ('b', '''if (__builtin_isnan(x) || __builtin_isnan(y) || x < 0.0) return __builtin_nan("");
+  if (x == 0.0 && y == 0.0) return __builtin_nan("");
+  if (__builtin_isinf(x) && y == 0.0) return __builtin_nan("");
+  if (x == 1.0 && __builtin_isinf(y)) return __builtin_nan("");
+  return __builtin_pow(x, y);'''),
+    'maxmag': ('b', '''double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+  return ax > ay ? x : ay > ax ? y : __builtin_fmax(x, y);'''),
+    'minmag': ('b', '''double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+  return ax < ay ? x : ay < ax ? y : __builtin_fmin(x, y);'''),
+}
+
+FLOAT_VIA_DOUBLE = ['acospi', 'asinpi', 'atanpi', 'atan2pi', 'rsqrt', 'sinpi',
+                    'cospi', 'tanpi', 'powr']
+
+
+def sig(kind, T, n):
+    t = vt(T, n)
+    if kind == 'u':
+        return f'{t} x'
+    if kind == 'b':
+        return f'{t} x, {t} y'
+    if kind == 't':
+        return f'{t} x, {t} y, {t} z'
+
+
+def vparams(kind, T):
+    names = {'u': 'x', 'b': 'xy', 't': 'xyz'}[kind]
+    return [('v', T, c) for c in names]
+
+
+def args(kind):
+    return {'u': 'x', 'b': 'x, y', 't': 'x, y, z'}[kind]
+
+
+def gen_vec(name, kind, T, ret=None):
+    ret = ret or T
+    for n in VW:
+        emit(f'{vt(ret, n)} CNFN {name}({sig(kind, T, n)}) '
+             + split_call(ret, name, vparams(kind, T), n))
+
+
+emit(HEADER.format(gen='gen_math.py'))
+emit('''
+/* libm entry points that have no clang builtin */
+float __ferrocl_lgammaf_r(float, __private int *) __asm__("lgammaf_r");
+double __ferrocl_lgamma_r(double, __private int *) __asm__("lgamma_r");
+''')
+
+for T in ['double', 'float']:
+    s = sfx(T)
+    emit(f'\n/* ---------------- {T} ---------------- */')
+    for f in LIBM_UNARY:
+        emit(f'{T} CNFN {f}({T} x) {{ return __builtin_{f}{s}(x); }}')
+        gen_vec(f, 'u', T)
+    for f, e in ELEM_UNARY.items():
+        emit(f'{T} CNFN {f}({T} x) {{ return __builtin_{f}{s}(x); }}')
+        for n in VW:
+            emit(f'{vt(T, n)} CNFN {f}({vt(T, n)} x) {{ return __builtin_elementwise_{e}(x); }}')
+    for f in LIBM_BINARY:
+        emit(f'{T} CNFN {f}({T} x, {T} y) {{ return __builtin_{f}{s}(x, y); }}')
+        gen_vec(f, 'b', T)
+    for f, e in ELEM_BINARY.items():
+        emit(f'{T} CNFN {f}({T} x, {T} y) {{ return __builtin_{f}{s}(x, y); }}')
+        for n in VW:
+            emit(f'{vt(T, n)} CNFN {f}({vt(T, n)} x, {vt(T, n)} y) {{ return __builtin_elementwise_{e}(x, y); }}')
+    for f in ['fmax', 'fmin']:
+        for n in VW:
+            emit(f'{vt(T, n)} CNFN {f}({vt(T, n)} x, {T} y) {{ return {f}(x, ({vt(T, n)})y); }}')
+    # fma / mad
+    for f in ['fma', 'mad']:
+        emit(f'{T} CNFN {f}({T} x, {T} y, {T} z) {{ return __builtin_fma{s}(x, y, z); }}')
+        for n in VW:
+            emit(f'{vt(T, n)} CNFN {f}({vt(T, n)} x, {vt(T, n)} y, {vt(T, n)} z) {{ return __builtin_elementwise_fma(x, y, z); }}')
+    # custom
+    for f, (kind, body) in CUSTOM_DOUBLE.items():
+        if T == 'double':
+            emit(f'double CNFN {f}({sig(kind, "double", 1)}) {{\n  {body}\n}}')
+        elif f in FLOAT_VIA_DOUBLE:
+            a = ', '.join(f'(double){c}' for c in args(kind).split(', '))
+            emit(f'float CNFN {f}({sig(kind, "float", 1)}) {{ return (float){f}({a}); }}')
+        else:
+            emit(f'float CNFN {f}({sig(kind, "float", 1)}) {{\n  '
+                 + body.replace('double', 'float').replace('__builtin_fabs(', '__builtin_fabsf(')
+                 .replace('__builtin_fmax(', '__builtin_fmaxf(').replace('__builtin_fmin(', '__builtin_fminf(')
+                 + '\n}')
+        gen_vec(f, kind, T)
+    # ilogb
+    emit(f'int CNFN ilogb({T} x) {{ return __builtin_ilogb{s}(x); }}')
+    for n in VW:
+        emit(f'{vt("int", n)} CNFN ilogb({vt(T, n)} x) ' + split_call('int', 'ilogb', [('v', T, 'x')], n))
+    # ldexp
+    emit(f'{T} CNFN ldexp({T} x, int k) {{ return __builtin_ldexp{s}(x, k); }}')
+    for n in VW:
+        emit(f'{vt(T, n)} CNFN ldexp({vt(T, n)} x, {vt("int", n)} k) '
+             + split_call(T, 'ldexp', [('v', T, 'x'), ('v', 'int', 'k')], n))
+        emit(f'{vt(T, n)} CNFN ldexp({vt(T, n)} x, int k) {{ return ldexp(x, ({vt("int", n)})k); }}')
+    # pown / rootn
+    emit(f'{T} CNFN pown({T} x, int k) {{ return (({T})__builtin_pow((double)x, (double)k)); }}')
+    if T == 'float':
+        emit('''float CNFN rootn(float x, int k) {
+  if (k == 0 || (x < 0.0f && (k & 1) == 0) || __builtin_isnan(x)) return __builtin_nanf("");
+  double r = __builtin_pow(__builtin_fabs((double)x), 1.0 / (double)k);
+  return (float)((k & 1) ? __builtin_copysign(r, (double)x) : r);
+}''')
+    else:
+        emit('''double CNFN rootn(double x, int k) {
+  if (k == 0 || (x < 0.0 && (k & 1) == 0) || __builtin_isnan(x)) return __builtin_nan("");
+  double ax = __builtin_fabs(x), r;
+  switch (k) {
+  case 1: return x;
+  case -1: return 1.0 / x;
+  case 2: return __builtin_sqrt(x);
+  case -2: return 1.0 / __builtin_sqrt(x);
+  case 3: return __builtin_cbrt(x);
+  case -3: return 1.0 / __builtin_cbrt(x);
+  case 4: return __builtin_sqrt(__builtin_sqrt(x));
+  default: r = __builtin_pow(ax, 1.0 / (double)k);
+  }
+  return (k & 1) ? __builtin_copysign(r, x) : r;
+}''')
+    for f in ['pown', 'rootn']:
+        for n in VW:
+            emit(f'{vt(T, n)} CNFN {f}({vt(T, n)} x, {vt("int", n)} k) '
+                 + split_call(T, f, [('v', T, 'x'), ('v', 'int', 'k')], n))
+    # nan
+    if T == 'float':
+        emit('float CNFN nan(uint c) { return __builtin_astype(0x7fc00000u | (c & 0x003fffffu), float); }')
+        for n in VW:
+            emit(f'float{n} CNFN nan(uint{n} c) {{ return __builtin_astype((uint{n})0x7fc00000u | (c & (uint{n})0x003fffffu), float{n}); }}')
+    else:
+        emit('double CNFN nan(ulong c) { return __builtin_astype(0x7ff8000000000000ul | (c & 0x0007fffffffffffful), double); }')
+        for n in VW:
+            emit(f'double{n} CNFN nan(ulong{n} c) {{ return __builtin_astype((ulong{n})0x7ff8000000000000ul | (c & (ulong{n})0x0007fffffffffffful), double{n}); }}')
+    # pointer-argument functions
+    one_minus = '0x1.fffffep-1f' if T == 'float' else '0x1.fffffffffffffp-1'
+    for AS in AS_OUT:
+        q = (AS + ' ') if AS else ''
+        emit(f'{T} OVL frexp({T} x, {q}int *e) {{ int t; {T} r = __builtin_frexp{s}(x, &t); *e = t; return r; }}')
+        emit(f'{T} OVL remquo({T} x, {T} y, {q}int *qo) {{ int t; {T} r = __builtin_remquo{s}(x, y, &t); *qo = t; return r; }}')
+        lg = '__ferrocl_lgammaf_r' if T == 'float' else '__ferrocl_lgamma_r'
+        emit(f'{T} OVL lgamma_r({T} x, {q}int *sg) {{ int t; {T} r = {lg}(x, &t); *sg = t; return r; }}')
+        emit(f'{T} OVL modf({T} x, {q}{T} *ip) {{ {T} t; {T} r = __builtin_modf{s}(x, &t); *ip = t; return r; }}')
+        emit(f'{T} OVL sincos({T} x, {q}{T} *c) {{ *c = __builtin_cos{s}(x); return __builtin_sin{s}(x); }}')
+        emit(f'''{T} OVL fract({T} x, {q}{T} *ip) {{
+  {T} fl = __builtin_floor{s}(x);
+  *ip = fl;
+  if (__builtin_isnan(x)) return x;
+  if (__builtin_isinf(x)) return __builtin_copysign{s}(0, x);
+  return __builtin_fmin{s}(x - fl, {one_minus});
+}}''')
+    for AS in AS_OUT:
+        q = (AS + ' ') if AS else ''
+        for n in VW:
+            V = vt(T, n)
+            I = vt('int', n)
+            emit(f'{V} OVL frexp({V} x, {q}{I} *e) ' + split_call(T, 'frexp', [('v', T, 'x'), ('p', 'int', 'e')], n))
+            emit(f'{V} OVL remquo({V} x, {V} y, {q}{I} *qo) ' + split_call(T, 'remquo', [('v', T, 'x'), ('v', T, 'y'), ('p', 'int', 'qo')], n))
+            emit(f'{V} OVL lgamma_r({V} x, {q}{I} *sg) ' + split_call(T, 'lgamma_r', [('v', T, 'x'), ('p', 'int', 'sg')], n))
+            for f, pn in [('modf', 'ip'), ('sincos', 'c'), ('fract', 'ip')]:
+                emit(f'{V} OVL {f}({V} x, {q}{V} *{pn}) ' + split_call(T, f, [('v', T, 'x'), ('p', T, pn)], n))
+
+# half_ and native_ (float only; full precision, well inside their bounds)
+HN_UNARY = {'cos': 'cos', 'exp': 'exp', 'exp2': 'exp2', 'exp10': 'exp10', 'log': 'log',
+            'log2': 'log2', 'log10': 'log10', 'rsqrt': 'rsqrt', 'sin': 'sin',
+            'sqrt': 'sqrt', 'tan': 'tan'}
+emit('\n/* ---------------- half_ and native_ ---------------- */')
+for pre in ['half_', 'native_']:
+    for n in W:
+        V = vt('float', n)
+        for f, g in HN_UNARY.items():
+            emit(f'{V} CNFN {pre}{f}({V} x) {{ return {g}(x); }}')
+        emit(f'{V} CNFN {pre}recip({V} x) {{ return 1.0f / x; }}')
+        emit(f'{V} CNFN {pre}divide({V} x, {V} y) {{ return x / y; }}')
+        emit(f'{V} CNFN {pre}powr({V} x, {V} y) {{ return powr(x, y); }}')
+
+open('../lib/math.cl', 'w').write('\n'.join(out) + '\n')
