@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Side-by-side scheduling benchmarks: ferrocl vs PoCL (vs Intel CPU runtime).
+# Side-by-side benchmarks: ferrocl vs PoCL (vs Intel CPU runtime).
 #
-# Usage: benches/run.sh
+# Usage: benches/run.sh              scheduling (sched_bench.c, figures in us)
+#        BENCH=kernels benches/run.sh compiled kernels (kernels_bench.c)
 # Environment:
 #   FERROCL_LIB   path of libferrocl.so  (default <repo>/target/release/libferrocl.so)
 #   POCL_ICD      PoCL .icd file or library (default /etc/OpenCL/vendors/pocl.icd)
@@ -32,9 +33,21 @@ else
     trap 'rm -rf "$work"' EXIT
 fi
 
-bin=$work/sched_bench
-if ! $CC -O2 -o "$bin" "$here/sched_bench.c" -lOpenCL -lpthread 2>"$work/build.log"; then
-    echo "error: cannot build sched_bench.c:" >&2
+BENCH=${BENCH:-sched}
+bin=$work/${BENCH}_bench
+case $BENCH in
+sched)
+    cflags="-O2"
+    groups="roundtrip write1 native inorder_write inorder_marker chain_write chain_marker"
+    units="us, lower is better" ;;
+kernels)
+    cflags="-O3 -march=native -ffast-math"
+    groups="vadd sgemm_naive sgemm_tiled reduce histogram nbody build"
+    units="*_ms lower, others higher is better" ;;
+*) echo "error: BENCH is sched or kernels" >&2; exit 1 ;;
+esac
+if ! $CC $cflags -o "$bin" "$here/${BENCH}_bench.c" -lOpenCL -lpthread -lm 2>"$work/build.log"; then
+    echo "error: cannot build ${BENCH}_bench.c:" >&2
     cat "$work/build.log" >&2
     exit 1
 fi
@@ -47,7 +60,6 @@ sys_loader=$(ldd "$bin" | awk '/libOpenCL\.so/ {print $3; exit}')
 
 # Each figure group runs in its own process, so a hang or crash in one group
 # (e.g. PoCL 3.1 chained markers) costs only that group's figures.
-groups="roundtrip write1 native inorder_write inorder_marker chain_write chain_marker"
 # Backstop in case the in-program watchdog itself cannot fire.
 outer_timeout=$(awk -v t="${SCHED_BENCH_TIMEOUT:-0}" -v s="${SCHED_BENCH_SCALE:-1}" \
     'BEGIN { if (t <= 0) t = 10 * (s > 1 ? s : 1); printf "%d", 2 * t + 30 }')
@@ -100,7 +112,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
             [ -n "${skip[$v.$g]:-}" ] || run_group "$v" "$g" "$r"
         done
     done
-    "$bin" floor >>"$work/floor.$r.out" 2>>"$work/floor.err"
+    [ "$BENCH" = sched ] && "$bin" floor >>"$work/floor.$r.out" 2>>"$work/floor.err"
 done
 
 # ----------------------------------------------------------------- report
@@ -113,7 +125,7 @@ echo "# $ROUNDS rounds; each cell is the median over rounds (NA: failed, unsuppo
 echo
 
 shopt -s nullglob
-awk -v vendors="$vendors" '
+awk -v vendors="$vendors" -v units="$units" '
     function isnum(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
     function ratio(a, b) { return (isnum(a) && isnum(b) && b > 0) ? sprintf("%.2f", a / b) : "NA" }
     # median of the numeric values collected for key k ("NA" if none)
@@ -133,7 +145,7 @@ awk -v vendors="$vendors" '
     END {
         nv = split(vendors, V, " ")
         label["ferrocl"] = "ferrocl"; label["pocl"] = "PoCL"; label["intel"] = "Intel"
-        hdr = sprintf("%-36s", "figure (us, lower is better)")
+        hdr = sprintf("%-36s", "figure (" units ")")
         for (i = 1; i <= nv; i++) hdr = hdr sprintf(" %10s", label[V[i]])
         hdr = hdr sprintf(" %13s %13s", "ferrocl/PoCL", "ferrocl/best")
         print hdr
@@ -149,6 +161,7 @@ awk -v vendors="$vendors" '
             fv = med("ferrocl" SUBSEP f); pv = med("pocl" SUBSEP f)
             print line sprintf(" %13s %13s", ratio(fv, pv), ratio(fv, best))
         }
+        if (!("floor" SUBSEP "condvar_pingpong_us" in cnt)) exit
         print ""
         print "machine floor (no OpenCL):"
         for (k = 1; k <= n; k++)
