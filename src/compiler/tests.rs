@@ -250,6 +250,14 @@ __kernel void calls_helper(__global ulong *out, uint d) {
 __kernel void calls_far(__global ulong *out, uint d) {
     out[get_global_linear_id()] = far_helper(d) + 1;
 }
+__kernel void calls_kernel(__global ulong *out, uint d) {
+    calls_helper(out, d + 1);
+    out[get_global_linear_id()] += get_local_linear_id();
+}
+__kernel void no_args(void) {
+    __local ulong seen[1];
+    seen[0] = get_local_id(0);
+}
 __kernel void saxpy(__global float *y, __global const float *x, float a, uint d) {
     size_t i = get_global_linear_id();
     y[i] = a * x[i] + y[i] + (float)d;
@@ -310,12 +318,22 @@ fn run_range(
 
 #[test]
 fn group_entries_match_work_item_entries() {
-    let exe = compile(LOOP_SRC, "-cl-std=CL3.0").unwrap_or_else(|e| panic!("{}", e.log()));
+    // Optimized, helpers inlined by clang.
+    check_group_entries("-cl-std=CL3.0", true);
+    // The kernels' copies are noinline.
+    check_group_entries("-cl-std=CL3.0 -cl-opt-disable", false);
+}
+
+fn check_group_entries(options: &str, optimized: bool) {
+    let exe = compile(LOOP_SRC, options).unwrap_or_else(|e| panic!("{}", e.log()));
     let index = |n| exe.kernel_index(n).unwrap();
+    if optimized {
+        assert!(exe.group_entry(index("calls_helper")).is_some());
+    }
+    assert!(exe.group_entry(index("no_args")).is_some());
     for (name, want) in [
         ("all_ids", true),
         ("dyn_dim", true),
-        ("calls_helper", true),
         ("calls_far", false),
         ("saxpy", true),
     ] {
@@ -384,7 +402,7 @@ fn group_entries_match_work_item_entries() {
         }
         // Helpers: inlined by clang (work-group entry), or not (work-item
         // entries only: the work-group run is the executor's fallback).
-        for name in ["calls_helper", "calls_far"] {
+        for name in ["calls_helper", "calls_far", "calls_kernel"] {
             let k = index(name);
             let wi = run(k, 1, 0, false);
             assert!(!wi.contains(&u64::MAX), "{name}, {what}");
