@@ -91,3 +91,62 @@ void _Z22atomic_work_item_fencej12memory_order12memory_scope(unsigned flags, int
         break;
     }
 }
+
+/* The work-item functions of work-group entries (__ferrocl_wg_K, see
+ * include/ferrocl_kernel.h): the compiler rewrites each call to a work-item
+ * function in a barrier-free kernel into a call to its __ferrocl_loop_ twin,
+ * which takes the context and the local id (the work-item loop's induction
+ * variables) as arguments. Inlined, with a constant dimension each is one
+ * load from the context (hoisted out of the work-item loops) or a loop
+ * variable; a runtime dimension becomes a select. The executor fills the
+ * dimensions at and past work_dim with the spec's defaults (sizes 1, ids and
+ * offsets 0), so only dimensions past 2 need a test. */
+#define WG_FN __attribute__((always_inline))
+#define WG_ARGS const struct ferrocl_wg_ctx *restrict c, size_t lx, size_t ly, size_t lz
+#define WG_LID(d) ((d) == 0 ? lx : (d) == 1 ? ly : (d) == 2 ? lz : 0)
+
+WG_FN unsigned __ferrocl_loop_work_dim(WG_ARGS) {
+    (void)lx, (void)ly, (void)lz;
+    return c->work_dim;
+}
+WG_FN size_t __ferrocl_loop_global_size(WG_ARGS, unsigned d) {
+    (void)lx, (void)ly, (void)lz;
+    return d < 3 ? c->global_size[d] : 1;
+}
+WG_FN size_t __ferrocl_loop_local_size(WG_ARGS, unsigned d) {
+    (void)lx, (void)ly, (void)lz;
+    return d < 3 ? c->local_size[d] : 1;
+}
+WG_FN size_t __ferrocl_loop_enqueued_local_size(WG_ARGS, unsigned d) {
+    (void)lx, (void)ly, (void)lz;
+    return d < 3 ? c->enqueued_local_size[d] : 1;
+}
+WG_FN size_t __ferrocl_loop_local_id(WG_ARGS, unsigned d) {
+    (void)c;
+    return WG_LID(d);
+}
+WG_FN size_t __ferrocl_loop_num_groups(WG_ARGS, unsigned d) {
+    (void)lx, (void)ly, (void)lz;
+    return d < 3 ? c->num_groups[d] : 1;
+}
+WG_FN size_t __ferrocl_loop_group_id(WG_ARGS, unsigned d) {
+    (void)lx, (void)ly, (void)lz;
+    return d < 3 ? c->group_id[d] : 0;
+}
+WG_FN size_t __ferrocl_loop_global_offset(WG_ARGS, unsigned d) {
+    (void)lx, (void)ly, (void)lz;
+    return d < 3 ? c->global_offset[d] : 0;
+}
+WG_FN size_t __ferrocl_loop_global_id(WG_ARGS, unsigned d) {
+    return d < 3 ? c->group_id[d] * c->enqueued_local_size[d] + WG_LID(d) + c->global_offset[d]
+                 : 0;
+}
+WG_FN size_t __ferrocl_loop_global_linear_id(WG_ARGS) {
+    size_t g0 = c->group_id[0] * c->enqueued_local_size[0] + lx;
+    size_t g1 = c->group_id[1] * c->enqueued_local_size[1] + ly;
+    size_t g2 = c->group_id[2] * c->enqueued_local_size[2] + lz;
+    return (g2 * c->global_size[1] + g1) * c->global_size[0] + g0;
+}
+WG_FN size_t __ferrocl_loop_local_linear_id(WG_ARGS) {
+    return (lz * c->local_size[1] + ly) * c->local_size[0] + lx;
+}

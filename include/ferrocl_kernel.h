@@ -15,7 +15,23 @@
  * The executor runs a work-group by calling the entry for each work-item,
  * updating ctx->local_id between calls. barrier() calls ctx->barrier, which
  * the executor implements (switching to the next work-item's fiber when the
- * kernel uses barriers). */
+ * kernel uses barriers).
+ *
+ * A kernel without barriers (whose work-item functions are all called in
+ * its own body, after inlining) also gets
+ *
+ *     void __ferrocl_wg_K(void *const *args, struct ferrocl_wg_ctx *ctx);
+ *
+ * which runs ALL work-items of the group ctx->group_id, in loops over the
+ * local ids (z outermost, x innermost): the work-item functions become the
+ * loop variables and loads from ctx, so the loops can be vectorized across
+ * work-items. It neither reads nor writes ctx->local_id; ctx must not change
+ * while it runs. The program binary's metadata says which kernels have one;
+ * the executor then calls it once per work-group instead of __ferrocl_wi_K.
+ *
+ * Dimensions at and past work_dim hold the spec's defaults: global_size,
+ * local_size, enqueued_local_size and num_groups 1, global_offset and
+ * group_id 0. */
 #ifndef FERROCL_KERNEL_H
 #define FERROCL_KERNEL_H
 
@@ -32,7 +48,7 @@ struct ferrocl_wg_ctx {
     size_t enqueued_local_size[3];
     size_t num_groups[3];
     size_t group_id[3];
-    /* The work-item running now. */
+    /* The work-item running now (__ferrocl_wi_K only). */
     size_t local_id[3];
     /* barrier(flags) and work_group_barrier: provided by the executor. */
     void (*barrier)(struct ferrocl_wg_ctx *ctx, uint32_t flags);

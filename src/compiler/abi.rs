@@ -14,7 +14,7 @@ pub struct WorkGroupContext {
     pub enqueued_local_size: [usize; 3],
     pub num_groups: [usize; 3],
     pub group_id: [usize; 3],
-    /// The work-item running now.
+    /// The work-item running now (work-item entries only).
     pub local_id: [usize; 3],
     pub barrier: unsafe extern "C" fn(*mut WorkGroupContext, u32),
     pub printf_fn: unsafe extern "C" fn(*mut WorkGroupContext, *const c_char, *mut c_void) -> i32,
@@ -22,8 +22,18 @@ pub struct WorkGroupContext {
     pub executor: *mut c_void,
 }
 
-/// `void __ferrocl_wi_K(void *const *args, struct ferrocl_wg_ctx *ctx)`.
+/// `void __ferrocl_wi_K(void *const *args, struct ferrocl_wg_ctx *ctx)`:
+/// runs the work-item `ctx.local_id`.
 pub type WorkItemEntry = unsafe extern "C" fn(*const *mut c_void, *mut WorkGroupContext);
+
+/// `void __ferrocl_wg_K(void *const *args, struct ferrocl_wg_ctx *ctx)`:
+/// runs every work-item of the group (barrier-free kernels only; see
+/// `KernelInfo::group_entry`). Dimensions at and past `ctx.work_dim` must
+/// hold the defaults: sizes 1, ids and offsets 0.
+pub type WorkGroupEntry = unsafe extern "C" fn(*const *mut c_void, *mut WorkGroupContext);
 
 /// The prefix of each kernel's work-item entry symbol.
 pub const ENTRY_PREFIX: &str = "__ferrocl_wi_";
+
+/// The prefix of a kernel's work-group entry symbol.
+pub const GROUP_ENTRY_PREFIX: &str = "__ferrocl_wg_";

@@ -4,11 +4,14 @@
 //!
 //! Layout: b"FERROCL\0", u32 format version, u64 metadata length (little
 //! endian), the metadata as text lines, then the shared object's bytes.
+//!
+//! Version 2 added each kernel's work-group entry flag (the field after
+//! uses_barriers); version 1 binaries still load, work-item entries only.
 
 use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo};
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 + 8;
 
 fn esc(s: &str) -> String {
@@ -57,11 +60,12 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     let mut meta = String::new();
     for k in kernels {
         meta += &format!(
-            "kernel\t{}\t{}\t{}\t{}\t{}\n",
+            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\n",
             esc(&k.name),
             dims(k.reqd_work_group_size),
             dims(k.work_group_size_hint),
             k.uses_barriers as u8,
+            k.group_entry as u8,
             esc(&k.attributes)
         );
         for a in &k.args {
@@ -91,7 +95,8 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
     if bin.len() < HEADER || &bin[..8] != MAGIC {
         return Err(bad());
     }
-    if u32::from_le_bytes(bin[8..12].try_into().unwrap()) != VERSION {
+    let version = u32::from_le_bytes(bin[8..12].try_into().unwrap());
+    if !(1..=VERSION).contains(&version) {
         return Err("ferrocl: program binary of another ferrocl version".into());
     }
     let len = u64::from_le_bytes(bin[12..20].try_into().unwrap()) as usize;
@@ -102,15 +107,23 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
     let mut kernels: Vec<KernelInfo> = Vec::new();
     for line in meta.lines() {
         let f: Vec<&str> = line.split('\t').collect();
-        match f.as_slice() {
-            ["kernel", name, reqd, hint, barriers, attrs] => kernels.push(KernelInfo {
+        let kernel =
+            |name: &str, reqd: &str, hint: &str, barriers: &str, wg: &str, attrs| KernelInfo {
                 name: unesc(name),
                 args: Vec::new(),
                 reqd_work_group_size: parse_dims(reqd),
                 work_group_size_hint: parse_dims(hint),
-                uses_barriers: *barriers == "1",
+                uses_barriers: barriers == "1",
+                group_entry: wg == "1",
                 attributes: unesc(attrs),
-            }),
+            };
+        match f.as_slice() {
+            ["kernel", name, reqd, hint, barriers, attrs] if version == 1 => {
+                kernels.push(kernel(name, reqd, hint, barriers, "0", attrs))
+            }
+            ["kernel", name, reqd, hint, barriers, wg, attrs] if version >= 2 => {
+                kernels.push(kernel(name, reqd, hint, barriers, wg, attrs))
+            }
             ["arg", space, size, ty, name, access, qual] => {
                 let k = kernels.last_mut().ok_or_else(bad)?;
                 k.args.push(KernelArg {
@@ -148,6 +161,7 @@ pub fn load_so(
     .map_err(|e| format!("ferrocl: loading the compiled program: {e}"))?
     .into();
     let mut entries = Vec::new();
+    let mut group_entries = Vec::new();
     for k in &kernels {
         let sym = format!("{}{}\0", abi::ENTRY_PREFIX, k.name);
         // SAFETY: the entry has the ABI's signature (generated in ir.rs).
@@ -156,8 +170,19 @@ pub fn load_so(
                 .map_err(|e| format!("ferrocl: kernel entry {}: {e}", k.name))?
         };
         entries.push(f);
+        let group = if k.group_entry {
+            let sym = format!("{}{}\0", abi::GROUP_ENTRY_PREFIX, k.name);
+            // SAFETY: the entry has the ABI's signature (generated in ir.rs).
+            Some(unsafe {
+                *lib.get::<abi::WorkGroupEntry>(sym.as_bytes())
+                    .map_err(|e| format!("ferrocl: kernel entry {}: {e}", k.name))?
+            })
+        } else {
+            None
+        };
+        group_entries.push(group);
     }
-    let mut exe = Executable::from_parts(kernels, binary, entries);
+    let mut exe = Executable::with_group_entries(kernels, binary, entries, group_entries);
     exe.library = Some(lib);
     exe.log = log;
     Ok(exe)

@@ -205,6 +205,77 @@ fn is_barrier_symbol(name: &str) -> bool {
     name.starts_with("_Z7barrier") || name.contains("work_group_")
 }
 
+/// The work-item functions (their mangled names) and, for work-group
+/// entries, their twins in builtins/workitem.c that take the context and
+/// the local id as arguments; with the twin's return type and whether it
+/// takes a dimension.
+const WORK_ITEM_FNS: &[(&str, &str, &str, bool)] = &[
+    ("_Z12get_work_dimv", "__ferrocl_loop_work_dim", "i32", false),
+    (
+        "_Z15get_global_sizej",
+        "__ferrocl_loop_global_size",
+        "i64",
+        true,
+    ),
+    (
+        "_Z14get_local_sizej",
+        "__ferrocl_loop_local_size",
+        "i64",
+        true,
+    ),
+    (
+        "_Z23get_enqueued_local_sizej",
+        "__ferrocl_loop_enqueued_local_size",
+        "i64",
+        true,
+    ),
+    ("_Z12get_local_idj", "__ferrocl_loop_local_id", "i64", true),
+    (
+        "_Z14get_num_groupsj",
+        "__ferrocl_loop_num_groups",
+        "i64",
+        true,
+    ),
+    ("_Z12get_group_idj", "__ferrocl_loop_group_id", "i64", true),
+    (
+        "_Z17get_global_offsetj",
+        "__ferrocl_loop_global_offset",
+        "i64",
+        true,
+    ),
+    (
+        "_Z13get_global_idj",
+        "__ferrocl_loop_global_id",
+        "i64",
+        true,
+    ),
+    (
+        "_Z20get_global_linear_idv",
+        "__ferrocl_loop_global_linear_id",
+        "i64",
+        false,
+    ),
+    (
+        "_Z19get_local_linear_idv",
+        "__ferrocl_loop_local_linear_id",
+        "i64",
+        false,
+    ),
+];
+
+fn is_work_item_symbol(name: &str) -> bool {
+    WORK_ITEM_FNS.iter().any(|f| f.0 == name)
+}
+
+/// The internal copy of a kernel that a work-group entry calls per
+/// work-item (a `.` keeps it apart from any OpenCL C name).
+const WG_BODY_PREFIX: &str = "__ferrocl_wgbody.";
+
+/// The parameters a kernel's work-group copy takes after the kernel's own.
+const WG_PARAMS: &str =
+    "ptr noalias nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
+const WG_ARGS: &str = "ptr %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
+
 /// A parsed module: its kernels and what rewriting needs.
 pub struct Module {
     pub kernels: Vec<IrKernel>,
@@ -281,6 +352,34 @@ fn reaches_barrier(f: &str, calls: &HashMap<String, HashSet<String>>) -> bool {
         }
     }
     false
+}
+
+/// Whether a kernel's work-item functions can become loop variables: it
+/// calls them only in its own body. A function it calls that asks for them
+/// itself (clang did not inline it, or another kernel) reads the running
+/// work-item from the context, which a work-group entry does not update, so
+/// such a kernel runs work-item by work-item instead.
+fn loop_safe(kernel: &str, calls: &HashMap<String, HashSet<String>>) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack: Vec<&str> = calls
+        .get(kernel)
+        .into_iter()
+        .flatten()
+        .map(|s| s.as_str())
+        .collect();
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g) {
+            continue;
+        }
+        let Some(callees) = calls.get(g) else {
+            continue;
+        };
+        if callees.iter().any(|c| is_work_item_symbol(c)) {
+            return false;
+        }
+        stack.extend(callees.iter().map(|s| s.as_str()));
+    }
+    true
 }
 
 fn kernel_of(
@@ -381,9 +480,11 @@ fn kernel_of(
     if let Some([x, y, z]) = hint {
         attributes.push(format!("work_group_size_hint({x},{y},{z})"));
     }
+    let uses_barriers = reaches_barrier(&name, calls);
     Ok(IrKernel {
         info: KernelInfo {
-            uses_barriers: reaches_barrier(&name, calls),
+            group_entry: !uses_barriers && loop_safe(&name, calls),
+            uses_barriers,
             name,
             args,
             reqd_work_group_size: reqd,
@@ -394,27 +495,52 @@ fn kernel_of(
     })
 }
 
+/// The highest `#N` attribute group and `!N` metadata number in the module.
+fn max_numbers(text: &str) -> (usize, usize) {
+    let (mut attrs, mut md) = (0, 0);
+    for line in text.lines() {
+        let num = |s: &str| -> Option<usize> {
+            s[..s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len())]
+                .parse()
+                .ok()
+        };
+        if let Some(r) = line.strip_prefix("attributes #") {
+            attrs = attrs.max(num(r).unwrap_or(0));
+        } else if let Some(r) = line.strip_prefix('!') {
+            md = md.max(num(r).unwrap_or(0));
+        }
+    }
+    (attrs, md)
+}
+
 /// The module ready for the back end: kernels become internal functions
 /// with the C calling convention, __local variables thread-local (one
 /// work-group runs on one thread at a time), target attributes dropped (the
-/// back end picks the host CPU), and a work-item entry per kernel appended.
+/// back end picks the host CPU), and a work-item entry per kernel appended;
+/// for each kernel with `group_entry`, a copy of its body taking the local
+/// id as arguments and a work-group entry running it in loops.
 pub fn rewrite(text: &str, module: &Module) -> String {
-    let mut out = String::with_capacity(text.len() + 1024);
+    let (max_attr, max_md) = max_numbers(text);
+    let mut out = String::with_capacity(text.len() * 2 + 4096);
+    let mut attr_groups: HashMap<String, String> = HashMap::new();
+    // Per kernel with a work-group entry, in module order: its copy.
+    let mut copies: Vec<(String, String)> = Vec::new();
+    let mut copying: Option<(String, String)> = None;
+    let mut twins_used = vec![false; WORK_ITEM_FNS.len()];
     for line in text.lines() {
-        if line.starts_with("define ") {
+        let l = if line.starts_with("define ") {
             let l = line
                 .replace(" spir_kernel ", " ")
                 .replace(" spir_func ", " ");
-            let l = match l.strip_prefix("define dso_local ") {
+            match l.strip_prefix("define dso_local ") {
                 Some(rest) => format!("define internal {rest}"),
                 None => l,
-            };
-            out.push_str(&l);
+            }
         } else if line.starts_with('@')
             && line.contains(" addrspace(3) global ")
             && !line.contains("thread_local")
         {
-            let l = if line.contains(" unnamed_addr ") {
+            if line.contains(" unnamed_addr ") {
                 line.replacen(" unnamed_addr ", " thread_local unnamed_addr ", 1)
             } else {
                 line.replacen(
@@ -422,8 +548,7 @@ pub fn rewrite(text: &str, module: &Module) -> String {
                     " thread_local addrspace(3) global ",
                     1,
                 )
-            };
-            out.push_str(&l);
+            }
         } else if line.starts_with("attributes #") {
             let mut l = line.to_string();
             for key in ["\"target-cpu\"=", "\"target-features\"=", "\"tune-cpu\"="] {
@@ -434,32 +559,150 @@ pub fn rewrite(text: &str, module: &Module) -> String {
                     }
                 }
             }
-            out.push_str(&l);
+            if let Some((id, body)) = l["attributes ".len()..].split_once(" = ") {
+                attr_groups.insert(id.to_string(), body.to_string());
+            }
+            l
         } else if line.contains("spir_") {
-            out.push_str(
-                &line
-                    .replace(" spir_kernel ", " ")
-                    .replace(" spir_func ", " "),
-            );
+            line.replace(" spir_kernel ", " ")
+                .replace(" spir_func ", " ")
         } else {
-            out.push_str(line);
+            line.to_string()
+        };
+        if line.starts_with("define ") {
+            let name = symbol_after_at(line).unwrap_or_default();
+            if module
+                .kernels
+                .iter()
+                .any(|k| k.info.group_entry && k.info.name == name)
+            {
+                copying = Some((name, String::new()));
+            }
         }
+        if let Some((_, body)) = &mut copying {
+            if line.starts_with("define ") {
+                body.push_str(&l);
+            } else {
+                body.push_str(&loop_twins(&l, &mut twins_used));
+            }
+            body.push('\n');
+            if line.starts_with('}') {
+                copies.extend(copying.take());
+            }
+        }
+        out.push_str(&l);
         out.push('\n');
     }
     out.push_str("\n@__ferrocl_ctx = external hidden thread_local global ptr\n");
     for k in &module.kernels {
         entry_ir(&mut out, k);
     }
+    for (i, &(_, twin, ret, dim)) in WORK_ITEM_FNS.iter().enumerate() {
+        if twins_used[i] {
+            let dim = if dim { ", i32" } else { "" };
+            let _ = writeln!(out, "declare {ret} @{twin}(ptr, i64, i64, i64{dim})");
+        }
+    }
+    for (n, (name, body)) in copies.iter().enumerate() {
+        let Some(k) = module.kernels.iter().find(|k| &k.info.name == name) else {
+            continue;
+        };
+        let group = max_attr + 1 + n;
+        let (define, rest) = body.split_once('\n').unwrap_or((body, ""));
+        let (define, attrs) = copy_define(define, name, group, &attr_groups);
+        let _ = write!(out, "\n{define}\n{rest}");
+        let _ = writeln!(out, "attributes #{group} = {attrs}");
+        group_entry_ir(&mut out, k, max_md + 1 + n);
+    }
     out
 }
 
-fn entry_ir(out: &mut String, k: &IrKernel) {
-    let _ = writeln!(
-        out,
-        "\ndefine void @{}{}(ptr %args, ptr %ctx) {{\n  store ptr %ctx, ptr @__ferrocl_ctx",
-        super::abi::ENTRY_PREFIX,
-        k.info.name
-    );
+/// A work-group copy's `define` line: renamed, with the loop parameters,
+/// and its own attribute group (returned): the kernel's, without its
+/// memory effects (the copy reads the context) and always inlined into the
+/// work-group entry unless the kernel must not be inlined (-cl-opt-disable).
+fn copy_define(
+    line: &str,
+    name: &str,
+    group: usize,
+    attr_groups: &HashMap<String, String>,
+) -> (String, String) {
+    let at = line.find('@').unwrap_or(0);
+    let open = at + line[at..].find('(').unwrap_or(0);
+    let close = matching(line, open);
+    let params = line[open + 1..close - 1].trim();
+    let sep = if params.is_empty() { "" } else { ", " };
+    let mut tail = line[close..].to_string();
+    let mut attrs = String::from("{ }");
+    // The attribute group reference: ` #N` before the attachments.
+    let hash = tail
+        .match_indices(" #")
+        .map(|(i, _)| i)
+        .find(|&i| tail[i + 2..].starts_with(|c: char| c.is_ascii_digit()));
+    match hash {
+        Some(i) => {
+            let end = tail[i + 2..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(tail.len(), |e| i + 2 + e);
+            if let Some(a) = attr_groups.get(&tail[i + 1..end]) {
+                attrs = a.clone();
+            }
+            tail.replace_range(i..end, &format!(" #{group}"));
+        }
+        None => {
+            let i = tail.rfind(" {").unwrap_or(tail.len());
+            tail.insert_str(i, &format!(" #{group}"));
+        }
+    }
+    while let Some(m) = attrs.find("memory(") {
+        let end = matching(&attrs, m + "memory".len());
+        attrs.replace_range(m..end, "");
+    }
+    if !attrs.contains("noinline") {
+        attrs = attrs.replacen('{', "{ alwaysinline", 1);
+    }
+    (
+        format!(
+            "{}@\"{WG_BODY_PREFIX}{name}\"({params}{sep}{WG_PARAMS}){tail}",
+            &line[..at]
+        ),
+        attrs,
+    )
+}
+
+/// A line of a work-group copy with each call to a work-item function
+/// turned into a call to its twin, on the copy's loop parameters.
+fn loop_twins(line: &str, used: &mut [bool]) -> String {
+    if !line.contains("@_Z") {
+        return line.to_string();
+    }
+    let mut l = line.to_string();
+    for (i, &(mangled, twin, _, _)) in WORK_ITEM_FNS.iter().enumerate() {
+        let pat = format!("@{mangled}(");
+        while let Some(p) = l.find(&pat) {
+            let open = p + pat.len() - 1;
+            let close = matching(&l, open);
+            let args = l[open + 1..close - 1].trim();
+            let sep = if args.is_empty() { "" } else { ", " };
+            // The call's attributes are the builtin's (memory(none)), not
+            // true of the twin, which reads the context: dropped.
+            let mut rest = &l[close..];
+            if let Some(r) = rest.strip_prefix(" #") {
+                let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+                if digits > 0 {
+                    rest = &r[digits..];
+                }
+            }
+            l = format!("{}@{twin}({WG_ARGS}{sep}{args}){rest}", &l[..p]);
+            used[i] = true;
+        }
+    }
+    l
+}
+
+/// Loads a kernel's arguments from `%args` (in the entry's first block)
+/// and returns them as call arguments.
+fn load_args(out: &mut String, k: &IrKernel) -> Vec<String> {
     let mut call_args = Vec::new();
     for (i, p) in k.params.iter().enumerate() {
         let _ = writeln!(
@@ -474,9 +717,74 @@ fn entry_ir(out: &mut String, k: &IrKernel) {
             }
         }
     }
+    call_args
+}
+
+fn entry_ir(out: &mut String, k: &IrKernel) {
+    let _ = writeln!(
+        out,
+        "\ndefine void @{}{}(ptr %args, ptr %ctx) {{\n  store ptr %ctx, ptr @__ferrocl_ctx",
+        super::abi::ENTRY_PREFIX,
+        k.info.name
+    );
+    let call_args = load_args(out, k);
     let _ = writeln!(
         out,
         "  call void @\"{}\"({})\n  ret void\n}}",
+        k.info.name,
+        call_args.join(", ")
+    );
+}
+
+/// `void __ferrocl_wg_K(args, ctx)`: the kernel's work-group copy called
+/// for every local id, z outermost, x innermost. `md` is a free metadata
+/// number for the x loop's identity.
+fn group_entry_ir(out: &mut String, k: &IrKernel, md: usize) {
+    let local_size = std::mem::offset_of!(super::abi::WorkGroupContext, local_size);
+    let _ = writeln!(
+        out,
+        "\ndefine void @{}{}(ptr %args, ptr noalias %ctx) {{\nentry:\n  store ptr %ctx, ptr @__ferrocl_ctx",
+        super::abi::GROUP_ENTRY_PREFIX,
+        k.info.name
+    );
+    let mut call_args = load_args(out, k);
+    call_args.push("ptr %ctx, i64 %lx, i64 %ly, i64 %lz".into());
+    for d in 0..3 {
+        let _ = writeln!(
+            out,
+            "  %ls.p{d} = getelementptr inbounds i8, ptr %ctx, i64 {}\n  %ls{d} = load i64, ptr %ls.p{d}, align 8\n  %ls.zero{d} = icmp eq i64 %ls{d}, 0",
+            local_size + 8 * d
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  %ls.zero01 = or i1 %ls.zero0, %ls.zero1
+  %ls.zero = or i1 %ls.zero01, %ls.zero2
+  br i1 %ls.zero, label %done, label %z
+z:
+  %lz = phi i64 [ 0, %entry ], [ %lz.next, %z.latch ]
+  br label %y
+y:
+  %ly = phi i64 [ 0, %z ], [ %ly.next, %y.latch ]
+  br label %x
+x:
+  %lx = phi i64 [ 0, %y ], [ %lx.next, %x ]
+  call void @\"{WG_BODY_PREFIX}{}\"({})
+  %lx.next = add nuw i64 %lx, 1
+  %x.more = icmp ult i64 %lx.next, %ls0
+  br i1 %x.more, label %x, label %y.latch, !llvm.loop !{md}
+y.latch:
+  %ly.next = add nuw i64 %ly, 1
+  %y.more = icmp ult i64 %ly.next, %ls1
+  br i1 %y.more, label %y, label %z.latch
+z.latch:
+  %lz.next = add nuw i64 %lz, 1
+  %z.more = icmp ult i64 %lz.next, %ls2
+  br i1 %z.more, label %z, label %done
+done:
+  ret void
+}}
+!{md} = distinct !{{!{md}}}",
         k.info.name,
         call_args.join(", ")
     );

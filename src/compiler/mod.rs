@@ -1,5 +1,6 @@
 //! The kernel compiler: OpenCL C source to a loaded shared object with one
-//! work-item entry per kernel (see abi.rs for the calling convention).
+//! work-item entry per kernel, and a work-group entry per barrier-free
+//! kernel (see abi.rs for the calling convention).
 //!
 //! This module's interface is what the rest of ferrocl uses; the pipeline
 //! behind `build` is the compiler work (issue 3).
@@ -51,6 +52,11 @@ pub struct KernelInfo {
     /// The kernel calls barrier() (or a work-group function): its
     /// work-items must be able to suspend.
     pub uses_barriers: bool,
+    /// The compiled program has a work-group entry for the kernel
+    /// (`__ferrocl_wg_K`, abi::WorkGroupEntry), which runs all work-items of
+    /// a group in loops. Barrier-free kernels only, and not those whose
+    /// work-item functions are called outside the kernel's own body.
+    pub group_entry: bool,
     /// CL_KERNEL_ATTRIBUTES.
     pub attributes: String,
 }
@@ -61,6 +67,8 @@ pub struct Executable {
     /// What CL_PROGRAM_BINARIES returns and clCreateProgramWithBinary takes.
     pub binary: Vec<u8>,
     entries: Vec<abi::WorkItemEntry>,
+    /// Per kernel, its work-group entry if it has one.
+    group_entries: Vec<Option<abi::WorkGroupEntry>>,
     /// The loaded shared object the entries point into (None for
     /// hand-assembled executables).
     library: Option<libloading::Library>,
@@ -92,18 +100,38 @@ impl Executable {
         self.entries[index]
     }
 
+    /// The work-group entry of kernel `index`, if it has one (then the
+    /// executor calls it once per work-group instead of `entry` per
+    /// work-item).
+    pub fn group_entry(&self, index: usize) -> Option<abi::WorkGroupEntry> {
+        self.group_entries[index]
+    }
+
     /// Assembles an executable from its parts (the compiler's loader, and
-    /// tests that run hand-written entries).
+    /// tests that run hand-written entries): work-item entries only.
     pub fn from_parts(
         kernels: Vec<KernelInfo>,
         binary: Vec<u8>,
         entries: Vec<abi::WorkItemEntry>,
     ) -> Executable {
+        let none = vec![None; entries.len()];
+        Executable::with_group_entries(kernels, binary, entries, none)
+    }
+
+    /// `from_parts` with work-group entries.
+    pub fn with_group_entries(
+        kernels: Vec<KernelInfo>,
+        binary: Vec<u8>,
+        entries: Vec<abi::WorkItemEntry>,
+        group_entries: Vec<Option<abi::WorkGroupEntry>>,
+    ) -> Executable {
         assert_eq!(kernels.len(), entries.len());
+        assert_eq!(kernels.len(), group_entries.len());
         Executable {
             kernels,
             binary,
             entries,
+            group_entries,
             library: None,
             log: String::new(),
         }

@@ -210,3 +210,226 @@ fn binary_round_trip_and_cache() {
     assert!(Executable::load(b"nonsense").is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const LOOP_SRC: &str = r#"
+#define REC 30
+static size_t helper(size_t x) { return x * 3 + get_global_id(0); }
+__attribute__((noinline)) size_t far_helper(size_t x) {
+    return x * 7 + get_local_id(0) + 100 * get_global_id(1);
+}
+__kernel void all_ids(__global ulong *out) {
+    __global ulong *o = out + get_global_linear_id() * REC;
+    for (uint d = 0; d < 3; d++) {
+        o[d] = get_global_id(d);
+        o[3 + d] = get_local_id(d);
+        o[6 + d] = get_group_id(d);
+        o[9 + d] = get_local_size(d);
+        o[12 + d] = get_num_groups(d);
+        o[15 + d] = get_global_size(d);
+        o[18 + d] = get_global_offset(d);
+        o[21 + d] = get_enqueued_local_size(d);
+    }
+    o[24] = get_work_dim();
+    o[25] = get_local_linear_id();
+    o[26] = get_global_id(3) + 10 * get_local_id(4) + 100 * get_group_id(7);
+    o[27] = get_local_size(3) + 10 * get_global_size(5) + 100 * get_num_groups(9);
+    o[28] = get_global_id(0) + get_global_id(1) * 1000 + get_global_id(2) * 1000000;
+    o[29] = 1;
+}
+__kernel void dyn_dim(__global ulong *out, uint d) {
+    __global ulong *o = out + get_global_linear_id() * 5;
+    o[0] = get_local_id(d);
+    o[1] = get_global_id(d);
+    o[2] = get_group_id(d);
+    o[3] = get_local_size(d);
+    o[4] = get_global_offset(d) + 1;
+}
+__kernel void calls_helper(__global ulong *out, uint d) {
+    out[get_global_linear_id()] = helper(get_local_id(d)) + 1;
+}
+__kernel void calls_far(__global ulong *out, uint d) {
+    out[get_global_linear_id()] = far_helper(d) + 1;
+}
+__kernel void calls_kernel(__global ulong *out, uint d) {
+    calls_helper(out, d + 1);
+    out[get_global_linear_id()] += get_local_linear_id();
+}
+__kernel void no_args(void) {
+    __local ulong seen[1];
+    seen[0] = get_local_id(0);
+}
+__kernel void saxpy(__global float *y, __global const float *x, float a, uint d) {
+    size_t i = get_global_linear_id();
+    y[i] = a * x[i] + y[i] + (float)d;
+}
+"#;
+
+/// Runs every work-group of a range like the executor does: through the
+/// kernel's work-group entry, or its work-item entry per work-item.
+fn run_range(
+    exe: &Executable,
+    k: usize,
+    args: &[*mut c_void],
+    dims: u32,
+    range: ([usize; 3], [usize; 3], [usize; 3]),
+    group_entry: bool,
+) {
+    let (global, local, offset) = range;
+    let groups = [0, 1, 2].map(|d| global[d].div_ceil(local[d]));
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let group_id = [gx, gy, gz];
+                let local_size =
+                    [0, 1, 2].map(|d| local[d].min(global[d] - group_id[d] * local[d]));
+                let mut cx = WorkGroupContext {
+                    work_dim: dims,
+                    reserved: 0,
+                    global_offset: offset,
+                    global_size: global,
+                    local_size,
+                    enqueued_local_size: local,
+                    num_groups: groups,
+                    group_id,
+                    local_id: [0; 3],
+                    barrier: no_barrier,
+                    printf_fn: no_printf,
+                    executor: std::ptr::null_mut(),
+                };
+                if group_entry {
+                    let entry = exe.group_entry(k).expect("a work-group entry");
+                    // SAFETY: args match the kernel's parameters.
+                    unsafe { entry(args.as_ptr(), &mut cx) };
+                    continue;
+                }
+                for z in 0..local_size[2] {
+                    for y in 0..local_size[1] {
+                        for x in 0..local_size[0] {
+                            cx.local_id = [x, y, z];
+                            // SAFETY: as above.
+                            unsafe { exe.entry(k)(args.as_ptr(), &mut cx) };
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn group_entries_match_work_item_entries() {
+    // Optimized, helpers inlined by clang.
+    check_group_entries("-cl-std=CL3.0", true);
+    // The kernels' copies are noinline.
+    check_group_entries("-cl-std=CL3.0 -cl-opt-disable", false);
+}
+
+fn check_group_entries(options: &str, optimized: bool) {
+    let exe = compile(LOOP_SRC, options).unwrap_or_else(|e| panic!("{}", e.log()));
+    let index = |n| exe.kernel_index(n).unwrap();
+    if optimized {
+        assert!(exe.group_entry(index("calls_helper")).is_some());
+    }
+    assert!(exe.group_entry(index("no_args")).is_some());
+    for (name, want) in [
+        ("all_ids", true),
+        ("dyn_dim", true),
+        ("calls_far", false),
+        ("saxpy", true),
+    ] {
+        let k = index(name);
+        assert_eq!(exe.kernels[k].group_entry, want, "{name}");
+        assert_eq!(exe.group_entry(k).is_some(), want, "{name}");
+    }
+    // The flag survives the binary.
+    let loaded = Executable::load(&exe.binary).unwrap();
+    assert!(loaded.group_entry(index("all_ids")).is_some());
+    assert!(loaded.group_entry(index("calls_far")).is_none());
+
+    // (work_dim, global, local, offset): non-uniform last groups in every
+    // dimension, offsets, one group, one work-item per group.
+    type Range = (u32, [usize; 3], [usize; 3], [usize; 3]);
+    let ranges: &[Range] = &[
+        (1, [37, 1, 1], [8, 1, 1], [5, 0, 0]),
+        (1, [64, 1, 1], [64, 1, 1], [0, 0, 0]),
+        (1, [5, 1, 1], [1, 1, 1], [3, 0, 0]),
+        (2, [13, 7, 1], [4, 3, 1], [2, 9, 0]),
+        (2, [16, 2, 1], [16, 2, 1], [0, 0, 0]),
+        (3, [5, 6, 7], [2, 4, 3], [1, 2, 3]),
+        (3, [4, 4, 4], [4, 2, 1], [0, 0, 0]),
+    ];
+    for &(dims, global, local, offset) in ranges {
+        let n: usize = global.iter().product();
+        let range = (global, local, offset);
+        let run = |k: usize, rec: usize, d: u32, wg: bool| -> Vec<u64> {
+            let mut out = vec![u64::MAX; n * rec];
+            let po = out.as_mut_ptr();
+            let args = [
+                &po as *const _ as *mut c_void,
+                &d as *const _ as *mut c_void,
+            ];
+            run_range(&exe, k, &args, dims, range, wg);
+            out
+        };
+        let what =
+            format!("work_dim {dims}, global {global:?}, local {local:?}, offset {offset:?}");
+        // Every builtin, every dimension.
+        let k = index("all_ids");
+        let wi = run(k, 30, 0, false);
+        let wg = run(k, 30, 0, true);
+        assert!(!wi.contains(&u64::MAX), "{what}: work-items missed");
+        assert_eq!(wi, wg, "all_ids, {what}");
+        for (i, rec) in wi.chunks(30).enumerate() {
+            let gid = [
+                i % global[0] + offset[0],
+                (i / global[0]) % global[1] + offset[1],
+                i / (global[0] * global[1]) + offset[2],
+            ];
+            assert_eq!(rec[..3], gid.map(|g| g as u64), "{what}");
+            assert_eq!(rec[24], dims as u64);
+            assert_eq!(rec[26], 0);
+            assert_eq!(rec[27], 111);
+        }
+        // A runtime dimension, in range and past it.
+        for d in 0..4 {
+            let k = index("dyn_dim");
+            let wi = run(k, 5, d, false);
+            assert!(!wi.contains(&u64::MAX), "{what}");
+            assert_eq!(wi, run(k, 5, d, true), "dyn_dim({d}), {what}");
+            if d == 0 && local[0] > 1 {
+                assert!(wi.chunks(5).any(|r| r[0] != 0), "{what}");
+            }
+        }
+        // Helpers: inlined by clang (work-group entry), or not (work-item
+        // entries only: the work-group run is the executor's fallback).
+        for name in ["calls_helper", "calls_far", "calls_kernel"] {
+            let k = index(name);
+            let wi = run(k, 1, 0, false);
+            assert!(!wi.contains(&u64::MAX), "{name}, {what}");
+            let wg = run(k, 1, 0, exe.group_entry(k).is_some());
+            assert_eq!(wi, wg, "{name}, {what}");
+        }
+        // Floats, vectorized across work-items.
+        let k = index("saxpy");
+        let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+        let results: Vec<Vec<f32>> = [false, true]
+            .iter()
+            .map(|&wg| {
+                let mut y: Vec<f32> = (0..n).map(|i| 1.0 + i as f32).collect();
+                let (py, px, a, d) = (y.as_mut_ptr(), x.as_ptr(), 3.0f32, 2u32);
+                let args = [
+                    &py as *const _ as *mut c_void,
+                    &px as *const _ as *mut c_void,
+                    &a as *const _ as *mut c_void,
+                    &d as *const _ as *mut c_void,
+                ];
+                run_range(&exe, k, &args, dims, range, wg);
+                y
+            })
+            .collect();
+        for i in 0..n {
+            assert_eq!(results[0][i], 3.0 * x[i] + 1.0 + i as f32 + 2.0, "{what}");
+        }
+        assert_eq!(results[0], results[1], "saxpy, {what}");
+    }
+}

@@ -2,7 +2,9 @@
 //! workers (`Pool::parallel_for`), each group runs on one thread with its
 //! own context and __local buffers.
 //!
-//! A kernel without barriers runs its work-items one after the other. A
+//! A kernel without barriers runs its work-items one after the other: in
+//! the compiled work-group entry's loops when it has one, else by calling
+//! its work-item entry for each. A
 //! kernel with barriers runs each work-item on a fiber of its own: a
 //! barrier suspends the work-item, and the group runs in rounds, every
 //! work-item to its next barrier, in order, before the next round, so no
@@ -270,6 +272,7 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
         .zip(&info.args)
         .all(|(v, a)| matches!(v, ArgValue::Local(_)) == (a.space == ArgSpace::Local)));
     let entry = launch.executable.entry(launch.index);
+    let group_entry = launch.executable.group_entry(launch.index);
     let barriers = info.uses_barriers;
     let block = ArgBlock::new(launch);
     let failed = std::sync::atomic::AtomicI32::new(CL_SUCCESS);
@@ -304,6 +307,9 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
             let result = unsafe {
                 if barriers {
                     run_group_fibers(entry, args, &mut ctx)
+                } else if let Some(group_entry) = group_entry {
+                    group_entry(args, &mut ctx);
+                    Ok(())
                 } else {
                     run_group_loop(entry, args, &mut ctx);
                     Ok(())

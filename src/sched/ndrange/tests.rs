@@ -48,6 +48,7 @@ fn kernel_info(name: &str, args: Vec<KernelArg>, barriers: bool) -> KernelInfo {
         reqd_work_group_size: None,
         work_group_size_hint: None,
         uses_barriers: barriers,
+        group_entry: false,
         attributes: String::new(),
     }
 }
