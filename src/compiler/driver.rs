@@ -249,6 +249,8 @@ pub fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
             "-S",
             "-O2",
             "-Wno-psabi",
+            // printf is ours (builtins/workitem.c): no rewriting into puts/putchar.
+            "-fno-builtin-printf",
         ])
         .args(&fe_args)
         .arg(&src)
