@@ -99,7 +99,7 @@ fn device_info(
         // clang-19 compiles OpenCL C; clCompileProgram/clLinkProgram are not
         // there yet, so no linker.
         CL_DEVICE_COMPILER_AVAILABLE => info(&true),
-        CL_DEVICE_LINKER_AVAILABLE => info(&false),
+        CL_DEVICE_LINKER_AVAILABLE => info(&true),
         CL_DEVICE_EXECUTION_CAPABILITIES => {
             info(&((CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL) as cl_device_exec_capabilities))
         }
