@@ -150,3 +150,133 @@ WG_FN size_t __ferrocl_loop_global_linear_id(WG_ARGS) {
 WG_FN size_t __ferrocl_loop_local_linear_id(WG_ARGS) {
     return (lz * c->local_size[1] + ly) * c->local_size[0] + lx;
 }
+
+
+/* printf (OpenCL C 6.15.14). clang emits calls to the plain C symbol
+ * `printf` (format in __constant memory, which is an ordinary pointer
+ * here). This parses the format only as far as needed to know each
+ * argument's type, fetches the arguments with va_arg and hands them to the
+ * executor flat (struct ferrocl_printf_args), which validates and formats.
+ * Returns 0 on success, -1 on error (an invalid format included). */
+#include <stdarg.h>
+
+/* One 64-bit slot with the bits of `value` (zero-extended). */
+#define PUT(value)                                                                \
+    do {                                                                          \
+        __typeof__(value) v_ = (value);                                           \
+        uint64_t b_ = 0;                                                          \
+        if (a->count >= FERROCL_PRINTF_MAX_SLOTS) return -1;                      \
+        __builtin_memcpy(&b_, &v_, sizeof v_);                                    \
+        a->slots[a->count++] = b_;                                                \
+    } while (0)
+
+#define VEC_CASE(T, N)                                                            \
+    case N: {                                                                     \
+        typedef T vec_t __attribute__((ext_vector_type(N)));                      \
+        vec_t x = va_arg(*ap, vec_t);                                             \
+        for (int i = 0; i < N; i++) PUT((T)x[i]);                                 \
+        return 0;                                                                 \
+    }
+
+#define VEC_FETCH(T)                                                              \
+    static int fetch_vec_##T(struct ferrocl_printf_args *a, va_list *ap, int n) { \
+        switch (n) {                                                              \
+            VEC_CASE(T, 2)                                                        \
+            VEC_CASE(T, 3)                                                        \
+            VEC_CASE(T, 4)                                                        \
+            VEC_CASE(T, 8)                                                        \
+            VEC_CASE(T, 16)                                                       \
+        default:                                                                  \
+            return -1;                                                            \
+        }                                                                         \
+    }
+
+VEC_FETCH(uint8_t)
+VEC_FETCH(uint16_t)
+VEC_FETCH(uint32_t)
+VEC_FETCH(uint64_t)
+VEC_FETCH(_Float16)
+VEC_FETCH(float)
+VEC_FETCH(double)
+
+static int fetch_star(struct ferrocl_printf_args *a, va_list *ap, const char **p) {
+    if (**p == '*') {
+        PUT(va_arg(*ap, int));
+        (*p)++;
+    } else {
+        while (**p >= '0' && **p <= '9') (*p)++;
+    }
+    return 0;
+}
+
+static int fetch_args(struct ferrocl_printf_args *a, const char *p, va_list *ap) {
+    for (; *p; p++) {
+        if (*p != '%') continue;
+        p++;
+        if (*p == '%') continue;
+        while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0') p++;
+        if (fetch_star(a, ap, &p)) return -1;
+        if (*p == '.') {
+            p++;
+            if (fetch_star(a, ap, &p)) return -1;
+        }
+        int vec = 0;
+        if (*p == 'v') {
+            p++;
+            while (*p >= '0' && *p <= '9') vec = vec * 10 + (*p++ - '0');
+            if (vec == 0) return -1;
+        }
+        int len = 0; /* 1 hh, 2 h, 4 hl, 8 l */
+        if (p[0] == 'h' && p[1] == 'h') len = 1, p += 2;
+        else if (p[0] == 'h' && p[1] == 'l') len = 4, p += 2;
+        else if (p[0] == 'h') len = 2, p++;
+        else if (p[0] == 'l') len = 8, p++;
+        switch (*p) {
+        case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
+            if (vec) {
+                int r = len == 1   ? fetch_vec_uint8_t(a, ap, vec)
+                        : len == 2 ? fetch_vec_uint16_t(a, ap, vec)
+                        : len == 8 ? fetch_vec_uint64_t(a, ap, vec)
+                                   : fetch_vec_uint32_t(a, ap, vec);
+                if (r) return -1;
+            } else if (len == 8) {
+                PUT(va_arg(*ap, uint64_t));
+            } else {
+                PUT(va_arg(*ap, unsigned));
+            }
+            break;
+        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+            if (vec) {
+                int r = len == 2   ? fetch_vec__Float16(a, ap, vec)
+                        : len == 4 ? fetch_vec_float(a, ap, vec)
+                                   : fetch_vec_double(a, ap, vec);
+                if (r) return -1;
+            } else {
+                PUT(va_arg(*ap, double));
+            }
+            break;
+        case 'c':
+            if (vec) return -1;
+            PUT(va_arg(*ap, unsigned));
+            break;
+        case 's': case 'p':
+            if (vec) return -1;
+            PUT(va_arg(*ap, void *));
+            break;
+        default:
+            return -1;
+        }
+    }
+    return 0;
+}
+
+__attribute__((visibility("hidden"))) int printf(const char *restrict format, ...) {
+    struct ferrocl_printf_args args;
+    args.count = 0;
+    va_list ap;
+    va_start(ap, format);
+    int r = fetch_args(&args, format, &ap);
+    va_end(ap);
+    if (r) return -1;
+    return CTX->printf_fn(CTX, format, &args);
+}

@@ -52,10 +52,25 @@ struct ferrocl_wg_ctx {
     size_t local_id[3];
     /* barrier(flags) and work_group_barrier: provided by the executor. */
     void (*barrier)(struct ferrocl_wg_ctx *ctx, uint32_t flags);
-    /* printf(format, ...) lands here: provided by the executor. */
+    /* printf(format, ...) lands here: provided by the executor. The third
+     * argument is a struct ferrocl_printf_args (below): the builtin printf
+     * fetches the variadic arguments itself (va_arg, so clang's own x86_64
+     * varargs lowering matches the caller's) and hands them over flat. */
     int (*printf_fn)(struct ferrocl_wg_ctx *ctx, const char *format, void *va_list_ptr);
     /* Opaque to compiled code. */
     void *executor;
+};
+
+/* printf's arguments, in the order the format consumes them: one 64-bit
+ * slot per scalar, per vector element and per '*' width or precision.
+ * A slot holds the value's bits zero-extended: int/long/char (c) as
+ * promoted, pointers (s, p), scalar floating values as double (they are
+ * promoted), vector elements in their own type (half, float, double or the
+ * integer of the length modifier). */
+#define FERROCL_PRINTF_MAX_SLOTS 256
+struct ferrocl_printf_args {
+    uint64_t count;
+    uint64_t slots[FERROCL_PRINTF_MAX_SLOTS];
 };
 
 #endif

@@ -99,7 +99,7 @@ fn device_info(
         // clang-19 compiles OpenCL C; clCompileProgram/clLinkProgram are not
         // there yet, so no linker.
         CL_DEVICE_COMPILER_AVAILABLE => info(&true),
-        CL_DEVICE_LINKER_AVAILABLE => info(&false),
+        CL_DEVICE_LINKER_AVAILABLE => info(&true),
         CL_DEVICE_EXECUTION_CAPABILITIES => {
             info(&((CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL) as cl_device_exec_capabilities))
         }
@@ -135,7 +135,7 @@ fn device_info(
             info(&Vec::<cl_name_version>::new())
         }
         CL_DEVICE_IL_VERSION | CL_DEVICE_BUILT_IN_KERNELS => info(""),
-        CL_DEVICE_PRINTF_BUFFER_SIZE => info(&(1usize << 20)),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => info(&crate::sched::printf::PRINTF_BUFFER_SIZE),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => info(&true),
         CL_DEVICE_PARENT_DEVICE => {
             info(&dev.parent.as_ref().map_or(std::ptr::null_mut(), handle_of))

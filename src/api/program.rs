@@ -11,6 +11,12 @@ use crate::core::program::Program;
 use std::ffi::{c_char, c_uchar, c_void};
 use std::sync::Arc;
 
+/// A program binary: an executable, or a compiled object or library.
+enum Loaded {
+    Executable(crate::compiler::Executable),
+    Object(crate::compiler::Object),
+}
+
 type BuildNotify = Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>;
 
 /// The devices a build applies to: all of the program's, or a subset of
@@ -42,6 +48,15 @@ fn check_notify(pfn_notify: BuildNotify, user_data: *mut c_void) -> Result<(), c
         return Err(CL_INVALID_VALUE);
     }
     Ok(())
+}
+
+/// CL_PROGRAM_BINARIES: the executable's binary, else the compiled
+/// object's or library's, else nothing.
+fn program_binary(p: &Program) -> Vec<u8> {
+    if let Some(exe) = p.executable() {
+        return exe.binary.clone();
+    }
+    p.object().map_or_else(Vec::new, |o| o.binary())
 }
 
 fn options_text(options: *const c_char) -> Result<String, cl_int> {
@@ -104,13 +119,19 @@ cl_entry! {
             let bytes = unsafe { std::slice::from_raw_parts(binaries[i], lengths[i]) };
             let status = match crate::compiler::Executable::load(bytes) {
                 Ok(exe) => {
-                    first.get_or_insert(exe);
+                    first.get_or_insert(Loaded::Executable(exe));
                     CL_SUCCESS
                 }
-                Err(_) => {
-                    all_ok = false;
-                    CL_INVALID_BINARY
-                }
+                Err(_) => match crate::compiler::Object::load(bytes) {
+                    Some(obj) => {
+                        first.get_or_insert(Loaded::Object(obj));
+                        CL_SUCCESS
+                    }
+                    None => {
+                        all_ok = false;
+                        CL_INVALID_BINARY
+                    }
+                },
             };
             if !binary_status.is_null() {
                 // SAFETY: binary_status has num_devices entries when not NULL.
@@ -118,7 +139,8 @@ cl_entry! {
             }
         }
         match first {
-            Some(exe) if all_ok => Ok(publish(Program::with_binary(ctx, devices, exe))),
+            Some(Loaded::Executable(exe)) if all_ok => Ok(publish(Program::with_binary(ctx, devices, exe))),
+            Some(Loaded::Object(obj)) if all_ok => Ok(publish(Program::with_object(ctx, devices, obj, true))),
             _ => Err(CL_INVALID_BINARY),
         }
     }
@@ -158,7 +180,22 @@ cl_entry! {
         build_devices(&p, num_devices, device_list)?;
         check_notify(pfn_notify, user_data)?;
         let options = options_text(options)?;
-        let result = if p.from_binary() {
+        let result = if let (true, Some(obj)) = (p.from_binary() && p.executable().is_none(), p.object()) {
+            // A binary of a compiled object or library: linked into an
+            // executable.
+            crate::compiler::check_options(&options).map_err(|_| CL_INVALID_BUILD_OPTIONS)?;
+            match crate::compiler::link(&[&obj], "") {
+                Ok(crate::compiler::Linked::Executable(exe)) => {
+                    p.finish_build(&options, Ok(exe));
+                    Ok(())
+                }
+                Ok(crate::compiler::Linked::Library(_)) => Err(CL_BUILD_PROGRAM_FAILURE),
+                Err(e) => {
+                    p.finish_build(&options, Err(e.log().to_string()));
+                    Err(CL_BUILD_PROGRAM_FAILURE)
+                }
+            }
+        } else if p.from_binary() {
             // The binary is already an executable: building it succeeds.
             p.finish_binary_build(&options);
             Ok(())
@@ -194,40 +231,48 @@ cl_entry! {
         let p = Program::resolve(program)?;
         build_devices(&p, num_devices, device_list)?;
         check_notify(pfn_notify, user_data)?;
-        let headers = c_array(input_headers, num_input_headers as usize, CL_INVALID_VALUE)?;
-        if !headers.is_empty() && header_include_names.is_null() {
+        // "CL_INVALID_VALUE if num_input_headers is zero and
+        // header_include_names or input_headers are not NULL or if
+        // num_input_headers is not zero and header_include_names or
+        // input_headers are NULL."
+        if (num_input_headers == 0) != (input_headers.is_null() && header_include_names.is_null())
+            || (num_input_headers != 0 && (input_headers.is_null() || header_include_names.is_null()))
+        {
             return Err(CL_INVALID_VALUE);
         }
-        for &h in headers {
-            Program::resolve(h)?;
+        let handles = c_array(input_headers, num_input_headers as usize, CL_INVALID_VALUE)?;
+        let names = c_array(header_include_names as *const *const c_char, num_input_headers as usize, CL_INVALID_VALUE)?;
+        let mut headers = Vec::with_capacity(handles.len());
+        for (&h, &n) in handles.iter().zip(names) {
+            let hp = Program::resolve(h)?;
+            headers.push((c_str(n, CL_INVALID_VALUE)?.to_string(), hp.source.clone()));
         }
-        let options = options_text(options)?;
-        p.fail_build(&options);
+        // "CL_INVALID_OPERATION if program has no source or IL available."
+        if p.from_binary() || p.source.is_empty() {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let options = options_text(options).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
+        use crate::compiler::BuildError;
+        let result = match crate::compiler::compile_object(&p.source, &options, &headers) {
+            Ok(obj) => {
+                p.finish_compile(&options, Ok(obj));
+                Ok(())
+            }
+            Err(e) => {
+                let code = match e {
+                    BuildError::Options(_) => CL_INVALID_COMPILER_OPTIONS,
+                    BuildError::NoCompiler(_) => CL_COMPILER_NOT_AVAILABLE,
+                    BuildError::Failed(_) => CL_COMPILE_PROGRAM_FAILURE,
+                };
+                p.finish_compile(&options, Err(e.log().to_string()));
+                Err(code)
+            }
+        };
         if let Some(notify) = pfn_notify {
             // SAFETY: the application's build callback with its arguments.
             unsafe { notify(program, user_data) };
         }
-        Err(CL_COMPILER_NOT_AVAILABLE)
-    }
-
-    fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: BuildNotify, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        let ctx = Context::resolve(context)?;
-        if device_list.is_null() != (num_devices == 0) {
-            return Err(CL_INVALID_VALUE);
-        }
-        if !device_list.is_null() && resolve_devices(device_list, num_devices)?.iter().any(|d| !ctx.has_device(d)) {
-            return Err(CL_INVALID_DEVICE);
-        }
-        check_notify(pfn_notify, user_data)?;
-        let inputs = c_array(input_programs, num_input_programs as usize, CL_INVALID_VALUE)?;
-        if inputs.is_empty() {
-            return Err(CL_INVALID_VALUE);
-        }
-        for &p in inputs {
-            Program::resolve(p)?;
-        }
-        options_text(options)?;
-        Err(CL_LINKER_NOT_AVAILABLE)
+        result
     }
 
     fn clGetProgramInfo(program: cl_program, param_name: cl_program_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
@@ -240,7 +285,7 @@ cl_entry! {
             CL_PROGRAM_SOURCE => info(&p.source),
             CL_PROGRAM_IL => info(&Vec::<u8>::new()),
             CL_PROGRAM_BINARY_SIZES => {
-                let size = p.executable().map_or(0, |e| e.binary.len());
+                let size = program_binary(&p).len();
                 info(&vec![size; p.devices.len()])
             }
             // An array of pointers the application owns, one per device,
@@ -251,14 +296,13 @@ cl_entry! {
                     if param_value_size < size {
                         return Err(CL_INVALID_VALUE);
                     }
-                    if let Some(exe) = p.executable() {
-                        // SAFETY: the application gives one pointer per device.
-                        let ptrs = unsafe { std::slice::from_raw_parts(param_value as *const *mut u8, p.devices.len()) };
-                        for &dst in ptrs.iter().filter(|d| !d.is_null()) {
-                            // SAFETY: each non-NULL pointer has room for the
-                            // size CL_PROGRAM_BINARY_SIZES reported.
-                            unsafe { std::ptr::copy_nonoverlapping(exe.binary.as_ptr(), dst, exe.binary.len()) };
-                        }
+                    let bin = program_binary(&p);
+                    // SAFETY: the application gives one pointer per device.
+                    let ptrs = unsafe { std::slice::from_raw_parts(param_value as *const *mut u8, p.devices.len()) };
+                    for &dst in ptrs.iter().filter(|d| !d.is_null()) {
+                        // SAFETY: each non-NULL pointer has room for the
+                        // size CL_PROGRAM_BINARY_SIZES reported.
+                        unsafe { std::ptr::copy_nonoverlapping(bin.as_ptr(), dst, bin.len()) };
                     }
                 }
                 write_out(param_value_size_ret, size);
@@ -318,4 +362,116 @@ cl_entry! {
         // support intermediate language programs."
         Err(CL_INVALID_OPERATION)
     }
+}
+
+/// clLinkProgram, outside cl_entry!: a link that fails still returns its
+/// program (with the log) together with CL_LINK_PROGRAM_FAILURE.
+#[allow(clippy::too_many_arguments, non_snake_case)]
+pub(crate) extern "C" fn clLinkProgram(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: BuildNotify,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        link_program(
+            context,
+            num_devices,
+            device_list,
+            options,
+            num_input_programs,
+            input_programs,
+            pfn_notify,
+            user_data,
+        )
+    }));
+    let (program, code) = match result {
+        Ok(Ok(pc)) => pc,
+        Ok(Err(code)) => (std::ptr::null_mut(), code),
+        Err(_) => (std::ptr::null_mut(), CL_OUT_OF_HOST_MEMORY),
+    };
+    write_out(errcode_ret, code);
+    program
+}
+
+#[allow(clippy::too_many_arguments)]
+fn link_program(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: BuildNotify,
+    user_data: *mut c_void,
+) -> Result<(cl_program, cl_int), cl_int> {
+    let ctx = Context::resolve(context)?;
+    if device_list.is_null() != (num_devices == 0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    let devices = if device_list.is_null() {
+        ctx.devices.clone()
+    } else {
+        let d = resolve_devices(device_list, num_devices)?;
+        if d.iter().any(|d| !ctx.has_device(d)) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        d
+    };
+    check_notify(pfn_notify, user_data)?;
+    if input_programs.is_null() != (num_input_programs == 0) || num_input_programs == 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    let inputs = c_array(
+        input_programs,
+        num_input_programs as usize,
+        CL_INVALID_VALUE,
+    )?;
+    let mut objects = Vec::with_capacity(inputs.len());
+    for &h in inputs {
+        let p = Program::resolve(h)?;
+        // "CL_INVALID_OPERATION if ... input_programs ... are not compiled
+        // binaries or libraries."
+        match p.object() {
+            Some(o) => objects.push(o),
+            None => return Err(CL_INVALID_OPERATION),
+        }
+    }
+    let options = options_text(options).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+    crate::compiler::check_link_options(&options).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+    let refs: Vec<&crate::compiler::Object> = objects.iter().map(|o| o.as_ref()).collect();
+    use crate::compiler::{BuildError, Linked};
+    let linked = crate::compiler::link(&refs, &options);
+    if let Err(BuildError::NoCompiler(_)) = linked {
+        return Err(CL_LINKER_NOT_AVAILABLE);
+    }
+    if let Err(BuildError::Options(_)) = linked {
+        return Err(CL_INVALID_LINKER_OPTIONS);
+    }
+    let program = Program::linked(ctx, devices);
+    let code = match linked {
+        Ok(Linked::Library(obj)) => {
+            program.finish_compile(&options, Ok(obj));
+            CL_SUCCESS
+        }
+        Ok(Linked::Executable(exe)) => {
+            program.finish_build(&options, Ok(exe));
+            CL_SUCCESS
+        }
+        Err(e) => {
+            program.finish_build(&options, Err(e.log().to_string()));
+            CL_LINK_PROGRAM_FAILURE
+        }
+    };
+    let handle = publish(program);
+    if let Some(notify) = pfn_notify {
+        // SAFETY: the application's build callback with its arguments.
+        unsafe { notify(handle, user_data) };
+    }
+    Ok((handle, code))
 }

@@ -37,3 +37,15 @@ pub const ENTRY_PREFIX: &str = "__ferrocl_wi_";
 
 /// The prefix of a kernel's work-group entry symbol.
 pub const GROUP_ENTRY_PREFIX: &str = "__ferrocl_wg_";
+
+/// Slots in `PrintfArgs` (FERROCL_PRINTF_MAX_SLOTS).
+pub const PRINTF_MAX_SLOTS: usize = 256;
+
+/// `struct ferrocl_printf_args`: printf's arguments, one 64-bit slot per
+/// scalar, vector element and `*` width or precision, as the builtin
+/// printf passes them to `printf_fn`.
+#[repr(C)]
+pub struct PrintfArgs {
+    pub count: u64,
+    pub slots: [u64; PRINTF_MAX_SLOTS],
+}

@@ -8,7 +8,7 @@
 //! Version 2 added each kernel's work-group entry flag (the field after
 //! uses_barriers); version 1 binaries still load, work-item entries only.
 
-use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo};
+use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind};
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
 const VERSION: u32 = 2;
@@ -194,4 +194,40 @@ pub fn load(bin: &[u8]) -> Result<Executable, String> {
     driver::with_temp_file("program.so", so, |p| {
         load_so(kernels, bin.to_vec(), p, String::new())
     })?
+}
+
+/// Compiled objects and libraries: b"FERROCLO", u32 format version, one
+/// byte kind (0 compiled object, 1 library), then the LLVM IR text.
+const OBJECT_MAGIC: &[u8; 8] = b"FERROCLO";
+
+pub fn encode_object(o: &Object) -> Vec<u8> {
+    let mut out = Vec::with_capacity(13 + o.ir.len());
+    out.extend_from_slice(OBJECT_MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.push(match o.kind {
+        ObjectKind::Compiled => 0,
+        ObjectKind::Library => 1,
+    });
+    out.extend_from_slice(o.ir.as_bytes());
+    out
+}
+
+pub fn decode_object(bin: &[u8]) -> Option<Object> {
+    if bin.len() < 13 || &bin[..8] != OBJECT_MAGIC {
+        return None;
+    }
+    if u32::from_le_bytes(bin[8..12].try_into().ok()?) != VERSION {
+        return None;
+    }
+    let kind = match bin[12] {
+        0 => ObjectKind::Compiled,
+        1 => ObjectKind::Library,
+        _ => return None,
+    };
+    let ir = std::str::from_utf8(&bin[13..]).ok()?.to_string();
+    Some(Object {
+        kind,
+        ir,
+        log: String::new(),
+    })
 }

@@ -2,7 +2,7 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{binary, ir, Executable};
+use super::{binary, ir, Executable, Linked, Object, ObjectKind};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -206,66 +206,115 @@ fn undefined_builtins(log: &str) -> Vec<String> {
     names
         .iter()
         .map(|s| {
-            format!(
-                "ferrocl: builtin {} ({s}) is not implemented yet",
-                plain_name(s)
-            )
+            if s.starts_with("_Z") || s.contains('(') {
+                format!(
+                    "ferrocl: builtin {} ({s}) is not implemented yet",
+                    plain_name(s)
+                )
+            } else {
+                // OpenCL C builtins are all overloaded (mangled, shown
+                // demangled by the linker): this one is the program's.
+                format!("ferrocl: undefined function {s} (defined in no linked program)")
+            }
         })
         .collect()
 }
 
 /// Source to a loaded executable, without the cache.
 pub fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
-    let fe_args = front_end_args(options)?;
-    let clang = clang()?;
+    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+    let (text, log) = front_end(&dir, source, options, &[])?;
+    back_end(&dir, &text, log)
+}
+
+/// Checks that the builtins library was built (it needs clang-19 at build
+/// time).
+fn builtins() -> Result<&'static [u8], BuildError> {
     if BUILTINS.is_empty() {
         return Err(BuildError::NoCompiler(
             "ferrocl: built without its builtins library (clang-19 was missing at build time)"
                 .into(),
         ));
     }
-    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+    Ok(BUILTINS)
+}
+
+/// clang's front end: OpenCL C source to textual LLVM IR (with the kernel
+/// metadata), and the diagnostics. `headers` (include name, text) are
+/// written next to the source, so `#include "name"` finds them.
+fn front_end(
+    dir: &TempDir,
+    source: &str,
+    options: &str,
+    headers: &[(String, String)],
+) -> Result<(String, String), BuildError> {
+    let fe_args = front_end_args(options)?;
+    let clang = clang()?;
+    builtins()?;
+    for (name, text) in headers {
+        let rel = Path::new(name);
+        if rel.is_absolute() || rel.components().any(|c| c.as_os_str() == "..") {
+            return Err(BuildError::Failed(format!(
+                "ferrocl: header include name {name} must be a relative path"
+            )));
+        }
+        let path = dir.0.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io_err("writing a header", e))?;
+        }
+        std::fs::write(&path, text).map_err(|e| io_err("writing a header", e))?;
+    }
     let src = dir.0.join("program.cl");
     std::fs::write(&src, source).map_err(|e| io_err("writing the source", e))?;
     let ll = dir.0.join("program.ll");
-    let (ok, log) = run(Command::new(clang)
-        .args([
-            "-x",
-            "cl",
-            "-target",
-            "x86_64-unknown-linux-gnu",
-            "-fPIC",
-            "-fno-pie",
-        ])
-        .args([
-            "-Xclang",
-            "-finclude-default-header",
-            "-Xclang",
-            "-ffake-address-space-map",
-        ])
-        .args([
-            "-cl-kernel-arg-info",
-            "-emit-llvm",
-            "-S",
-            "-O2",
-            "-Wno-psabi",
-        ])
-        .args(&fe_args)
-        .arg(&src)
-        .arg("-o")
-        .arg(&ll))?;
+    let mut cmd = Command::new(clang);
+    cmd.args([
+        "-x",
+        "cl",
+        "-target",
+        "x86_64-unknown-linux-gnu",
+        "-fPIC",
+        "-fno-pie",
+    ])
+    .args([
+        "-Xclang",
+        "-finclude-default-header",
+        "-Xclang",
+        "-ffake-address-space-map",
+    ])
+    .args([
+        "-cl-kernel-arg-info",
+        "-emit-llvm",
+        "-S",
+        "-O2",
+        "-Wno-psabi",
+        // printf is ours (builtins/workitem.c): no rewriting into puts/putchar.
+        "-fno-builtin-printf",
+    ])
+    .args(&fe_args);
+    if !headers.is_empty() {
+        cmd.arg(format!("-I{}", dir.0.display()));
+    }
+    let (ok, log) = run(cmd.arg(&src).arg("-o").arg(&ll))?;
     // Diagnostics name the source "program.cl", not the temporary path.
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
         return Err(BuildError::Failed(log));
     }
     let text = std::fs::read_to_string(&ll).map_err(|e| io_err("reading clang's output", e))?;
-    let module = ir::analyze(&text).map_err(BuildError::Failed)?;
-    let rewritten = ir::rewrite(&text, &module);
+    Ok((text, log))
+}
+
+/// The back end: the module's IR (one program, or several linked) with the
+/// builtins, optimized, to a loaded shared object.
+fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildError> {
+    let clang = clang()?;
+    let module = ir::analyze(text).map_err(BuildError::Failed)?;
+    let rewritten = ir::rewrite(text, &module);
     let ll2 = dir.0.join("kernels.ll");
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");
-    std::fs::write(&bc, BUILTINS).map_err(|e| io_err("writing builtins", e))?;
+    std::fs::write(&bc, builtins()?).map_err(|e| io_err("writing builtins", e))?;
     let so = dir.0.join("program.so");
     let (ok, link_log) = run(Command::new(clang)
         .args([
@@ -305,6 +354,96 @@ pub fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
     let kernels: Vec<_> = module.kernels.into_iter().map(|k| k.info).collect();
     let bin = binary::encode(&kernels, &so_bytes);
     binary::load_so(kernels, bin, &so, log).map_err(BuildError::Failed)
+}
+
+/// clCompileProgram: source (and headers) to a compiled object.
+pub fn compile_object(
+    source: &str,
+    options: &str,
+    headers: &[(String, String)],
+) -> Result<Object, BuildError> {
+    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+    let (ir, log) = front_end(&dir, source, options, headers)?;
+    Ok(Object {
+        kind: ObjectKind::Compiled,
+        ir,
+        log,
+    })
+}
+
+/// The options clLinkProgram takes: (create a library, the log's notes).
+fn link_args(options: &str) -> Result<bool, BuildError> {
+    const ACCEPT: &[&str] = &[
+        "-enable-link-options",
+        "-cl-denorms-are-zero",
+        "-cl-no-signed-zeros",
+        "-cl-unsafe-math-optimizations",
+        "-cl-finite-math-only",
+        "-cl-fast-relaxed-math",
+        "-cl-no-subgroup-ifp",
+    ];
+    let mut library = false;
+    for t in tokenize(options) {
+        if t == "-create-library" {
+            library = true;
+        } else if !ACCEPT.contains(&t.as_str()) {
+            return Err(BuildError::Options(format!(
+                "ferrocl: unknown link option {t}"
+            )));
+        }
+    }
+    Ok(library)
+}
+
+/// Checks link options without linking (CL_INVALID_LINKER_OPTIONS).
+pub fn check_link_options(options: &str) -> Result<(), BuildError> {
+    link_args(options).map(|_| ())
+}
+
+/// llvm-link-19: next to clang, else on PATH.
+fn llvm_link() -> PathBuf {
+    let p = PathBuf::from("/usr/lib/llvm-19/bin/llvm-link");
+    if p.is_file() {
+        p
+    } else {
+        PathBuf::from("llvm-link-19")
+    }
+}
+
+/// clLinkProgram: compiled objects and libraries to a library
+/// (-create-library) or an executable. Linking is llvm-link on their IR,
+/// then the back end for an executable.
+pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
+    let library = link_args(options)?;
+    builtins()?;
+    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+    let mut inputs = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        let p = dir.0.join(format!("input{i}.ll"));
+        std::fs::write(&p, &o.ir).map_err(|e| io_err("writing a linker input", e))?;
+        inputs.push(p);
+    }
+    let linked = dir.0.join("linked.ll");
+    let (ok, log) = run(Command::new(llvm_link())
+        .arg("-S")
+        .args(&inputs)
+        .arg("-o")
+        .arg(&linked))?;
+    let log = log.replace(&format!("{}/", dir.0.display()), "");
+    if !ok {
+        return Err(BuildError::Failed(format!(
+            "ferrocl: linking failed:\n{log}"
+        )));
+    }
+    let ir = std::fs::read_to_string(&linked).map_err(|e| io_err("reading the linked IR", e))?;
+    if library {
+        return Ok(Linked::Library(Object {
+            kind: ObjectKind::Library,
+            ir,
+            log,
+        }));
+    }
+    back_end(&dir, &ir, log).map(Linked::Executable)
 }
 
 /// What the cache key covers besides source and options: the compiler

@@ -200,9 +200,12 @@ fn access_qualifier(q: &str) -> cl_kernel_arg_access_qualifier {
     }) as cl_kernel_arg_access_qualifier
 }
 
-/// Calls that make work-items wait for each other.
+/// Calls that make work-items wait for each other (work_group_* includes
+/// async_work_group_*copy; wait_group_events is a barrier).
 fn is_barrier_symbol(name: &str) -> bool {
-    name.starts_with("_Z7barrier") || name.contains("work_group_")
+    name.starts_with("_Z7barrier")
+        || name.contains("work_group_")
+        || name.contains("wait_group_events")
 }
 
 /// The work-item functions (their mangled names) and, for work-group

@@ -87,6 +87,61 @@ pub fn build_program(source: &str, options: &str) -> Result<Executable, BuildErr
     driver::build_cached(source, options, driver::default_cache_dir().as_deref())
 }
 
+/// What clCompileProgram makes: a compiled object, or (clLinkProgram with
+/// -create-library) a library. Both are clang's LLVM IR, kernel metadata
+/// included; linking is llvm-link and the usual back end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectKind {
+    Compiled,
+    Library,
+}
+
+pub struct Object {
+    pub kind: ObjectKind,
+    /// Textual LLVM IR.
+    pub ir: String,
+    /// The compiler's diagnostics (warnings).
+    pub log: String,
+}
+
+/// What clLinkProgram makes.
+pub enum Linked {
+    Library(Object),
+    Executable(Executable),
+}
+
+/// clCompileProgram: source, with `headers` (include name, text), to a
+/// compiled object.
+pub fn compile_object(
+    source: &str,
+    options: &str,
+    headers: &[(String, String)],
+) -> Result<Object, BuildError> {
+    driver::compile_object(source, options, headers)
+}
+
+/// clLinkProgram: objects and libraries to a library or an executable.
+pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
+    driver::link(objects, options)
+}
+
+/// Checks link options (CL_INVALID_LINKER_OPTIONS).
+pub fn check_link_options(options: &str) -> Result<(), String> {
+    driver::check_link_options(options).map_err(|e| e.log().to_string())
+}
+
+impl Object {
+    /// CL_PROGRAM_BINARIES of a compiled object or library.
+    pub fn binary(&self) -> Vec<u8> {
+        binary::encode_object(self)
+    }
+
+    /// An object from its binary; None if `bytes` is not one.
+    pub fn load(bytes: &[u8]) -> Option<Object> {
+        binary::decode_object(bytes)
+    }
+}
+
 /// Checks build options without building (CL_INVALID_BUILD_OPTIONS).
 pub fn check_options(options: &str) -> Result<(), String> {
     driver::front_end_args(options)

@@ -165,14 +165,13 @@ fn options() {
 #[test]
 fn missing_builtin_is_named() {
     let log = compile(
-        "__kernel void k(__global float *p, __local float *l) { \
-         event_t e = async_work_group_copy(l, p, 4, 0); wait_group_events(1, &e); }",
-        "",
+        "__kernel void k(__global int *p) { p[0] = work_group_reduce_add(p[1]); }",
+        "-cl-std=CL2.0",
     )
     .err()
     .unwrap();
     assert!(
-        log.log().contains("builtin async_work_group_copy"),
+        log.log().contains("builtin work_group_reduce_add"),
         "{}",
         log.log()
     );
@@ -432,4 +431,52 @@ fn check_group_entries(options: &str, optimized: bool) {
         }
         assert_eq!(results[0], results[1], "saxpy, {what}");
     }
+}
+
+#[test]
+fn compile_objects_and_link() {
+    let headers = [(
+        "sub/h.h".to_string(),
+        "#define K 5\nint f(int);\n".to_string(),
+    )];
+    let a = compile_object(
+        "#include \"sub/h.h\"\nint f(int x) { return x + K; }",
+        "",
+        &headers,
+    )
+    .unwrap_or_else(|e| panic!("{}", e.log()));
+    let b = compile_object(
+        "#include \"sub/h.h\"\n__kernel void k(__global int *p) { *p = f(*p) * K; }",
+        "",
+        &headers,
+    )
+    .unwrap_or_else(|e| panic!("{}", e.log()));
+    assert_eq!(a.kind, ObjectKind::Compiled);
+    // A header outside the temporary directory is refused.
+    let outside = [("../x.h".to_string(), String::new())];
+    assert!(compile_object("", "", &outside).is_err());
+    let Linked::Library(lib) = link(&[&a], "-create-library").unwrap() else {
+        panic!("not a library")
+    };
+    assert_eq!(lib.kind, ObjectKind::Library);
+    let lib = Object::load(&lib.binary()).expect("library binary round trip");
+    assert_eq!(lib.kind, ObjectKind::Library);
+    let Linked::Executable(exe) = link(&[&b, &lib], "").unwrap() else {
+        panic!("not an executable")
+    };
+    assert_eq!(exe.kernels.len(), 1);
+    let mut x = 2i32;
+    let px = &mut x as *mut i32;
+    let args = [&px as *const _ as *mut c_void];
+    let mut cx = ctx(1, 1, 0);
+    // SAFETY: one global pointer argument.
+    unsafe { exe.entry(0)(args.as_ptr(), &mut cx) };
+    assert_eq!(x, 35);
+    assert!(
+        matches!(link(&[&b], ""), Err(BuildError::Failed(l)) if l.contains("undefined function f"))
+    );
+    assert!(matches!(
+        link(&[&b, &lib], "-bogus"),
+        Err(BuildError::Options(_))
+    ));
 }

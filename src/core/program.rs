@@ -2,7 +2,7 @@
 //! executable it produced.
 
 use crate::cl::*;
-use crate::compiler::Executable;
+use crate::compiler::{Executable, Object, ObjectKind as ObjKind};
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::{cl_object, lookup, Base, ObjectKind};
@@ -28,6 +28,9 @@ pub struct Program {
     build: Mutex<BuildState>,
     /// The result of the last successful build, if any.
     executable: Mutex<Option<Arc<Executable>>>,
+    /// The compiled object or library of the last clCompileProgram (or
+    /// clLinkProgram -create-library, or a binary of one).
+    object: Mutex<Option<Arc<Object>>>,
     from_binary: bool,
 }
 
@@ -52,8 +55,92 @@ impl Program {
                 binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
             }),
             executable: Mutex::new(None),
+            object: Mutex::new(None),
             from_binary: false,
         })
+    }
+
+    /// A program holding a compiled object or library (a binary of one, or
+    /// what clLinkProgram made with -create-library).
+    pub fn with_object(
+        context: Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        object: Object,
+        from_binary: bool,
+    ) -> Arc<Program> {
+        Arc::new(Program {
+            base: Base::new(ObjectKind::Program),
+            context,
+            devices,
+            source: String::new(),
+            build: Mutex::new(BuildState {
+                status: if from_binary {
+                    CL_BUILD_NONE
+                } else {
+                    CL_BUILD_SUCCESS
+                },
+                options: String::new(),
+                log: object.log.clone(),
+                binary_type: object_binary_type(object.kind),
+            }),
+            executable: Mutex::new(None),
+            object: Mutex::new(Some(Arc::new(object))),
+            from_binary,
+        })
+    }
+
+    /// The program clLinkProgram returns: its outcome recorded with
+    /// finish_build or set_object.
+    pub fn linked(context: Arc<Context>, devices: Vec<Arc<Device>>) -> Arc<Program> {
+        Arc::new(Program {
+            base: Base::new(ObjectKind::Program),
+            context,
+            devices,
+            source: String::new(),
+            build: Mutex::new(BuildState {
+                status: CL_BUILD_IN_PROGRESS,
+                options: String::new(),
+                log: String::new(),
+                binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
+            }),
+            executable: Mutex::new(None),
+            object: Mutex::new(None),
+            from_binary: false,
+        })
+    }
+
+    /// The compiled object or library, if the program holds one.
+    pub fn object(&self) -> Option<Arc<Object>> {
+        self.object
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Records a compile's (or a library link's) outcome.
+    pub fn finish_compile(&self, options: &str, result: Result<Object, String>) -> bool {
+        let mut b = self.build.lock().unwrap_or_else(|p| p.into_inner());
+        let mut o = self.object.lock().unwrap_or_else(|p| p.into_inner());
+        b.options = options.to_string();
+        match result {
+            Ok(obj) => {
+                b.status = CL_BUILD_SUCCESS;
+                b.log = obj.log.clone();
+                b.binary_type = object_binary_type(obj.kind);
+                *o = Some(Arc::new(obj));
+                // A compiled program has no executable until linked.
+                *self.executable.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                true
+            }
+            Err(log) => {
+                b.status = CL_BUILD_ERROR;
+                b.log = log;
+                b.binary_type = CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type;
+                *o = None;
+                *self.executable.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                false
+            }
+        }
     }
 
     /// A program from a binary (clCreateProgramWithBinary), already loaded.
@@ -74,6 +161,7 @@ impl Program {
                 binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type,
             }),
             executable: Mutex::new(Some(Arc::new(exe))),
+            object: Mutex::new(None),
             from_binary: true,
         })
     }
@@ -107,6 +195,9 @@ impl Program {
             ),
         };
         let ok = exe.is_some();
+        if ok {
+            *self.object.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        }
         if ok || !self.from_binary {
             *self.executable.lock().unwrap_or_else(|p| p.into_inner()) = exe;
         }
@@ -150,4 +241,11 @@ impl Program {
             binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
         };
     }
+}
+
+fn object_binary_type(kind: ObjKind) -> cl_program_binary_type {
+    (match kind {
+        ObjKind::Compiled => CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+        ObjKind::Library => CL_PROGRAM_BINARY_TYPE_LIBRARY,
+    }) as cl_program_binary_type
 }

@@ -5,6 +5,7 @@
 
 pub mod ndrange;
 pub mod pool;
+pub mod printf;
 
 use crate::cl::*;
 use crate::core::event::{Event, Released, Stamp};

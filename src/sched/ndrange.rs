@@ -16,10 +16,11 @@ use crate::compiler::ArgSpace;
 use crate::core::kernel::{ArgValue, Launch, NdRange};
 use crate::core::memory::BASE_ADDR_ALIGN;
 use crate::sched::pool::Pool;
+use crate::sched::printf::{printf_entry, PrintfBuffer};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::RefCell;
-use std::ffi::{c_char, c_void};
+use std::ffi::c_void;
 
 /// A work-item fiber's stack. Reserved, not committed: only the pages a
 /// kernel touches cost memory.
@@ -149,15 +150,6 @@ unsafe extern "C" fn barrier_unexpected(ctx: *mut WorkGroupContext, _flags: u32)
     std::process::abort();
 }
 
-/// ctx->printf_fn: printf is not wired to the executor yet.
-unsafe extern "C" fn printf_unsupported(
-    _ctx: *mut WorkGroupContext,
-    _format: *const c_char,
-    _args: *mut c_void,
-) -> i32 {
-    -1
-}
-
 /// The fiber state ctx->executor points to while a group with barriers
 /// runs: the yielder of the work-item running now.
 struct Fibers {
@@ -277,7 +269,9 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
     let block = ArgBlock::new(launch);
     let failed = std::sync::atomic::AtomicI32::new(CL_SUCCESS);
     let groups = range.groups;
+    let printf = PrintfBuffer::default();
     let body = |chunk: std::ops::Range<usize>| {
+        let _printf = printf.enter();
         let group_args = GroupArgs::new(&block);
         let args = group_args.ptrs.as_ptr();
         for g in chunk {
@@ -299,7 +293,7 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
                 group_id,
                 local_id: [0; 3],
                 barrier: barrier_unexpected,
-                printf_fn: printf_unsupported,
+                printf_fn: printf_entry,
                 executor: std::ptr::null_mut(),
             };
             // SAFETY: the kernel's entry, with the argument array laid out
@@ -321,8 +315,9 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
             }
         }
     };
-    pool.parallel_for(range.group_count(), 0, &body)
-        .map_err(|_| CL_OUT_OF_RESOURCES)?;
+    let ran = pool.parallel_for(range.group_count(), 0, &body);
+    printf.flush();
+    ran.map_err(|_| CL_OUT_OF_RESOURCES)?;
     match failed.into_inner() {
         CL_SUCCESS => Ok(()),
         code => Err(code),
