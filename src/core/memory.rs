@@ -380,6 +380,9 @@ pub fn rects_overlap(a: &RectLayout, b: &RectLayout, region: [usize; 3]) -> bool
     if a_end <= b.base() || b_end <= a.base() {
         return false;
     }
+    if a.row_pitch == b.row_pitch && a.slice_pitch == b.slice_pitch {
+        return same_pitch_rects_overlap(a.base() as i128 - b.base() as i128, a, region);
+    }
     let work = region[1]
         .saturating_mul(region[2])
         .saturating_mul(region[2]);
@@ -399,6 +402,26 @@ pub fn rects_overlap(a: &RectLayout, b: &RectLayout, region: [usize; 3]) -> bool
                 if m < region[1] as i128 && s + m * pitch < row + width {
                     return true;
                 }
+            }
+        }
+    }
+    false
+}
+
+/// Two rectangles with the same pitches (always so within one buffer) whose
+/// bases are `delta` bytes apart overlap when some row of one meets some row
+/// of the other: |delta + dz*slice + dy*row| < width for slice and row
+/// distances dz, dy in range. Each dz has at most two candidate dy (a row is
+/// no wider than the pitch), so this takes one step per slice distance.
+fn same_pitch_rects_overlap(delta: i128, layout: &RectLayout, region: [usize; 3]) -> bool {
+    let (width, rows, slices) = (region[0] as i128, region[1] as i128, region[2] as i128);
+    let (row, slice) = (layout.row_pitch as i128, layout.slice_pitch as i128);
+    for dz in -(slices - 1)..slices {
+        let t = delta + dz * slice;
+        let near = (-t).div_euclid(row);
+        for dy in [near, near + 1] {
+            if dy.abs() < rows && (t + dy * row).abs() < width {
+                return true;
             }
         }
     }
@@ -550,5 +573,47 @@ mod tests {
         // SAFETY: buf holds 20 bytes.
         unsafe { fill(buf.as_mut_ptr(), &[1, 2, 3, 4], 20) };
         assert_eq!(buf, [1, 2, 3, 4].repeat(5));
+    }
+}
+
+#[cfg(test)]
+mod overlap_tests {
+    use super::*;
+
+    /// Every byte of a rectangle, for a brute-force comparison.
+    fn bytes(l: &RectLayout, region: [usize; 3]) -> std::collections::HashSet<usize> {
+        let mut set = std::collections::HashSet::new();
+        for z in 0..region[2] {
+            for y in 0..region[1] {
+                for x in 0..region[0] {
+                    set.insert(l.row_offset(y, z) + x);
+                }
+            }
+        }
+        set
+    }
+
+    #[test]
+    fn same_pitch_overlap_matches_brute_force() {
+        let mut seed = 12345u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..3000 {
+            let region = [1 + next(5), 1 + next(4), 1 + next(4)];
+            let row = region[0] + next(4);
+            let slice = row * (region[1] + next(3));
+            let a = RectLayout::new([next(6), next(6), next(4)], region, row, slice).unwrap();
+            let b = RectLayout::new([next(6), next(6), next(4)], region, row, slice).unwrap();
+            let brute = !bytes(&a, region).is_disjoint(&bytes(&b, region));
+            assert_eq!(
+                rects_overlap(&a, &b, region),
+                brute,
+                "{a:?} {b:?} {region:?}"
+            );
+        }
     }
 }
