@@ -102,7 +102,39 @@ fn build_builtins(out_dir: &Path) -> Result<(), String> {
         .arg(out_dir.join("builtins.bc")))
 }
 
+/// A hash of the compiler's own sources, part of the kernel cache key, so
+/// that a changed compiler never reuses a stale cached kernel.
+fn compiler_source_hash() -> u64 {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ["src/compiler", "builtins", "builtins/lib", "include"] {
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            files.extend(
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.is_file()),
+            );
+        }
+    }
+    files.sort();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for f in files {
+        for b in f
+            .to_string_lossy()
+            .bytes()
+            .chain(std::fs::read(&f).unwrap_or_default())
+        {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
 fn main() {
+    println!("cargo:rerun-if-changed=src/compiler");
+    println!(
+        "cargo:rustc-env=FERROCL_COMPILER_HASH={:016x}",
+        compiler_source_hash()
+    );
     println!("cargo:rerun-if-changed=include/cl_wrapper.h");
     println!("cargo:rerun-if-changed=include/ferrocl_kernel.h");
     println!("cargo:rerun-if-changed=builtins");

@@ -181,12 +181,11 @@ TEST(printf_after_barrier_every_work_item_once)
 /* Wide vectors are passed in memory, narrow ones in registers: every
  * width and element type reaches the formatter intact. */
 static const char *wide_src =
-    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
     "kernel void w(global const float *f) {\n"
     "  float16 a = vload16(0, f);\n"
     "  double16 d = convert_double16(a);\n"
-    "  printf(\"%v8hlf|%v16hhd|%v16lg|%v4hf|%v3hlx|%d\\n\", a.lo, convert_char16(a),\n"
-    "         d, (half4)(1.0h, 0.5h, -2.0h, 8.0h), (uint3)(1, 2, 0xffffffffu), 42);\n"
+    "  printf(\"%v8hlf|%v16hhd|%v16lg|%v4hlf|%v3hlx|%d\\n\", a.lo, convert_char16(a),\n"
+    "         d, (float4)(1.0f, 0.5f, -2.0f, 8.0f), (uint3)(1, 2, 0xffffffffu), 42);\n"
     "  printf(\"%v2hhd|%v2hld|%v8hd|%v2hlf|%s\\n\", (char2)(-1, 1), (int2)(-7, 7),\n"
     "         convert_short8(a.hi), a.s01, \"end\");\n"
     "}\n";

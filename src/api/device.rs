@@ -9,9 +9,13 @@ use crate::core::platform::{self, make_version, name_version, name_versions, Pla
 use std::ffi::c_void;
 use std::sync::Arc;
 
-/// Device extensions: only what is implemented and tested.
-pub const DEVICE_EXTENSIONS: &[(&str, (u32, u32, u32))] =
-    &[("cl_khr_extended_versioning", (1, 0, 0))];
+/// Device extensions: only what is implemented and tested (the OpenCL C
+/// ones are the compiler's).
+fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
+    let mut list = vec![("cl_khr_extended_versioning", (1, 0, 0))];
+    list.extend_from_slice(crate::compiler::OPENCL_C_EXTENSIONS);
+    list
+}
 
 use crate::core::kernel::{
     local_mem_size, MAX_WORK_GROUP_SIZE, NON_UNIFORM_WORK_GROUPS,
@@ -54,11 +58,11 @@ fn device_info(
         | CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => info(&4u32),
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => info(&2u32),
-        // No cl_khr_fp64 or cl_khr_fp16 yet: a width of 0 says so.
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE
-        | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE
-        | CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF
-        | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => info(&0u32),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
+            info(&2u32)
+        }
+        // No cl_khr_fp16: a width of 0 says so.
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => info(&0u32),
         CL_DEVICE_MAX_CLOCK_FREQUENCY => info(&h.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => info(&64u32),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => info(&max_alloc),
@@ -81,7 +85,9 @@ fn device_info(
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => info(&1024u32),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => info(&128u32),
         CL_DEVICE_SINGLE_FP_CONFIG => info(&fp_config),
-        CL_DEVICE_DOUBLE_FP_CONFIG | CL_DEVICE_HALF_FP_CONFIG => info(&(0 as cl_device_fp_config)),
+        // cl_khr_fp64: the host's doubles, with the same rounding and FMA.
+        CL_DEVICE_DOUBLE_FP_CONFIG => info(&fp_config),
+        CL_DEVICE_HALF_FP_CONFIG => info(&(0 as cl_device_fp_config)),
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => info(&CL_READ_WRITE_CACHE),
         CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => info(&h.cache_line),
         CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => info(&h.global_cache),
@@ -128,9 +134,9 @@ fn device_info(
             name_version("OpenCL C", make_version(1, 2, 0)),
             name_version("OpenCL C", make_version(3, 0, 0)),
         ]),
-        CL_DEVICE_OPENCL_C_FEATURES => info(&Vec::<cl_name_version>::new()),
-        CL_DEVICE_EXTENSIONS => info(&platform::extension_string(DEVICE_EXTENSIONS)),
-        CL_DEVICE_EXTENSIONS_WITH_VERSION => info(&name_versions(DEVICE_EXTENSIONS)),
+        CL_DEVICE_OPENCL_C_FEATURES => info(&name_versions(crate::compiler::OPENCL_C_FEATURES)),
+        CL_DEVICE_EXTENSIONS => info(&platform::extension_string(&device_extensions())),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => info(&name_versions(&device_extensions())),
         CL_DEVICE_ILS_WITH_VERSION | CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => {
             info(&Vec::<cl_name_version>::new())
         }

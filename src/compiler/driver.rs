@@ -130,13 +130,14 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
         "-cl-finite-math-only",
         "-cl-fast-relaxed-math",
         "-cl-uniform-work-group-size",
-        "-cl-no-subgroup-ifp",
         "-w",
         "-Werror",
     ];
     /// Accepted and without effect here.
     const IGNORE: &[&str] = &[
         "-cl-kernel-arg-info",
+        // No sub-groups, so no independent forward progress to give up.
+        "-cl-no-subgroup-ifp",
         "-cl-strict-aliasing",
         "-g",
         "-create-library",
@@ -168,6 +169,10 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
         }
     }
     args.push(format!("-cl-std={std}"));
+    args.push("-Xclang".to_string());
+    args.push(super::extension_option());
+    // The device's OpenCL version, which clang does not define.
+    args.push("-D__OPENCL_VERSION__=300".to_string());
     Ok(args)
 }
 
@@ -447,12 +452,14 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
 }
 
 /// What the cache key covers besides source and options: the compiler
-/// binary, ferrocl and its builtins, and the host CPU (code is -march=native).
+/// binary, ferrocl's compiler sources and builtins, and the host CPU (code
+/// is -march=native).
 fn environment_key() -> u128 {
     static KEY: OnceLock<u128> = OnceLock::new();
     *KEY.get_or_init(|| {
         let mut h = Fnv::new();
         h.add(env!("CARGO_PKG_VERSION").as_bytes());
+        h.add(env!("FERROCL_COMPILER_HASH").as_bytes());
         h.add(BUILTINS);
         if let Ok(c) = clang() {
             h.add(c.as_os_str().as_encoded_bytes());

@@ -570,7 +570,7 @@ pub fn rewrite(text: &str, module: &Module) -> String {
             line.replace(" spir_kernel ", " ")
                 .replace(" spir_func ", " ")
         } else {
-            line.to_string()
+            guard_division(line).unwrap_or_else(|| line.to_string())
         };
         if line.starts_with("define ") {
             let name = symbol_after_at(line).unwrap_or_default();
@@ -822,4 +822,127 @@ mod tests {
             3
         );
     }
+}
+
+/// Integer division by zero (and INT_MIN / -1) is undefined in OpenCL C, but
+/// on x86 it traps and would kill the application. Each division whose
+/// divisor is not a literal safe constant divides by 1 instead in those
+/// cases (for -1, the quotient becomes the negated dividend and the
+/// remainder 0, which is also the mathematical result).
+pub fn guard_division(line: &str) -> Option<String> {
+    let body = line.trim_start();
+    let (name, rhs) = body.split_once(" = ")?;
+    if !name.starts_with('%') {
+        return None;
+    }
+    let mut words = rhs.splitn(2, ' ');
+    let op = words.next()?;
+    if !matches!(op, "sdiv" | "udiv" | "srem" | "urem") {
+        return None;
+    }
+    let mut rest = words.next()?;
+    if let Some(r) = rest.strip_prefix("exact ") {
+        rest = r;
+    }
+    // The type: iN or <N x iM>.
+    let (ty, lanes, operands) = if let Some(r) = rest.strip_prefix('<') {
+        let close = r.find('>')?;
+        let inner = &r[..close];
+        let (n, elem) = inner.split_once(" x ")?;
+        (
+            format!("<{inner}>"),
+            Some((n.parse::<usize>().ok()?, elem.to_string())),
+            r[close + 1..].trim_start(),
+        )
+    } else {
+        let (t, r) = rest.split_once(' ')?;
+        (t.to_string(), None, r)
+    };
+    // Two operands split at the first top-level comma; anything after the
+    // second operand (", !dbg ...") is kept.
+    let mut depth = 0i32;
+    let mut cut = None;
+    for (i, c) in operands.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                cut = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let cut = cut?;
+    let a = operands[..cut].trim();
+    let rest2 = operands[cut + 1..].trim_start();
+    let (b, trailer) = match rest2.find(", !") {
+        Some(i) => (&rest2[..i], &rest2[i..]),
+        None => (rest2, ""),
+    };
+    let signed = op.starts_with('s');
+    if let Ok(v) = b.parse::<i128>() {
+        if v != 0 && !(signed && v == -1) {
+            return None;
+        }
+    }
+    let splat = |v: &str| match &lanes {
+        None => v.to_string(),
+        Some((n, elem)) => format!("<{}>", vec![format!("{elem} {v}"); *n].join(", ")),
+    };
+    let bool_ty = match &lanes {
+        None => "i1".to_string(),
+        Some((n, _)) => format!("<{n} x i1>"),
+    };
+    let zero = if lanes.is_some() {
+        "zeroinitializer".to_string()
+    } else {
+        "0".to_string()
+    };
+    let tag: String = name[1..]
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let v = |s: &str| format!("%__ferrocl_div_{tag}_{s}");
+    let mut out = String::new();
+    let _ = writeln!(out, "  {} = icmp eq {ty} {b}, {zero}", v("z"));
+    let bad = if signed {
+        let _ = writeln!(out, "  {} = icmp eq {ty} {b}, {}", v("m"), splat("-1"));
+        let _ = writeln!(out, "  {} = or {bool_ty} {}, {}", v("bad"), v("z"), v("m"));
+        v("bad")
+    } else {
+        v("z")
+    };
+    let _ = writeln!(
+        out,
+        "  {} = select {bool_ty} {bad}, {ty} {}, {ty} {b}",
+        v("d"),
+        splat("1")
+    );
+    match op {
+        "sdiv" => {
+            let _ = writeln!(out, "  {} = sdiv {ty} {a}, {}", v("q"), v("d"));
+            let _ = writeln!(out, "  {} = sub {ty} {zero}, {a}", v("neg"));
+            let _ = write!(
+                out,
+                "  {name} = select {bool_ty} {}, {ty} {}, {ty} {}{trailer}",
+                v("m"),
+                v("neg"),
+                v("q")
+            );
+        }
+        "srem" => {
+            let _ = writeln!(out, "  {} = srem {ty} {a}, {}", v("q"), v("d"));
+            let _ = write!(
+                out,
+                "  {name} = select {bool_ty} {}, {ty} {zero}, {ty} {}{trailer}",
+                v("m"),
+                v("q")
+            );
+        }
+        _ => {
+            let _ = write!(out, "  {name} = {op} {ty} {a}, {}{trailer}", v("d"));
+        }
+    }
+    Some(out)
 }

@@ -16,6 +16,37 @@ pub use driver::BuildError;
 
 use crate::cl::*;
 
+/// The OpenCL C extensions kernels may use: the device reports them, and the
+/// front end defines their macros and nothing else (clang would otherwise
+/// claim every extension it knows for this target).
+pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
+    ("cl_khr_byte_addressable_store", (1, 0, 0)),
+    ("cl_khr_global_int32_base_atomics", (1, 0, 0)),
+    ("cl_khr_global_int32_extended_atomics", (1, 0, 0)),
+    ("cl_khr_local_int32_base_atomics", (1, 0, 0)),
+    ("cl_khr_local_int32_extended_atomics", (1, 0, 0)),
+    ("cl_khr_int64_base_atomics", (1, 0, 0)),
+    ("cl_khr_int64_extended_atomics", (1, 0, 0)),
+    ("cl_khr_fp64", (1, 0, 0)),
+];
+
+/// The OpenCL C 3.0 optional features implemented (CL_DEVICE_OPENCL_C_FEATURES).
+pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
+    ("__opencl_c_int64", (3, 0, 0)),
+    ("__opencl_c_fp64", (3, 0, 0)),
+];
+
+/// The front-end option that makes clang's extension and feature macros
+/// match what the device reports.
+pub fn extension_option() -> String {
+    let enabled: Vec<String> = OPENCL_C_EXTENSIONS
+        .iter()
+        .chain(OPENCL_C_FEATURES)
+        .map(|(name, _)| format!("+{name}"))
+        .collect();
+    format!("-cl-ext=-all,{}", enabled.join(","))
+}
+
 /// Where a kernel argument lives (kernel_arg_addr_space).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArgSpace {
