@@ -793,37 +793,6 @@ done:
     );
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn layouts() {
-        let mut s = HashMap::new();
-        s.insert("%struct.S".to_string(), "{ float, i32, i64 }".to_string());
-        s.insert("%struct.P".to_string(), "<{ i8, i32 }>".to_string());
-        assert_eq!(type_layout("%struct.S", &s), (16, 8));
-        assert_eq!(type_layout("%struct.P", &s), (5, 1));
-        assert_eq!(type_layout("<3 x float>", &s).0, 16);
-        assert_eq!(type_layout("<2 x i8>", &s).0, 2);
-        assert_eq!(type_layout("{ <4 x float>, [5 x i32] }", &s).0, 48);
-        assert_eq!(type_layout("ptr addrspace(1)", &s).0, 8);
-    }
-
-    #[test]
-    fn params() {
-        assert_eq!(
-            leading_type("ptr addrspace(1) noundef align 4 %0"),
-            ("ptr addrspace(1)", "noundef align 4 %0")
-        );
-        assert_eq!(leading_type("<4 x float> noundef %1").0, "<4 x float>");
-        assert_eq!(
-            split_top("i32 %a, <2 x i8> %b, ptr byval(%s) align 8 %c").len(),
-            3
-        );
-    }
-}
-
 /// Integer division by zero (and INT_MIN / -1) is undefined in OpenCL C, but
 /// on x86 it traps and would kill the application. Each division whose
 /// divisor is not a literal safe constant divides by 1 instead in those
@@ -945,4 +914,35 @@ pub fn guard_division(line: &str) -> Option<String> {
         }
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts() {
+        let mut s = HashMap::new();
+        s.insert("%struct.S".to_string(), "{ float, i32, i64 }".to_string());
+        s.insert("%struct.P".to_string(), "<{ i8, i32 }>".to_string());
+        assert_eq!(type_layout("%struct.S", &s), (16, 8));
+        assert_eq!(type_layout("%struct.P", &s), (5, 1));
+        assert_eq!(type_layout("<3 x float>", &s).0, 16);
+        assert_eq!(type_layout("<2 x i8>", &s).0, 2);
+        assert_eq!(type_layout("{ <4 x float>, [5 x i32] }", &s).0, 48);
+        assert_eq!(type_layout("ptr addrspace(1)", &s).0, 8);
+    }
+
+    #[test]
+    fn params() {
+        assert_eq!(
+            leading_type("ptr addrspace(1) noundef align 4 %0"),
+            ("ptr addrspace(1)", "noundef align 4 %0")
+        );
+        assert_eq!(leading_type("<4 x float> noundef %1").0, "<4 x float>");
+        assert_eq!(
+            split_top("i32 %a, <2 x i8> %b, ptr byval(%s) align 8 %c").len(),
+            3
+        );
+    }
 }
