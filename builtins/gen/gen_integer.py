@@ -34,8 +34,15 @@ for T in IT:
         else:
             emit(f'{UV} CNFN abs({V} x) {{ return x; }}')
             emit(f'{UV} CNFN abs_diff({V} x, {V} y) {{ return x > y ? ({UV})(x - y) : ({UV})(y - x); }}')
-        emit(f'{V} CNFN add_sat({V} x, {V} y) {{ return __builtin_elementwise_add_sat(x, y); }}')
-        emit(f'{V} CNFN sub_sat({V} x, {V} y) {{ return __builtin_elementwise_sub_sat(x, y); }}')
+        if n == 1 and B < 32:
+            # clang promotes scalar char/short operands of the elementwise
+            # builtins to int, where nothing saturates: clamp in int.
+            lo, hi = LIMITS[T]
+            emit(f'{V} CNFN add_sat({V} x, {V} y) {{ int r = (int)x + (int)y; return ({V})(r < {lo} ? {lo} : r > {hi} ? {hi} : r); }}')
+            emit(f'{V} CNFN sub_sat({V} x, {V} y) {{ int r = (int)x - (int)y; return ({V})(r < {lo} ? {lo} : r > {hi} ? {hi} : r); }}')
+        else:
+            emit(f'{V} CNFN add_sat({V} x, {V} y) {{ return __builtin_elementwise_add_sat(x, y); }}')
+            emit(f'{V} CNFN sub_sat({V} x, {V} y) {{ return __builtin_elementwise_sub_sat(x, y); }}')
         emit(f'{V} CNFN hadd({V} x, {V} y) {{ return ({V})((x >> 1) + (y >> 1) + (x & y & ({V})1)); }}')
         emit(f'{V} CNFN rhadd({V} x, {V} y) {{ return ({V})((x >> 1) + (y >> 1) + ((x | y) & ({V})1)); }}')
         emit(f'{V} CNFN max({V} x, {V} y) {{ return __builtin_elementwise_max(x, y); }}')

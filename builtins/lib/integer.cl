@@ -18,8 +18,8 @@
 /* ---------------- char ---------------- */
 uchar CNFN abs(char x) { uchar u = __builtin_astype(x, uchar); return x < (char)0 ? (uchar)(-u) : u; }
 uchar CNFN abs_diff(char x, char y) { uchar a = __builtin_astype(x, uchar), b = __builtin_astype(y, uchar); return x > y ? (uchar)(a - b) : (uchar)(b - a); }
-char CNFN add_sat(char x, char y) { return __builtin_elementwise_add_sat(x, y); }
-char CNFN sub_sat(char x, char y) { return __builtin_elementwise_sub_sat(x, y); }
+char CNFN add_sat(char x, char y) { int r = (int)x + (int)y; return (char)(r < CHAR_MIN ? CHAR_MIN : r > CHAR_MAX ? CHAR_MAX : r); }
+char CNFN sub_sat(char x, char y) { int r = (int)x - (int)y; return (char)(r < CHAR_MIN ? CHAR_MIN : r > CHAR_MAX ? CHAR_MAX : r); }
 char CNFN hadd(char x, char y) { return (char)((x >> 1) + (y >> 1) + (x & y & (char)1)); }
 char CNFN rhadd(char x, char y) { return (char)((x >> 1) + (y >> 1) + ((x | y) & (char)1)); }
 char CNFN max(char x, char y) { return __builtin_elementwise_max(x, y); }
@@ -137,8 +137,8 @@ short16 CNFN upsample(char16 hi, uchar16 lo) {short16 r_ = (short16)(upsample(hi
 /* ---------------- uchar ---------------- */
 uchar CNFN abs(uchar x) { return x; }
 uchar CNFN abs_diff(uchar x, uchar y) { return x > y ? (uchar)(x - y) : (uchar)(y - x); }
-uchar CNFN add_sat(uchar x, uchar y) { return __builtin_elementwise_add_sat(x, y); }
-uchar CNFN sub_sat(uchar x, uchar y) { return __builtin_elementwise_sub_sat(x, y); }
+uchar CNFN add_sat(uchar x, uchar y) { int r = (int)x + (int)y; return (uchar)(r < 0 ? 0 : r > UCHAR_MAX ? UCHAR_MAX : r); }
+uchar CNFN sub_sat(uchar x, uchar y) { int r = (int)x - (int)y; return (uchar)(r < 0 ? 0 : r > UCHAR_MAX ? UCHAR_MAX : r); }
 uchar CNFN hadd(uchar x, uchar y) { return (uchar)((x >> 1) + (y >> 1) + (x & y & (uchar)1)); }
 uchar CNFN rhadd(uchar x, uchar y) { return (uchar)((x >> 1) + (y >> 1) + ((x | y) & (uchar)1)); }
 uchar CNFN max(uchar x, uchar y) { return __builtin_elementwise_max(x, y); }
@@ -256,8 +256,8 @@ ushort16 CNFN upsample(uchar16 hi, uchar16 lo) {ushort16 r_ = (ushort16)(upsampl
 /* ---------------- short ---------------- */
 ushort CNFN abs(short x) { ushort u = __builtin_astype(x, ushort); return x < (short)0 ? (ushort)(-u) : u; }
 ushort CNFN abs_diff(short x, short y) { ushort a = __builtin_astype(x, ushort), b = __builtin_astype(y, ushort); return x > y ? (ushort)(a - b) : (ushort)(b - a); }
-short CNFN add_sat(short x, short y) { return __builtin_elementwise_add_sat(x, y); }
-short CNFN sub_sat(short x, short y) { return __builtin_elementwise_sub_sat(x, y); }
+short CNFN add_sat(short x, short y) { int r = (int)x + (int)y; return (short)(r < SHRT_MIN ? SHRT_MIN : r > SHRT_MAX ? SHRT_MAX : r); }
+short CNFN sub_sat(short x, short y) { int r = (int)x - (int)y; return (short)(r < SHRT_MIN ? SHRT_MIN : r > SHRT_MAX ? SHRT_MAX : r); }
 short CNFN hadd(short x, short y) { return (short)((x >> 1) + (y >> 1) + (x & y & (short)1)); }
 short CNFN rhadd(short x, short y) { return (short)((x >> 1) + (y >> 1) + ((x | y) & (short)1)); }
 short CNFN max(short x, short y) { return __builtin_elementwise_max(x, y); }
@@ -375,8 +375,8 @@ int16 CNFN upsample(short16 hi, ushort16 lo) {int16 r_ = (int16)(upsample(hi.lo,
 /* ---------------- ushort ---------------- */
 ushort CNFN abs(ushort x) { return x; }
 ushort CNFN abs_diff(ushort x, ushort y) { return x > y ? (ushort)(x - y) : (ushort)(y - x); }
-ushort CNFN add_sat(ushort x, ushort y) { return __builtin_elementwise_add_sat(x, y); }
-ushort CNFN sub_sat(ushort x, ushort y) { return __builtin_elementwise_sub_sat(x, y); }
+ushort CNFN add_sat(ushort x, ushort y) { int r = (int)x + (int)y; return (ushort)(r < 0 ? 0 : r > USHRT_MAX ? USHRT_MAX : r); }
+ushort CNFN sub_sat(ushort x, ushort y) { int r = (int)x - (int)y; return (ushort)(r < 0 ? 0 : r > USHRT_MAX ? USHRT_MAX : r); }
 ushort CNFN hadd(ushort x, ushort y) { return (ushort)((x >> 1) + (y >> 1) + (x & y & (ushort)1)); }
 ushort CNFN rhadd(ushort x, ushort y) { return (ushort)((x >> 1) + (y >> 1) + ((x | y) & (ushort)1)); }
 ushort CNFN max(ushort x, ushort y) { return __builtin_elementwise_max(x, y); }
