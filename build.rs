@@ -140,8 +140,12 @@ fn main() {
     println!("cargo:rerun-if-changed=builtins");
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     if let Err(e) = build_builtins(&out_dir) {
-        // The library still builds: the kernel compiler then reports that
-        // its builtins are missing in each build log.
+        // Without clang-19 the library still builds, and the kernel
+        // compiler says in each build log that its builtins are missing;
+        // with clang present, a builtin that does not compile is a bug.
+        if llvm_tool("clang").exists() {
+            panic!("the builtin library does not compile: {e}");
+        }
         println!("cargo:warning=ferrocl builtins not built (kernel compiler disabled): {e}");
         std::fs::write(out_dir.join("builtins.bc"), b"").unwrap();
     }

@@ -65,7 +65,20 @@ for T in ['double', 'float']:
 }}''')
         emit(f'{T} CNFN distance({V} p, {V} q) {{ return length(p - q); }}')
         isinf_any = ' || '.join(f'__builtin_isinf({c})' for c in pc)
-        emit(f'''{V} CNFN normalize({V} p) {{
+        if T == 'float':
+            # The length of a float vector may exceed FLT_MAX (or underflow):
+            # divide in double, where neither happens.
+            dv = 'double' if n == 1 else f'double{n}'
+            to_d = '(double)p' if n == 1 else f'convert_{dv}(p)'
+            back = '(float)' if n == 1 else f'convert_float{n}'
+            emit((f'''{V} CNFN normalize({V} p) {{
+  if ({isinf_any}) p = __builtin_isinf(p) ? copysign(({V})1, p) : ({V})0;
+  double l = __builtin_sqrt(''' + ' + '.join(f'(double){c} * (double){c}' for c in pc) + f''');
+  if (l == 0.0) return p;
+  return {back}({to_d} / l);
+}}''').replace('__builtin_isinf(p) ?', ('__builtin_isinf(p) ?' if n == 1 else 'isinf(p) ?')))
+        else:
+            emit(f'''{V} CNFN normalize({V} p) {{
   if ({isinf_any}) p = __builtin_isinf(p) ? copysign(({V})1, p) : ({V})0;
   {T} l = length(p);
   if (l == ({T})0) return p;

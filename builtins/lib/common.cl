@@ -429,9 +429,9 @@ float CNFN length(float p) { return (float)__builtin_sqrt((double)p * (double)p)
 float CNFN distance(float p, float q) { return length(p - q); }
 float CNFN normalize(float p) {
   if (__builtin_isinf(p)) p = __builtin_isinf(p) ? copysign((float)1, p) : (float)0;
-  float l = length(p);
-  if (l == (float)0) return p;
-  return p / l;
+  double l = __builtin_sqrt((double)p * (double)p);
+  if (l == 0.0) return p;
+  return (float)((double)p / l);
 }
 float CNFN fast_length(float p) { return length(p); }
 float CNFN fast_distance(float p, float q) { return length(p - q); }
@@ -441,9 +441,9 @@ float CNFN length(float2 p) { return (float)__builtin_sqrt((double)p.s0 * (doubl
 float CNFN distance(float2 p, float2 q) { return length(p - q); }
 float2 CNFN normalize(float2 p) {
   if (__builtin_isinf(p.s0) || __builtin_isinf(p.s1)) p = isinf(p) ? copysign((float2)1, p) : (float2)0;
-  float l = length(p);
-  if (l == (float)0) return p;
-  return p / l;
+  double l = __builtin_sqrt((double)p.s0 * (double)p.s0 + (double)p.s1 * (double)p.s1);
+  if (l == 0.0) return p;
+  return convert_float2(convert_double2(p) / l);
 }
 float CNFN fast_length(float2 p) { return length(p); }
 float CNFN fast_distance(float2 p, float2 q) { return length(p - q); }
@@ -453,9 +453,9 @@ float CNFN length(float3 p) { return (float)__builtin_sqrt((double)p.s0 * (doubl
 float CNFN distance(float3 p, float3 q) { return length(p - q); }
 float3 CNFN normalize(float3 p) {
   if (__builtin_isinf(p.s0) || __builtin_isinf(p.s1) || __builtin_isinf(p.s2)) p = isinf(p) ? copysign((float3)1, p) : (float3)0;
-  float l = length(p);
-  if (l == (float)0) return p;
-  return p / l;
+  double l = __builtin_sqrt((double)p.s0 * (double)p.s0 + (double)p.s1 * (double)p.s1 + (double)p.s2 * (double)p.s2);
+  if (l == 0.0) return p;
+  return convert_float3(convert_double3(p) / l);
 }
 float CNFN fast_length(float3 p) { return length(p); }
 float CNFN fast_distance(float3 p, float3 q) { return length(p - q); }
@@ -465,9 +465,9 @@ float CNFN length(float4 p) { return (float)__builtin_sqrt((double)p.s0 * (doubl
 float CNFN distance(float4 p, float4 q) { return length(p - q); }
 float4 CNFN normalize(float4 p) {
   if (__builtin_isinf(p.s0) || __builtin_isinf(p.s1) || __builtin_isinf(p.s2) || __builtin_isinf(p.s3)) p = isinf(p) ? copysign((float4)1, p) : (float4)0;
-  float l = length(p);
-  if (l == (float)0) return p;
-  return p / l;
+  double l = __builtin_sqrt((double)p.s0 * (double)p.s0 + (double)p.s1 * (double)p.s1 + (double)p.s2 * (double)p.s2 + (double)p.s3 * (double)p.s3);
+  if (l == 0.0) return p;
+  return convert_float4(convert_double4(p) / l);
 }
 float CNFN fast_length(float4 p) { return length(p); }
 float CNFN fast_distance(float4 p, float4 q) { return length(p - q); }

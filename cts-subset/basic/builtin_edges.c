@@ -1,6 +1,7 @@
-/* basic: integer builtins at their edges (found by the Khronos CTS
- * integer_ops suite): scalar saturating arithmetic on narrow types. */
+/* basic: builtins at their edges, found by the Khronos CTS integer_ops and
+ * geometrics suites. */
 #include "harness.h"
+#include <math.h>
 
 TEST(scalar_saturation_of_narrow_types)
 {
@@ -32,9 +33,39 @@ TEST(scalar_saturation_of_narrow_types)
     clReleaseContext(c);
 }
 
+TEST(normalize_beyond_float_range)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    /* |v| exceeds FLT_MAX, and a denormal vector has a length that
+     * underflows: both still normalize to unit vectors. */
+    const char *src =
+        "kernel void k(global float *o) {\n"
+        "  float2 v = normalize((float2)(-0x1.ce02eap+127f, 0x1.51067cp+127f)); o[0] = v.x; o[1] = v.y;\n"
+        "  float4 w = normalize((float4)(0x1p-140f, 0, 0, 0)); o[2] = w.x; }\n";
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    cl_device_id d = h_device();
+    REQUIRE_OK(clBuildProgram(p, 1, &d, NULL, NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    cl_mem m = clCreateBuffer(c, 0, 3 * sizeof(float), NULL, &e);
+    CHECK_OK(clSetKernelArg(k, 0, sizeof m, &m));
+    CHECK_OK(clEnqueueTask(q, k, 0, NULL, NULL));
+    float o[3];
+    CHECK_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    CHECK(fabsf(o[0] + 0.807889f) < 1e-5f && fabsf(o[1] - 0.589334f) < 1e-5f, "(%g, %g)", o[0], o[1]);
+    CHECK(o[2] == 1.0f, "denormal: %g", o[2]);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic", argc, argv);
     H_RUN(scalar_saturation_of_narrow_types);
+    H_RUN(normalize_beyond_float_range);
     return h_done();
 }
