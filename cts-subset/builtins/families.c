@@ -1,0 +1,180 @@
+/* builtins: each family spot-checked on the device against a host
+ * reference: math within the spec's ULP bounds (float), integer, common,
+ * geometric, relational and conversions exactly. */
+#include "harness.h"
+#include <float.h>
+#include <math.h>
+
+#define N 4096
+
+static cl_program build_src(cl_context c, const char *src)
+{
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    cl_device_id d = h_device();
+    if (clBuildProgram(p, 1, &d, NULL, NULL, NULL) != CL_SUCCESS) {
+        char log[8192] = {0};
+        clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        fprintf(stderr, "%s\n", log);
+        clReleaseProgram(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* Runs kernel `name`(global const float *x, global float *y) over N inputs. */
+static int run_unary(cl_context c, cl_command_queue q, cl_program p, const char *name, const float *x, float *y)
+{
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, name, &e);
+    if (!k) return e;
+    cl_mem bx = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, N * 4, (void *)x, &e);
+    cl_mem by = clCreateBuffer(c, 0, N * 4, NULL, &e);
+    clSetKernelArg(k, 0, sizeof bx, &bx);
+    clSetKernelArg(k, 1, sizeof by, &by);
+    size_t g = N;
+    e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL);
+    if (!e) e = clEnqueueReadBuffer(q, by, CL_TRUE, 0, N * 4, y, 0, NULL, NULL);
+    clReleaseMemObject(bx);
+    clReleaseMemObject(by);
+    clReleaseKernel(k);
+    return e;
+}
+
+/* The error of a float result against a double reference, in ulps of the
+ * reference's float neighbourhood. */
+static double ulps(float got, double want)
+{
+    if (isnan(want)) return isnan(got) ? 0 : 1e9;
+    if (isinf(want)) return (isinf(got) && signbit(got) == signbit(want)) ? 0 : 1e9;
+    if (got == want) return 0;
+    int ex;
+    frexp(want, &ex);
+    double ulp = ldexp(1.0, (ex - 24 < -149 ? -149 : ex - 24));
+    return fabs((double)got - want) / ulp;
+}
+
+struct math_case {
+    const char *name;
+    double (*ref)(double);
+    double bound; /* ulps, OpenCL C 3.0 table 7.x for float */
+    float lo, hi;
+};
+
+static double ref_rsqrt(double x) { return 1.0 / sqrt(x); }
+static double ref_exp10(double x) { return pow(10.0, x); }
+/* sin(pi x), exact at integers (where sin(M_PI * x) is not). */
+static double ref_sinpi(double x)
+{
+    if (x == floor(x)) return copysign(0.0, x);
+    double r = x - 2.0 * round(x / 2.0);
+    return sin(M_PI * r);
+}
+static double ref_recip(double x) { return 1.0 / x; }
+
+static const struct math_case cases[] = {
+    {"sqrt", sqrt, 3, 0, 1e6},    {"cbrt", cbrt, 2, -1e3, 1e3},     {"exp", exp, 3, -80, 80},
+    {"exp2", exp2, 3, -120, 120}, {"exp10", ref_exp10, 3, -30, 30}, {"log", log, 3, 1e-6f, 1e6},
+    {"log2", log2, 3, 1e-6f, 1e6},{"log10", log10, 3, 1e-6f, 1e6},  {"sin", sin, 4, -100, 100},
+    {"cos", cos, 4, -100, 100},   {"tan", tan, 5, -10, 10},         {"asin", asin, 4, -1, 1},
+    {"acos", acos, 4, -1, 1},     {"atan", atan, 5, -100, 100},     {"sinh", sinh, 4, -80, 80},
+    {"cosh", cosh, 4, -80, 80},   {"tanh", tanh, 5, -20, 20},       {"rsqrt", ref_rsqrt, 2, 1e-6f, 1e6},
+    {"sinpi", ref_sinpi, 4, -10, 10}, {"expm1", expm1, 3, -20, 20}, {"log1p", log1p, 2, -0.9f, 1e4},
+    {"erf", erf, 16, -5, 5},      {"tgamma", tgamma, 16, 0.1f, 30}, {"floor", floor, 0, -1e6, 1e6},
+    {"round", round, 0, -1e6, 1e6}, {"fabs", fabs, 0, -1e6, 1e6},   {"native_recip", ref_recip, 8192, 1e-3f, 1e3},
+};
+
+TEST(math_within_ulp_bounds)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    char src[16384] = {0};
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        at += (size_t)snprintf(src + at, sizeof src - at,
+                               "kernel void k_%s(global const float *x, global float *y) "
+                               "{ size_t i = get_global_id(0); y[i] = %s(x[i]); }\n",
+                               cases[i].name, cases[i].name);
+    cl_program p = build_src(c, src);
+    REQUIRE(p, "build");
+    float *x = malloc(N * 4), *y = malloc(N * 4);
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        const struct math_case *m = &cases[ci];
+        for (int i = 0; i < N; i++) x[i] = m->lo + (m->hi - m->lo) * ((float)i / (N - 1));
+        char kname[64];
+        snprintf(kname, sizeof kname, "k_%s", m->name);
+        cl_int e = run_unary(c, q, p, kname, x, y);
+        CHECK(e == CL_SUCCESS, "%s: %s", m->name, h_err(e));
+        double worst = 0;
+        int at_i = 0;
+        for (int i = 0; i < N; i++) {
+            double u = ulps(y[i], m->ref((double)x[i]));
+            if (u > worst) { worst = u; at_i = i; }
+        }
+        CHECK(worst <= m->bound, "%s(%a) = %a, %.1f ulp > %.0f", m->name, x[at_i], y[at_i], worst, m->bound);
+    }
+    free(x); free(y);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+TEST(integer_common_geometric_relational_conversions)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    const char *src =
+        "kernel void k(global int *o, global float *f) {\n"
+        "  o[0] = clz(1u); o[1] = popcount(0xF0F0u); o[2] = mul_hi(0x40000000, 8); o[3] = rotate(0x80000001u, 1u);\n"
+        "  o[4] = abs(-7); o[5] = (int)abs_diff(-3, 4); o[6] = hadd(7, 8); o[7] = rhadd(7, 8);\n"
+        "  o[8] = max(3, -9); o[9] = clamp(12, 0, 10); o[10] = mad24(3, 4, 5); o[11] = upsample((short)1, (ushort)2);\n"
+        "  o[12] = isequal(1.0f, 1.0f); o[13] = isnan(NAN); o[14] = signbit(-0.0f); o[15] = any((int4)(0, 0, -1, 0));\n"
+        "  o[16] = all((int4)(-1, -1, 0, -1)); int4 s = select((int4)(1, 2, 3, 4), (int4)(5, 6, 7, 8), (int4)(0, -1, 0, -1));\n"
+        "  o[17] = s.x + 10 * s.y + 100 * s.z + 1000 * s.w; int4 r = isgreater((float4)(1, 2, 3, 4), (float4)(2));\n"
+        "  o[18] = r.x + 2 * r.y + 4 * r.z + 8 * r.w; o[19] = convert_int_sat(3e10f); o[20] = convert_int_rtn(-1.5f);\n"
+        "  o[21] = convert_int_rtp(-1.5f); o[22] = convert_int_rte(2.5f); o[23] = convert_uchar_sat(-5);\n"
+        "  o[24] = convert_char_sat(300); o[25] = as_int(1.0f); o[26] = (int)bitselect(0xF0u, 0x0Fu, 0x3Cu);\n"
+        "  f[0] = dot((float4)(1, 2, 3, 4), (float4)(5, 6, 7, 8)); float3 cr = cross((float3)(1, 0, 0), (float3)(0, 1, 0));\n"
+        "  f[1] = cr.z; f[2] = length((float2)(3, 4)); f[3] = distance((float2)(1, 1), (float2)(4, 5));\n"
+        "  f[4] = mix(2.0f, 4.0f, 0.25f); f[5] = step(1.0f, 2.0f); f[6] = smoothstep(0.0f, 1.0f, 0.5f);\n"
+        "  f[7] = clamp(5.0f, 0.0f, 1.0f); f[8] = sign(-3.0f); f[9] = degrees(M_PI_F); f[10] = fmax(NAN, 1.0f);\n"
+        "  f[11] = convert_float_rtz(16777217); f[12] = convert_float_rtp(16777217); f[13] = fma(2.0f, 3.0f, 1.0f);\n"
+        "  float4 v = vload4(1, f + 100); f[14] = v.y; vstore2((float2)(7, 8), 0, f + 20); f[15] = f[21];\n"
+        "  float4 sh = shuffle((float4)(1, 2, 3, 4), (uint4)(3, 2, 1, 0)); f[16] = sh.x;\n"
+        "  vstore_half_rtz(1.00048828125f, 0, (global half *)(f + 30)); f[17] = vload_half(0, (global half *)(f + 30));\n"
+        "}\n";
+    cl_program p = build_src(c, src);
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    cl_mem bo = clCreateBuffer(c, 0, 32 * 4, NULL, &e);
+    float fin[128] = {0};
+    for (int i = 100; i < 108; i++) fin[i] = (float)i;
+    cl_mem bf = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof fin, fin, &e);
+    clSetKernelArg(k, 0, sizeof bo, &bo);
+    clSetKernelArg(k, 1, sizeof bf, &bf);
+    CHECK_OK(clEnqueueTask(q, k, 0, NULL, NULL));
+    int o[32];
+    float f[128];
+    CHECK_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, bf, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL));
+    const int wi[27] = {31, 8, 2, 3, 7, 7, 7, 8, 3, 10, 17, 0x10002, 1, 1, 1, 1, 0, 1 + 60 + 300 + 8000,
+                        4 * -1 + 8 * -1, 2147483647, -2, -1, 2, 0, 127, 0x3f800000, 0xCC};
+    for (int i = 0; i < 27; i++) CHECK(o[i] == wi[i], "int case %d: %d, expected %d", i, o[i], wi[i]);
+    const float wf[18] = {70, 1, 5, 5, 2.5f, 1, 0.5f, 1, -1, 180, 1, 16777216.0f, 16777218.0f, 7, 105, 8, 4, 1.0f};
+    for (int i = 0; i < 18; i++)
+        CHECK(fabsf(f[i] - wf[i]) <= 1e-5f * fabsf(wf[i]), "float case %d: %.9g, expected %.9g", i, f[i], wf[i]);
+    clReleaseMemObject(bo); clReleaseMemObject(bf);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+int main(int argc, char **argv)
+{
+    h_init("builtins", argc, argv);
+    H_RUN_T(math_within_ulp_bounds, 60);
+    H_RUN(integer_common_geometric_relational_conversions);
+    return h_done();
+}
