@@ -55,12 +55,16 @@ CUSTOM_DOUBLE = {
   if (v == 0.0) v = 0.0;
   /* integer n: +-0 with sign of x for even n, opposite for odd n */
   if (r == 0.0) { double m = __builtin_fmod(ax, 2.0); v = (m == 1.0) ? -0.0 : 0.0; }
+  /* n + 1/2: +inf for even n, -inf for odd n */
+  if (r == 0.5) v = __builtin_fmod(ax - 0.5, 2.0) == 1.0 ? -__builtin_inf() : __builtin_inf();
   v *= sg;
-  return x < 0.0 ? -v : v;'''),
+  return __builtin_signbit(x) ? -v : v;'''),
     'powr': ('b', '''if (__builtin_isnan(x) || __builtin_isnan(y) || x < 0.0) return __builtin_nan("");
   if (x == 0.0 && y == 0.0) return __builtin_nan("");
   if (__builtin_isinf(x) && y == 0.0) return __builtin_nan("");
   if (x == 1.0 && __builtin_isinf(y)) return __builtin_nan("");
+  /* powr is pow on x >= 0: -0 counts as +0 (pow(-0, odd) would be -0 or -inf) */
+  if (x == 0.0) x = 0.0;
   return __builtin_pow(x, y);'''),
     'maxmag': ('b', '''double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
   return ax > ay ? x : ay > ax ? y : __builtin_fmax(x, y);'''),
@@ -144,7 +148,8 @@ for T in ['double', 'float']:
                  + '\n}')
         gen_vec(f, kind, T)
     # ilogb
-    emit(f'int CNFN ilogb({T} x) {{ return __builtin_ilogb{s}(x); }}')
+    # OpenCL's FP_ILOGBNAN is INT_MAX (glibc's is INT_MIN).
+    emit(f'int CNFN ilogb({T} x) {{ return __builtin_isnan(x) ? INT_MAX : __builtin_ilogb{s}(x); }}')
     for n in VW:
         emit(f'{vt("int", n)} CNFN ilogb({vt(T, n)} x) ' + split_call('int', 'ilogb', [('v', T, 'x')], n))
     # ldexp
@@ -191,11 +196,21 @@ for T in ['double', 'float']:
         for n in VW:
             emit(f'double{n} CNFN nan(ulong{n} c) {{ return __builtin_astype((ulong{n})0x7ff8000000000000ul | (c & (ulong{n})0x0007fffffffffffful), double{n}); }}')
     # pointer-argument functions
+    emit(f'''static int __ferrocl_remquo_bits{s}({T} x, {T} y) {{
+  if (__builtin_isnan(x) || __builtin_isnan(y) || __builtin_isinf(x) || y == ({T})0) return 0;
+  double ay = __builtin_fabs((double)y), m = __builtin_fmod(__builtin_fabs((double)x), 128.0 * ay);
+  if (__builtin_isinf(128.0 * ay)) m = __builtin_fabs((double)x);
+  double rm = __builtin_remainder(m, ay);
+  int q = (int)__builtin_rint((m - rm) / ay) & 127;
+  return ((__builtin_signbit(x) != 0) != (__builtin_signbit(y) != 0)) ? -q : q;
+}}''')
     one_minus = '0x1.fffffep-1f' if T == 'float' else '0x1.fffffffffffffp-1'
     for AS in AS_OUT:
         q = (AS + ' ') if AS else ''
         emit(f'{T} OVL frexp({T} x, {q}int *e) {{ int t; {T} r = __builtin_frexp{s}(x, &t); *e = t; return r; }}')
-        emit(f'{T} OVL remquo({T} x, {T} y, {q}int *qo) {{ int t; {T} r = __builtin_remquo{s}(x, y, &t); *qo = t; return r; }}')
+        # OpenCL wants at least 7 low bits of the quotient; glibc gives 3.
+        # The quotient mod 128 comes from x reduced modulo 128|y| (exact).
+        emit(f'{T} OVL remquo({T} x, {T} y, {q}int *qo) {{ *qo = __ferrocl_remquo_bits{s}(x, y); return __builtin_remainder{s}(x, y); }}')
         lg = '__ferrocl_lgammaf_r' if T == 'float' else '__ferrocl_lgamma_r'
         emit(f'{T} OVL lgamma_r({T} x, {q}int *sg) {{ int t; {T} r = {lg}(x, &t); *sg = t; return r; }}')
         emit(f'{T} OVL modf({T} x, {q}{T} *ip) {{ {T} t; {T} r = __builtin_modf{s}(x, &t); *ip = t; return r; }}')

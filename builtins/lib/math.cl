@@ -380,8 +380,10 @@ double CNFN tanpi(double x) {
   if (v == 0.0) v = 0.0;
   /* integer n: +-0 with sign of x for even n, opposite for odd n */
   if (r == 0.0) { double m = __builtin_fmod(ax, 2.0); v = (m == 1.0) ? -0.0 : 0.0; }
+  /* n + 1/2: +inf for even n, -inf for odd n */
+  if (r == 0.5) v = __builtin_fmod(ax - 0.5, 2.0) == 1.0 ? -__builtin_inf() : __builtin_inf();
   v *= sg;
-  return x < 0.0 ? -v : v;
+  return __builtin_signbit(x) ? -v : v;
 }
 double2 CNFN tanpi(double2 x) {double2 r_ = (double2)(tanpi(x.lo), tanpi(x.hi));  return r_; }
 double3 CNFN tanpi(double3 x) {double3 r_ = (double3)(tanpi(x.s01), tanpi(x.s2));  return r_; }
@@ -393,6 +395,8 @@ double CNFN powr(double x, double y) {
   if (x == 0.0 && y == 0.0) return __builtin_nan("");
   if (__builtin_isinf(x) && y == 0.0) return __builtin_nan("");
   if (x == 1.0 && __builtin_isinf(y)) return __builtin_nan("");
+  /* powr is pow on x >= 0: -0 counts as +0 (pow(-0, odd) would be -0 or -inf) */
+  if (x == 0.0) x = 0.0;
   return __builtin_pow(x, y);
 }
 double2 CNFN powr(double2 x, double2 y) {double2 r_ = (double2)(powr(x.lo, y.lo), powr(x.hi, y.hi));  return r_; }
@@ -418,7 +422,7 @@ double3 CNFN minmag(double3 x, double3 y) {double3 r_ = (double3)(minmag(x.s01, 
 double4 CNFN minmag(double4 x, double4 y) {double4 r_ = (double4)(minmag(x.lo, y.lo), minmag(x.hi, y.hi));  return r_; }
 double8 CNFN minmag(double8 x, double8 y) {double8 r_ = (double8)(minmag(x.lo, y.lo), minmag(x.hi, y.hi));  return r_; }
 double16 CNFN minmag(double16 x, double16 y) {double16 r_ = (double16)(minmag(x.lo, y.lo), minmag(x.hi, y.hi));  return r_; }
-int CNFN ilogb(double x) { return __builtin_ilogb(x); }
+int CNFN ilogb(double x) { return __builtin_isnan(x) ? INT_MAX : __builtin_ilogb(x); }
 int2 CNFN ilogb(double2 x) {int2 r_ = (int2)(ilogb(x.lo), ilogb(x.hi));  return r_; }
 int3 CNFN ilogb(double3 x) {int3 r_ = (int3)(ilogb(x.s01), ilogb(x.s2));  return r_; }
 int4 CNFN ilogb(double4 x) {int4 r_ = (int4)(ilogb(x.lo), ilogb(x.hi));  return r_; }
@@ -467,8 +471,16 @@ double3 CNFN nan(ulong3 c) { return __builtin_astype((ulong3)0x7ff8000000000000u
 double4 CNFN nan(ulong4 c) { return __builtin_astype((ulong4)0x7ff8000000000000ul | (c & (ulong4)0x0007fffffffffffful), double4); }
 double8 CNFN nan(ulong8 c) { return __builtin_astype((ulong8)0x7ff8000000000000ul | (c & (ulong8)0x0007fffffffffffful), double8); }
 double16 CNFN nan(ulong16 c) { return __builtin_astype((ulong16)0x7ff8000000000000ul | (c & (ulong16)0x0007fffffffffffful), double16); }
+static int __ferrocl_remquo_bits(double x, double y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y) || __builtin_isinf(x) || y == (double)0) return 0;
+  double ay = __builtin_fabs((double)y), m = __builtin_fmod(__builtin_fabs((double)x), 128.0 * ay);
+  if (__builtin_isinf(128.0 * ay)) m = __builtin_fabs((double)x);
+  double rm = __builtin_remainder(m, ay);
+  int q = (int)__builtin_rint((m - rm) / ay) & 127;
+  return ((__builtin_signbit(x) != 0) != (__builtin_signbit(y) != 0)) ? -q : q;
+}
 double OVL frexp(double x, __private int *e) { int t; double r = __builtin_frexp(x, &t); *e = t; return r; }
-double OVL remquo(double x, double y, __private int *qo) { int t; double r = __builtin_remquo(x, y, &t); *qo = t; return r; }
+double OVL remquo(double x, double y, __private int *qo) { *qo = __ferrocl_remquo_bits(x, y); return __builtin_remainder(x, y); }
 double OVL lgamma_r(double x, __private int *sg) { int t; double r = __ferrocl_lgamma_r(x, &t); *sg = t; return r; }
 double OVL modf(double x, __private double *ip) { double t; double r = __builtin_modf(x, &t); *ip = t; return r; }
 double OVL sincos(double x, __private double *c) { *c = __builtin_cos(x); return __builtin_sin(x); }
@@ -480,7 +492,7 @@ double OVL fract(double x, __private double *ip) {
   return __builtin_fmin(x - fl, 0x1.fffffffffffffp-1);
 }
 double OVL frexp(double x, __global int *e) { int t; double r = __builtin_frexp(x, &t); *e = t; return r; }
-double OVL remquo(double x, double y, __global int *qo) { int t; double r = __builtin_remquo(x, y, &t); *qo = t; return r; }
+double OVL remquo(double x, double y, __global int *qo) { *qo = __ferrocl_remquo_bits(x, y); return __builtin_remainder(x, y); }
 double OVL lgamma_r(double x, __global int *sg) { int t; double r = __ferrocl_lgamma_r(x, &t); *sg = t; return r; }
 double OVL modf(double x, __global double *ip) { double t; double r = __builtin_modf(x, &t); *ip = t; return r; }
 double OVL sincos(double x, __global double *c) { *c = __builtin_cos(x); return __builtin_sin(x); }
@@ -492,7 +504,7 @@ double OVL fract(double x, __global double *ip) {
   return __builtin_fmin(x - fl, 0x1.fffffffffffffp-1);
 }
 double OVL frexp(double x, __local int *e) { int t; double r = __builtin_frexp(x, &t); *e = t; return r; }
-double OVL remquo(double x, double y, __local int *qo) { int t; double r = __builtin_remquo(x, y, &t); *qo = t; return r; }
+double OVL remquo(double x, double y, __local int *qo) { *qo = __ferrocl_remquo_bits(x, y); return __builtin_remainder(x, y); }
 double OVL lgamma_r(double x, __local int *sg) { int t; double r = __ferrocl_lgamma_r(x, &t); *sg = t; return r; }
 double OVL modf(double x, __local double *ip) { double t; double r = __builtin_modf(x, &t); *ip = t; return r; }
 double OVL sincos(double x, __local double *c) { *c = __builtin_cos(x); return __builtin_sin(x); }
@@ -504,7 +516,7 @@ double OVL fract(double x, __local double *ip) {
   return __builtin_fmin(x - fl, 0x1.fffffffffffffp-1);
 }
 double OVL frexp(double x, int *e) { int t; double r = __builtin_frexp(x, &t); *e = t; return r; }
-double OVL remquo(double x, double y, int *qo) { int t; double r = __builtin_remquo(x, y, &t); *qo = t; return r; }
+double OVL remquo(double x, double y, int *qo) { *qo = __ferrocl_remquo_bits(x, y); return __builtin_remainder(x, y); }
 double OVL lgamma_r(double x, int *sg) { int t; double r = __ferrocl_lgamma_r(x, &t); *sg = t; return r; }
 double OVL modf(double x, double *ip) { double t; double r = __builtin_modf(x, &t); *ip = t; return r; }
 double OVL sincos(double x, double *c) { *c = __builtin_cos(x); return __builtin_sin(x); }
@@ -989,7 +1001,7 @@ float3 CNFN minmag(float3 x, float3 y) {float3 r_ = (float3)(minmag(x.s01, y.s01
 float4 CNFN minmag(float4 x, float4 y) {float4 r_ = (float4)(minmag(x.lo, y.lo), minmag(x.hi, y.hi));  return r_; }
 float8 CNFN minmag(float8 x, float8 y) {float8 r_ = (float8)(minmag(x.lo, y.lo), minmag(x.hi, y.hi));  return r_; }
 float16 CNFN minmag(float16 x, float16 y) {float16 r_ = (float16)(minmag(x.lo, y.lo), minmag(x.hi, y.hi));  return r_; }
-int CNFN ilogb(float x) { return __builtin_ilogbf(x); }
+int CNFN ilogb(float x) { return __builtin_isnan(x) ? INT_MAX : __builtin_ilogbf(x); }
 int2 CNFN ilogb(float2 x) {int2 r_ = (int2)(ilogb(x.lo), ilogb(x.hi));  return r_; }
 int3 CNFN ilogb(float3 x) {int3 r_ = (int3)(ilogb(x.s01), ilogb(x.s2));  return r_; }
 int4 CNFN ilogb(float4 x) {int4 r_ = (int4)(ilogb(x.lo), ilogb(x.hi));  return r_; }
@@ -1028,8 +1040,16 @@ float3 CNFN nan(uint3 c) { return __builtin_astype((uint3)0x7fc00000u | (c & (ui
 float4 CNFN nan(uint4 c) { return __builtin_astype((uint4)0x7fc00000u | (c & (uint4)0x003fffffu), float4); }
 float8 CNFN nan(uint8 c) { return __builtin_astype((uint8)0x7fc00000u | (c & (uint8)0x003fffffu), float8); }
 float16 CNFN nan(uint16 c) { return __builtin_astype((uint16)0x7fc00000u | (c & (uint16)0x003fffffu), float16); }
+static int __ferrocl_remquo_bitsf(float x, float y) {
+  if (__builtin_isnan(x) || __builtin_isnan(y) || __builtin_isinf(x) || y == (float)0) return 0;
+  double ay = __builtin_fabs((double)y), m = __builtin_fmod(__builtin_fabs((double)x), 128.0 * ay);
+  if (__builtin_isinf(128.0 * ay)) m = __builtin_fabs((double)x);
+  double rm = __builtin_remainder(m, ay);
+  int q = (int)__builtin_rint((m - rm) / ay) & 127;
+  return ((__builtin_signbit(x) != 0) != (__builtin_signbit(y) != 0)) ? -q : q;
+}
 float OVL frexp(float x, __private int *e) { int t; float r = __builtin_frexpf(x, &t); *e = t; return r; }
-float OVL remquo(float x, float y, __private int *qo) { int t; float r = __builtin_remquof(x, y, &t); *qo = t; return r; }
+float OVL remquo(float x, float y, __private int *qo) { *qo = __ferrocl_remquo_bitsf(x, y); return __builtin_remainderf(x, y); }
 float OVL lgamma_r(float x, __private int *sg) { int t; float r = __ferrocl_lgammaf_r(x, &t); *sg = t; return r; }
 float OVL modf(float x, __private float *ip) { float t; float r = __builtin_modff(x, &t); *ip = t; return r; }
 float OVL sincos(float x, __private float *c) { *c = __builtin_cosf(x); return __builtin_sinf(x); }
@@ -1041,7 +1061,7 @@ float OVL fract(float x, __private float *ip) {
   return __builtin_fminf(x - fl, 0x1.fffffep-1f);
 }
 float OVL frexp(float x, __global int *e) { int t; float r = __builtin_frexpf(x, &t); *e = t; return r; }
-float OVL remquo(float x, float y, __global int *qo) { int t; float r = __builtin_remquof(x, y, &t); *qo = t; return r; }
+float OVL remquo(float x, float y, __global int *qo) { *qo = __ferrocl_remquo_bitsf(x, y); return __builtin_remainderf(x, y); }
 float OVL lgamma_r(float x, __global int *sg) { int t; float r = __ferrocl_lgammaf_r(x, &t); *sg = t; return r; }
 float OVL modf(float x, __global float *ip) { float t; float r = __builtin_modff(x, &t); *ip = t; return r; }
 float OVL sincos(float x, __global float *c) { *c = __builtin_cosf(x); return __builtin_sinf(x); }
@@ -1053,7 +1073,7 @@ float OVL fract(float x, __global float *ip) {
   return __builtin_fminf(x - fl, 0x1.fffffep-1f);
 }
 float OVL frexp(float x, __local int *e) { int t; float r = __builtin_frexpf(x, &t); *e = t; return r; }
-float OVL remquo(float x, float y, __local int *qo) { int t; float r = __builtin_remquof(x, y, &t); *qo = t; return r; }
+float OVL remquo(float x, float y, __local int *qo) { *qo = __ferrocl_remquo_bitsf(x, y); return __builtin_remainderf(x, y); }
 float OVL lgamma_r(float x, __local int *sg) { int t; float r = __ferrocl_lgammaf_r(x, &t); *sg = t; return r; }
 float OVL modf(float x, __local float *ip) { float t; float r = __builtin_modff(x, &t); *ip = t; return r; }
 float OVL sincos(float x, __local float *c) { *c = __builtin_cosf(x); return __builtin_sinf(x); }
@@ -1065,7 +1085,7 @@ float OVL fract(float x, __local float *ip) {
   return __builtin_fminf(x - fl, 0x1.fffffep-1f);
 }
 float OVL frexp(float x, int *e) { int t; float r = __builtin_frexpf(x, &t); *e = t; return r; }
-float OVL remquo(float x, float y, int *qo) { int t; float r = __builtin_remquof(x, y, &t); *qo = t; return r; }
+float OVL remquo(float x, float y, int *qo) { *qo = __ferrocl_remquo_bitsf(x, y); return __builtin_remainderf(x, y); }
 float OVL lgamma_r(float x, int *sg) { int t; float r = __ferrocl_lgammaf_r(x, &t); *sg = t; return r; }
 float OVL modf(float x, float *ip) { float t; float r = __builtin_modff(x, &t); *ip = t; return r; }
 float OVL sincos(float x, float *c) { *c = __builtin_cosf(x); return __builtin_sinf(x); }
