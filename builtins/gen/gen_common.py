@@ -78,11 +78,14 @@ for T in ['double', 'float']:
   return {back}({to_d} / l);
 }}''').replace('__builtin_isinf(p) ?', ('__builtin_isinf(p) ?' if n == 1 else 'isinf(p) ?')))
         else:
+            # Scale by the largest magnitude first: the length of a double
+            # vector may exceed DBL_MAX.
             emit(f'''{V} CNFN normalize({V} p) {{
   if ({isinf_any}) p = __builtin_isinf(p) ? copysign(({V})1, p) : ({V})0;
-  {T} l = length(p);
-  if (l == ({T})0) return p;
-  return p / l;
+  {T} m = {mx};
+  if (m == ({T})0) return p;
+  p = p / m;
+  return p / length(p);
 }}'''.replace('__builtin_isinf(p) ?', ('__builtin_isinf(p) ?' if n == 1 else 'isinf(p) ?')))
         if T == 'float':
             emit(f'float CNFN fast_length({V} p) {{ return length(p); }}')

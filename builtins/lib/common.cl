@@ -367,9 +367,10 @@ double CNFN length(double p) {
 double CNFN distance(double p, double q) { return length(p - q); }
 double CNFN normalize(double p) {
   if (__builtin_isinf(p)) p = __builtin_isinf(p) ? copysign((double)1, p) : (double)0;
-  double l = length(p);
-  if (l == (double)0) return p;
-  return p / l;
+  double m = __builtin_fabs(p);
+  if (m == (double)0) return p;
+  p = p / m;
+  return p / length(p);
 }
 double CNFN dot(double2 p, double2 q) { return p.s0 * q.s0 + p.s1 * q.s1; }
 double CNFN length(double2 p) {
@@ -384,9 +385,10 @@ double CNFN length(double2 p) {
 double CNFN distance(double2 p, double2 q) { return length(p - q); }
 double2 CNFN normalize(double2 p) {
   if (__builtin_isinf(p.s0) || __builtin_isinf(p.s1)) p = isinf(p) ? copysign((double2)1, p) : (double2)0;
-  double l = length(p);
-  if (l == (double)0) return p;
-  return p / l;
+  double m = __builtin_fmax(__builtin_fabs(p.s0), __builtin_fabs(p.s1));
+  if (m == (double)0) return p;
+  p = p / m;
+  return p / length(p);
 }
 double CNFN dot(double3 p, double3 q) { return p.s0 * q.s0 + p.s1 * q.s1 + p.s2 * q.s2; }
 double CNFN length(double3 p) {
@@ -401,9 +403,10 @@ double CNFN length(double3 p) {
 double CNFN distance(double3 p, double3 q) { return length(p - q); }
 double3 CNFN normalize(double3 p) {
   if (__builtin_isinf(p.s0) || __builtin_isinf(p.s1) || __builtin_isinf(p.s2)) p = isinf(p) ? copysign((double3)1, p) : (double3)0;
-  double l = length(p);
-  if (l == (double)0) return p;
-  return p / l;
+  double m = __builtin_fmax(__builtin_fmax(__builtin_fabs(p.s0), __builtin_fabs(p.s1)), __builtin_fabs(p.s2));
+  if (m == (double)0) return p;
+  p = p / m;
+  return p / length(p);
 }
 double CNFN dot(double4 p, double4 q) { return p.s0 * q.s0 + p.s1 * q.s1 + p.s2 * q.s2 + p.s3 * q.s3; }
 double CNFN length(double4 p) {
@@ -418,9 +421,10 @@ double CNFN length(double4 p) {
 double CNFN distance(double4 p, double4 q) { return length(p - q); }
 double4 CNFN normalize(double4 p) {
   if (__builtin_isinf(p.s0) || __builtin_isinf(p.s1) || __builtin_isinf(p.s2) || __builtin_isinf(p.s3)) p = isinf(p) ? copysign((double4)1, p) : (double4)0;
-  double l = length(p);
-  if (l == (double)0) return p;
-  return p / l;
+  double m = __builtin_fmax(__builtin_fmax(__builtin_fmax(__builtin_fabs(p.s0), __builtin_fabs(p.s1)), __builtin_fabs(p.s2)), __builtin_fabs(p.s3));
+  if (m == (double)0) return p;
+  p = p / m;
+  return p / length(p);
 }
 double3 CNFN cross(double3 a, double3 b) { return (double3)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
 double4 CNFN cross(double4 a, double4 b) { return (double4)(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, (double)0); }

@@ -442,6 +442,12 @@ double16 CNFN ldexp(double16 x, int k) { return ldexp(x, (int16)k); }
 double CNFN pown(double x, int k) { return ((double)__builtin_pow((double)x, (double)k)); }
 double CNFN rootn(double x, int k) {
   if (k == 0 || (x < 0.0 && (k & 1) == 0) || __builtin_isnan(x)) return __builtin_nan("");
+  /* rootn(+-0, n): +-inf for odd n < 0, +inf for even n < 0, +-0 for odd
+     n > 0, +0 for even n > 0 */
+  if (x == 0.0) {
+    double z = (k < 0) ? __builtin_inf() : 0.0;
+    return (k & 1) ? __builtin_copysign(z, x) : z;
+  }
   double ax = __builtin_fabs(x), r;
   switch (k) {
   case 1: return x;
