@@ -59,6 +59,26 @@ fn program_binary(p: &Program) -> Vec<u8> {
     p.object().map_or_else(Vec::new, |o| o.binary())
 }
 
+/// The spec's code for a build or compile step that failed: its own code
+/// for bad options and for failure; "CL_COMPILER_NOT_AVAILABLE if program is
+/// created with clCreateProgramWithSource and a compiler is not available".
+fn failure_code(e: &crate::compiler::BuildError, bad_options: cl_int, failed: cl_int) -> cl_int {
+    use crate::compiler::BuildError;
+    match e {
+        BuildError::Options(_) => bad_options,
+        BuildError::NoCompiler(_) => CL_COMPILER_NOT_AVAILABLE,
+        BuildError::Failed(_) => failed,
+    }
+}
+
+/// Calls the application's build callback, when it gave one.
+fn notify_built(pfn_notify: BuildNotify, program: cl_program, user_data: *mut c_void) {
+    if let Some(notify) = pfn_notify {
+        // SAFETY: the application's build callback with its arguments.
+        unsafe { notify(program, user_data) };
+    }
+}
+
 fn options_text(options: *const c_char) -> Result<String, cl_int> {
     if options.is_null() {
         return Ok(String::new());
@@ -200,30 +220,19 @@ cl_entry! {
             p.finish_binary_build(&options);
             Ok(())
         } else {
-            use crate::compiler::BuildError;
             match crate::compiler::build_program(&p.source, &options) {
                 Ok(exe) => {
                     p.finish_build(&options, Ok(exe));
                     Ok(())
                 }
                 Err(e) => {
-                    let code = match e {
-                        BuildError::Options(_) => CL_INVALID_BUILD_OPTIONS,
-                        // "CL_COMPILER_NOT_AVAILABLE if program is created
-                        // with clCreateProgramWithSource and a compiler is
-                        // not available."
-                        BuildError::NoCompiler(_) => CL_COMPILER_NOT_AVAILABLE,
-                        BuildError::Failed(_) => CL_BUILD_PROGRAM_FAILURE,
-                    };
+                    let code = failure_code(&e, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
                     p.finish_build(&options, Err(e.log().to_string()));
                     Err(code)
                 }
             }
         };
-        if let Some(notify) = pfn_notify {
-            // SAFETY: the application's build callback with its arguments.
-            unsafe { notify(program, user_data) };
-        }
+        notify_built(pfn_notify, program, user_data);
         result
     }
 
@@ -252,26 +261,18 @@ cl_entry! {
             return Err(CL_INVALID_OPERATION);
         }
         let options = options_text(options).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
-        use crate::compiler::BuildError;
         let result = match crate::compiler::compile_object(&p.source, &options, &headers) {
             Ok(obj) => {
                 p.finish_compile(&options, Ok(obj));
                 Ok(())
             }
             Err(e) => {
-                let code = match e {
-                    BuildError::Options(_) => CL_INVALID_COMPILER_OPTIONS,
-                    BuildError::NoCompiler(_) => CL_COMPILER_NOT_AVAILABLE,
-                    BuildError::Failed(_) => CL_COMPILE_PROGRAM_FAILURE,
-                };
+                let code = failure_code(&e, CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE);
                 p.finish_compile(&options, Err(e.log().to_string()));
                 Err(code)
             }
         };
-        if let Some(notify) = pfn_notify {
-            // SAFETY: the application's build callback with its arguments.
-            unsafe { notify(program, user_data) };
-        }
+        notify_built(pfn_notify, program, user_data);
         result
     }
 
@@ -469,9 +470,6 @@ fn link_program(
         }
     };
     let handle = publish(program);
-    if let Some(notify) = pfn_notify {
-        // SAFETY: the application's build callback with its arguments.
-        unsafe { notify(handle, user_data) };
-    }
+    notify_built(pfn_notify, handle, user_data);
     Ok((handle, code))
 }
