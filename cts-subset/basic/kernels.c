@@ -221,6 +221,34 @@ TEST(task_and_argument_errors)
     clReleaseContext(c);
 }
 
+static volatile int destroyed;
+static void CL_CALLBACK on_destroy(cl_mem m, void *u)
+{
+    (void)m;
+    (void)u;
+    destroyed = 1;
+}
+
+TEST(set_kernel_arg_does_not_retain_the_buffer)
+{
+    /* The Khronos CTS (api retain_mem_object_set_kernel_arg): releasing a
+     * buffer that is a kernel argument destroys it. */
+    cl_context c = h_context();
+    cl_program p = build(c, "kernel void k(global int *d) { }", "");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    cl_mem m = clCreateBuffer(c, CL_MEM_READ_ONLY, 32, NULL, &e);
+    destroyed = 0;
+    CHECK_OK(clSetMemObjectDestructorCallback(m, on_destroy, NULL));
+    CHECK_OK(clSetKernelArg(k, 0, sizeof m, &m));
+    CHECK_OK(clReleaseMemObject(m));
+    CHECK(destroyed == 1, "the buffer outlived its last release");
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic", argc, argv);
@@ -228,5 +256,6 @@ int main(int argc, char **argv)
     H_RUN(vector_add_with_struct_and_vector_arguments);
     H_RUN_T(barriers_in_loops_and_local_memory, 60);
     H_RUN(task_and_argument_errors);
+    H_RUN(set_kernel_arg_does_not_retain_the_buffer);
     return h_done();
 }

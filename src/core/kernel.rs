@@ -13,7 +13,7 @@ use crate::core::memory::{Mem, BASE_ADDR_ALIGN};
 use crate::core::object::{lookup, Base, ClObject, ObjectKind};
 use crate::core::program::Program;
 use std::ffi::c_void;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// CL_DEVICE_MAX_WORK_GROUP_SIZE and each of CL_DEVICE_MAX_WORK_ITEM_SIZES.
 pub const MAX_WORK_GROUP_SIZE: usize = 1024;
@@ -32,13 +32,16 @@ pub fn local_mem_size() -> u64 {
     crate::core::host::HOST.l2_cache.max(32 << 10)
 }
 
-/// One argument's value as set by the application.
+/// One argument's value. A kernel holds its buffers weakly (`M` is
+/// `Weak<Mem>`): clSetKernelArg does not retain a memory object, whose
+/// release must still destroy it (the CTS checks the destructor callback).
+/// A launch holds them strongly (`Arc<Mem>`) until it has run.
 #[derive(Clone)]
-pub enum ArgValue {
+pub enum ArgValue<M = Arc<Mem>> {
     /// A value passed by copy.
     Bytes(Vec<u8>),
     /// A buffer for a __global/__constant pointer (None: a NULL pointer).
-    Buffer(Option<Arc<Mem>>),
+    Buffer(Option<M>),
     /// An SVM pointer (clSetKernelArgSVMPointer).
     Svm(usize),
     /// The size of a __local buffer.
@@ -62,7 +65,7 @@ pub struct Kernel {
     pub executable: Arc<Executable>,
     /// This kernel's index in the executable.
     pub index: usize,
-    args: Mutex<Vec<Option<ArgValue>>>,
+    args: Mutex<Vec<Option<ArgValue<Weak<Mem>>>>>,
     exec_info: Mutex<ExecInfo>,
 }
 
@@ -185,7 +188,7 @@ impl Kernel {
                     if !Arc::ptr_eq(&mem.context, self.context()) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
-                    ArgValue::Buffer(Some(mem))
+                    ArgValue::Buffer(Some(Arc::downgrade(&mem)))
                 }
             }
             // "CL_INVALID_ARG_SIZE if arg_size does not match the size of
@@ -222,10 +225,22 @@ impl Kernel {
 
     /// The argument values now, for a launch: CL_INVALID_KERNEL_ARGS when
     /// one is not set.
+    /// The argument values for a launch: "CL_INVALID_KERNEL_ARGS if the
+    /// kernel argument values have not been specified"; a buffer released
+    /// since it was set is no valid memory object any more.
     pub fn snapshot(&self) -> Result<Vec<ArgValue>, cl_int> {
         lock(&self.args)
             .iter()
-            .map(|a| a.clone().ok_or(CL_INVALID_KERNEL_ARGS))
+            .map(|a| match a.as_ref().ok_or(CL_INVALID_KERNEL_ARGS)? {
+                ArgValue::Bytes(b) => Ok(ArgValue::Bytes(b.clone())),
+                ArgValue::Buffer(None) => Ok(ArgValue::Buffer(None)),
+                ArgValue::Buffer(Some(w)) => w
+                    .upgrade()
+                    .map(|m| ArgValue::Buffer(Some(m)))
+                    .ok_or(CL_INVALID_MEM_OBJECT),
+                ArgValue::Svm(p) => Ok(ArgValue::Svm(*p)),
+                ArgValue::Local(n) => Ok(ArgValue::Local(*n)),
+            })
             .collect()
     }
 
