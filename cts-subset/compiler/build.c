@@ -112,11 +112,34 @@ TEST(binary_round_trip_runs)
     clReleaseContext(c);
 }
 
+TEST(kernel_attributes_reported)
+{
+    /* CL_KERNEL_ATTRIBUTES lists the source attributes (Khronos CTS
+     * api kernel_attributes). */
+    cl_context c = h_context();
+    const char *src = "kernel __attribute__((vec_type_hint(uchar4))) __attribute__((work_group_size_hint(8, 1, 1)))\n"
+                      "void k(global int *p) { }\n";
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    cl_device_id d = h_device();
+    REQUIRE_OK(clBuildProgram(p, 1, &d, NULL, NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    REQUIRE(k && !e, "kernel");
+    char attrs[256] = {0};
+    CHECK_OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL));
+    CHECK(strstr(attrs, "vec_type_hint(uchar4)") != NULL, "attributes: %s", attrs);
+    CHECK(strstr(attrs, "work_group_size_hint(8,1,1)") != NULL, "attributes: %s", attrs);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("compiler", argc, argv);
     H_RUN(compile_error_gives_build_program_failure_and_log);
     H_RUN(options_defines_and_kernel_names);
     H_RUN(binary_round_trip_runs);
+    H_RUN(kernel_attributes_reported);
     return h_done();
 }

@@ -102,7 +102,8 @@ fn unescape(s: &str) -> String {
 enum Md {
     Int(i64),
     Str(String),
-    Other,
+    /// Anything else, as written (e.g. `<2 x i8> undef`).
+    Other(String),
 }
 
 fn parse_md_items(body: &str) -> Vec<Md> {
@@ -111,13 +112,44 @@ fn parse_md_items(body: &str) -> Vec<Md> {
         .map(|item| {
             if let Some(s) = item.strip_prefix("!\"") {
                 Md::Str(unescape(s.strip_suffix('"').unwrap_or(s)))
-            } else if let Some((_, v)) = item.split_once(' ') {
-                v.trim().parse().map(Md::Int).unwrap_or(Md::Other)
+            } else if let Some(i) = item
+                .split_once(' ')
+                .and_then(|(_, v)| v.trim().parse().ok())
+            {
+                Md::Int(i)
             } else {
-                Md::Other
+                Md::Other(item.to_string())
             }
         })
         .collect()
+}
+
+/// The OpenCL C name of a vec_type_hint's IR type (`<4 x float>` -> float4).
+fn vec_type_name(ir: &str, signed: bool) -> Option<String> {
+    let ty = ir
+        .trim()
+        .trim_end_matches("undef")
+        .trim_end_matches("poison")
+        .trim();
+    let (lanes, elem) = match ty.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+        Some(v) => {
+            let (n, e) = v.split_once(" x ")?;
+            (n.trim().to_string(), e.trim())
+        }
+        None => (String::new(), ty),
+    };
+    let base = match elem {
+        "i8" => "char",
+        "i16" => "short",
+        "i32" => "int",
+        "i64" => "long",
+        "half" => "half",
+        "float" => "float",
+        "double" => "double",
+        _ => return None,
+    };
+    let unsigned = elem.starts_with('i') && !signed;
+    Some(format!("{}{base}{lanes}", if unsigned { "u" } else { "" }))
 }
 
 /// ABI size and alignment of an IR type on x86_64 (the module's layout).
@@ -482,6 +514,12 @@ fn kernel_of(
     }
     if let Some([x, y, z]) = hint {
         attributes.push(format!("work_group_size_hint({x},{y},{z})"));
+    }
+    // !{<2 x i8> undef, i32 0}: the type, and 1 for signed.
+    if let [Md::Other(ty), Md::Int(signed)] = attachment("vec_type_hint").as_slice() {
+        if let Some(t) = vec_type_name(ty, *signed != 0) {
+            attributes.push(format!("vec_type_hint({t})"));
+        }
     }
     let uses_barriers = reaches_barrier(&name, calls);
     Ok(IrKernel {
