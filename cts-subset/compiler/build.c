@@ -134,6 +134,30 @@ TEST(kernel_attributes_reported)
     clReleaseContext(c);
 }
 
+TEST(kernel_local_mem_size_counts_local_variables)
+{
+    /* CL_KERNEL_LOCAL_MEM_SIZE covers __local variables declared in the
+     * kernel as well as __local arguments (Khronos CTS api
+     * kernel_local_memory_size). */
+    cl_context c = h_context();
+    const char *src = "kernel void k(global int *p, local int *l) {\n"
+                      "  local int tmp[100];\n"
+                      "  tmp[get_local_id(0)] = p[0]; l[0] = tmp[0]; barrier(CLK_LOCAL_MEM_FENCE); p[0] = l[0]; }\n";
+    cl_int e;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    cl_device_id d = h_device();
+    REQUIRE_OK(clBuildProgram(p, 1, &d, NULL, NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    REQUIRE(k && !e, "kernel");
+    CHECK_OK(clSetKernelArg(k, 1, 64, NULL));
+    cl_ulong used = 0;
+    CHECK_OK(clGetKernelWorkGroupInfo(k, d, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, NULL));
+    CHECK(used >= 400 + 64, "CL_KERNEL_LOCAL_MEM_SIZE %llu < 464", (unsigned long long)used);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("compiler", argc, argv);
@@ -141,5 +165,6 @@ int main(int argc, char **argv)
     H_RUN(options_defines_and_kernel_names);
     H_RUN(binary_round_trip_runs);
     H_RUN(kernel_attributes_reported);
+    H_RUN(kernel_local_mem_size_counts_local_variables);
     return h_done();
 }

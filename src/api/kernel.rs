@@ -88,7 +88,10 @@ fn work_group_info(k: &Kernel, param: cl_kernel_work_group_info) -> Result<Vec<u
         CL_KERNEL_GLOBAL_WORK_SIZE => Err(CL_INVALID_VALUE),
         CL_KERNEL_WORK_GROUP_SIZE => info(&MAX_WORK_GROUP_SIZE),
         CL_KERNEL_COMPILE_WORK_GROUP_SIZE => info(&ki.reqd_work_group_size.unwrap_or([0; 3])),
-        CL_KERNEL_LOCAL_MEM_SIZE => info(&k.local_mem_used()),
+        // __local arguments set so far, and the kernel's __local variables.
+        CL_KERNEL_LOCAL_MEM_SIZE => {
+            info(&(k.local_mem_used() + k.info().local_variables_size as u64))
+        }
         CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
         // Private variables live on the work-item's own stack.
         CL_KERNEL_PRIVATE_MEM_SIZE => info(&0u64),

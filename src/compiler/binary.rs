@@ -11,7 +11,7 @@
 use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind};
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const HEADER: usize = 8 + 4 + 8;
 
 fn esc(s: &str) -> String {
@@ -60,13 +60,14 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     let mut meta = String::new();
     for k in kernels {
         meta += &format!(
-            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             esc(&k.name),
             dims(k.reqd_work_group_size),
             dims(k.work_group_size_hint),
             k.uses_barriers as u8,
             k.group_entry as u8,
-            esc(&k.attributes)
+            esc(&k.attributes),
+            k.local_variables_size
         );
         for a in &k.args {
             meta += &format!(
@@ -116,13 +117,19 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
                 uses_barriers: barriers == "1",
                 group_entry: wg == "1",
                 attributes: unesc(attrs),
+                local_variables_size: 0,
             };
         match f.as_slice() {
             ["kernel", name, reqd, hint, barriers, attrs] if version == 1 => {
                 kernels.push(kernel(name, reqd, hint, barriers, "0", attrs))
             }
-            ["kernel", name, reqd, hint, barriers, wg, attrs] if version >= 2 => {
+            ["kernel", name, reqd, hint, barriers, wg, attrs] if version == 2 => {
                 kernels.push(kernel(name, reqd, hint, barriers, wg, attrs))
+            }
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals] if version >= 3 => {
+                let mut k = kernel(name, reqd, hint, barriers, wg, attrs);
+                k.local_variables_size = locals.parse().map_err(|_| bad())?;
+                kernels.push(k)
             }
             ["arg", space, size, ty, name, access, qual] => {
                 let k = kernels.last_mut().ok_or_else(bad)?;

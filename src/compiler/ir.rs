@@ -322,7 +322,16 @@ pub fn analyze(text: &str) -> Result<Module, String> {
     let mut calls: HashMap<String, HashSet<String>> = HashMap::new();
     let mut kernel_lines = Vec::new();
     let mut current: Option<String> = None;
+    // Kernel-scope __local variables: addrspace(3) globals, by name.
+    let mut local_vars: Vec<(String, &str)> = Vec::new();
     for line in text.lines() {
+        if line.starts_with('@') {
+            if let (Some(name), Some(at)) =
+                (symbol_after_at(line), line.find(" addrspace(3) global "))
+            {
+                local_vars.push((name, &line[at + " addrspace(3) global ".len()..]));
+            }
+        }
         if let Some(rest) = line.strip_prefix('!') {
             if let Some((id, body)) = rest.split_once(" = ") {
                 let body = body.trim_start_matches("distinct ");
@@ -353,9 +362,18 @@ pub fn analyze(text: &str) -> Result<Module, String> {
             }
         }
     }
+    let local_sizes: HashMap<String, u64> = local_vars
+        .into_iter()
+        .map(|(name, rest)| (name, type_layout(leading_type(rest).0, &structs).0))
+        .collect();
     let mut kernels = Vec::new();
     for line in kernel_lines {
-        kernels.push(kernel_of(line, &md, &structs, &calls)?);
+        let mut k = kernel_of(line, &md, &structs, &calls)?;
+        k.info.local_variables_size = reachable(&k.info.name, &calls)
+            .iter()
+            .filter_map(|sym| local_sizes.get(sym))
+            .sum::<u64>() as usize;
+        kernels.push(k);
     }
     Ok(Module { kernels })
 }
@@ -370,6 +388,18 @@ fn symbol_after_at(s: &str) -> Option<String> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '$'))
         .unwrap_or(rest.len());
     (end > 0).then(|| rest[..end].to_string())
+}
+
+/// Every symbol `f` refers to, directly or through the functions it calls.
+fn reachable(f: &str, calls: &HashMap<String, HashSet<String>>) -> HashSet<String> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![f.to_string()];
+    while let Some(g) = stack.pop() {
+        if seen.insert(g.clone()) {
+            stack.extend(calls.get(&g).into_iter().flatten().cloned());
+        }
+    }
+    seen
 }
 
 fn reaches_barrier(f: &str, calls: &HashMap<String, HashSet<String>>) -> bool {
@@ -531,6 +561,7 @@ fn kernel_of(
             reqd_work_group_size: reqd,
             work_group_size_hint: hint,
             attributes: attributes.join(" "),
+            local_variables_size: 0,
         },
         params,
     })

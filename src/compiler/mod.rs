@@ -90,6 +90,9 @@ pub struct KernelInfo {
     pub group_entry: bool,
     /// CL_KERNEL_ATTRIBUTES.
     pub attributes: String,
+    /// Bytes of __local variables declared in the kernel (or functions it
+    /// calls), part of CL_KERNEL_LOCAL_MEM_SIZE.
+    pub local_variables_size: usize,
 }
 
 /// A built program, loaded and ready to run.

@@ -50,6 +50,7 @@ fn kernel_info(name: &str, args: Vec<KernelArg>, barriers: bool) -> KernelInfo {
         uses_barriers: barriers,
         group_entry: false,
         attributes: String::new(),
+        local_variables_size: 0,
     }
 }
 
