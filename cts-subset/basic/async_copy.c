@@ -3,23 +3,6 @@
  * gentypes, group shapes and strides. */
 #include "harness.h"
 
-static cl_program build(cl_context c, const char *src, const char *opts)
-{
-    cl_int e = 0;
-    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
-    if (!p || e) return NULL;
-    cl_device_id d = h_device();
-    e = clBuildProgram(p, 1, &d, opts, NULL, NULL);
-    if (e != CL_SUCCESS) {
-        char log[8192] = {0};
-        clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        fprintf(stderr, "build failed (%s):\n%s\n", h_err(e), log);
-        clReleaseProgram(p);
-        return NULL;
-    }
-    return p;
-}
-
 static const char *rev_src =
     "kernel void rev(global const float4 *in, global float4 *out, local float4 *tmp, uint n) {\n"
     "  size_t g = get_group_id(1) * get_num_groups(0) + get_group_id(0);\n"
@@ -36,7 +19,7 @@ TEST(copy_to_local_and_wait_in_2d_groups)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = build(c, rev_src, "-cl-std=CL2.0");
+    cl_program p = h_build(c, rev_src, "-cl-std=CL2.0");
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "rev", &e);
@@ -89,7 +72,7 @@ static void strided(const char *type, size_t elem)
     cl_command_queue q = h_queue(c, 0);
     char opts[128];
     snprintf(opts, sizeof opts, "-DT=%s%s", type, strstr(type, "half") ? " -DNEED_FP16" : "");
-    cl_program p = build(c, strided_src, opts);
+    cl_program p = h_build(c, strided_src, opts);
     REQUIRE(p, "build with %s", opts);
     cl_int e;
     cl_kernel k = clCreateKernel(p, "st", &e);

@@ -3,23 +3,6 @@
 #include "harness.h"
 #include <math.h>
 
-static cl_program build(cl_context c, const char *src, const char *opts)
-{
-    cl_int e = 0;
-    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
-    if (!p || e) return NULL;
-    cl_device_id d = h_device();
-    e = clBuildProgram(p, 1, &d, opts, NULL, NULL);
-    if (e != CL_SUCCESS) {
-        char log[8192] = {0};
-        clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        fprintf(stderr, "build failed (%s):\n%s\n", h_err(e), log);
-        clReleaseProgram(p);
-        return NULL;
-    }
-    return p;
-}
-
 static const char *ids_src =
     "kernel void ids(global uint *out, uint w, uint h) {\n"
     "  size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
@@ -32,7 +15,7 @@ TEST(ids_in_three_dimensions_with_offsets)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = build(c, ids_src, "");
+    cl_program p = h_build(c, ids_src, "");
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "ids", &e);
@@ -75,7 +58,7 @@ TEST(vector_add_with_struct_and_vector_arguments)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = build(c, vadd_src, "");
+    cl_program p = h_build(c, vadd_src, "");
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "vadd", &e);
@@ -141,7 +124,7 @@ TEST(barriers_in_loops_and_local_memory)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = build(c, reduce_src, "");
+    cl_program p = h_build(c, reduce_src, "");
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "reduce", &e);
@@ -188,7 +171,7 @@ TEST(task_and_argument_errors)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = build(c, "kernel void one(global int *o, int v) { o[0] = v + (int)get_global_size(0); }", "");
+    cl_program p = h_build(c, "kernel void one(global int *o, int v) { o[0] = v + (int)get_global_size(0); }", "");
     REQUIRE(p, "build");
     cl_int e;
     CHECK_CREATE_FAILS(clCreateKernel(p, "nope", &e), e, CL_INVALID_KERNEL_NAME);
@@ -234,7 +217,7 @@ TEST(set_kernel_arg_does_not_retain_the_buffer)
     /* The Khronos CTS (api retain_mem_object_set_kernel_arg): releasing a
      * buffer that is a kernel argument destroys it. */
     cl_context c = h_context();
-    cl_program p = build(c, "kernel void k(global int *d) { }", "");
+    cl_program p = h_build(c, "kernel void k(global int *d) { }", "");
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "k", &e);

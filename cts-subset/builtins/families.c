@@ -7,21 +7,6 @@
 
 #define N 4096
 
-static cl_program build_src(cl_context c, const char *src)
-{
-    cl_int e;
-    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
-    cl_device_id d = h_device();
-    if (clBuildProgram(p, 1, &d, NULL, NULL, NULL) != CL_SUCCESS) {
-        char log[8192] = {0};
-        clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        fprintf(stderr, "%s\n", log);
-        clReleaseProgram(p);
-        return NULL;
-    }
-    return p;
-}
-
 /* Runs kernel `name`(global const float *x, global float *y) over N inputs. */
 static int run_unary(cl_context c, cl_command_queue q, cl_program p, const char *name, const float *x, float *y)
 {
@@ -95,7 +80,7 @@ TEST(math_within_ulp_bounds)
                                "kernel void k_%s(global const float *x, global float *y) "
                                "{ size_t i = get_global_id(0); y[i] = %s(x[i]); }\n",
                                cases[i].name, cases[i].name);
-    cl_program p = build_src(c, src);
+    cl_program p = h_build(c, src, NULL);
     REQUIRE(p, "build");
     float *x = malloc(N * 4), *y = malloc(N * 4);
     for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
@@ -143,7 +128,7 @@ TEST(integer_common_geometric_relational_conversions)
         "  float4 sh = shuffle((float4)(1, 2, 3, 4), (uint4)(3, 2, 1, 0)); f[16] = sh.x;\n"
         "  vstore_half_rtz(1.00048828125f, 0, (global half *)(f + 30)); f[17] = vload_half(0, (global half *)(f + 30));\n"
         "}\n";
-    cl_program p = build_src(c, src);
+    cl_program p = h_build(c, src, NULL);
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "k", &e);

@@ -378,3 +378,20 @@ int h_wait_int(volatile int *flag, int want, double timeout_s)
     }
     return 1;
 }
+
+cl_program h_build(cl_context c, const char *src, const char *opts)
+{
+    cl_int e = 0;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    if (!p || e) return NULL;
+    cl_device_id d = h_device();
+    e = clBuildProgram(p, 1, &d, opts, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        char log[8192] = {0};
+        clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        fprintf(stderr, "build failed (%s):\n%s\n", h_err(e), log);
+        clReleaseProgram(p);
+        return NULL;
+    }
+    return p;
+}

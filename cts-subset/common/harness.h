@@ -104,6 +104,9 @@ cl_platform_id h_platform(void);
 cl_device_id h_device(void);
 cl_context h_context(void); /* new context on h_device(); caller releases */
 cl_command_queue h_queue(cl_context ctx, cl_command_queue_properties props);
+/* A program built from source for h_device(), or NULL with the build log on
+ * stderr. */
+cl_program h_build(cl_context ctx, const char *src, const char *options);
 
 /* Device capabilities. */
 int h_has_native(void);     /* CL_EXEC_NATIVE_KERNEL */

@@ -4,23 +4,6 @@
 #include "harness.h"
 #include <unistd.h>
 
-static cl_program build(cl_context c, const char *src, const char *opts)
-{
-    cl_int e = 0;
-    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &e);
-    if (!p || e) return NULL;
-    cl_device_id d = h_device();
-    e = clBuildProgram(p, 1, &d, opts, NULL, NULL);
-    if (e != CL_SUCCESS) {
-        char log[8192] = {0};
-        clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-        fprintf(stderr, "build failed (%s):\n%s\n", h_err(e), log);
-        clReleaseProgram(p);
-        return NULL;
-    }
-    return p;
-}
-
 /* stdout to a temporary file while capturing. */
 static int saved_fd = -1;
 static FILE *capture_file;
@@ -78,7 +61,7 @@ TEST(ints_floats_vectors_strings)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = build(c, src, "");
+    cl_program p = h_build(c, src, "");
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "p", &e);
@@ -144,7 +127,7 @@ TEST(printf_after_barrier_every_work_item_once)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = build(c, barrier_src, "");
+    cl_program p = h_build(c, barrier_src, "");
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "b", &e);
@@ -194,7 +177,7 @@ TEST(every_vector_width)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = build(c, wide_src, "");
+    cl_program p = h_build(c, wide_src, "");
     REQUIRE(p, "build");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "w", &e);
