@@ -36,28 +36,53 @@ pub struct Program {
 
 cl_object!(Program, Program, CL_INVALID_PROGRAM, _cl_program);
 
-/// The build log line when the device has no compiler.
-pub const NO_COMPILER_LOG: &str =
-    "ferrocl: this device has no OpenCL C compiler yet (CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE)";
+impl BuildState {
+    /// A state no build has touched yet: no options given.
+    fn fresh(
+        status: cl_build_status,
+        log: String,
+        binary_type: cl_program_binary_type,
+    ) -> BuildState {
+        BuildState {
+            status,
+            options: String::new(),
+            log,
+            binary_type,
+        }
+    }
+}
 
 impl Program {
-    pub fn with_source(context: Arc<Context>, source: String) -> Arc<Program> {
-        let devices = context.devices.clone();
+    /// Every program starts here: what it holds and its build state.
+    fn new(
+        context: Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        source: String,
+        build: BuildState,
+        executable: Option<Executable>,
+        object: Option<Object>,
+        from_binary: bool,
+    ) -> Arc<Program> {
         Arc::new(Program {
             base: Base::new(ObjectKind::Program),
             context,
             devices,
             source,
-            build: Mutex::new(BuildState {
-                status: CL_BUILD_NONE,
-                options: String::new(),
-                log: String::new(),
-                binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
-            }),
-            executable: Mutex::new(None),
-            object: Mutex::new(None),
-            from_binary: false,
+            build: Mutex::new(build),
+            executable: Mutex::new(executable.map(Arc::new)),
+            object: Mutex::new(object.map(Arc::new)),
+            from_binary,
         })
+    }
+
+    pub fn with_source(context: Arc<Context>, source: String) -> Arc<Program> {
+        let devices = context.devices.clone();
+        let build = BuildState::fresh(
+            CL_BUILD_NONE,
+            String::new(),
+            CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
+        );
+        Program::new(context, devices, source, build, None, None, false)
     }
 
     /// A program holding a compiled object or library (a binary of one, or
@@ -68,45 +93,32 @@ impl Program {
         object: Object,
         from_binary: bool,
     ) -> Arc<Program> {
-        Arc::new(Program {
-            base: Base::new(ObjectKind::Program),
+        let status = if from_binary {
+            CL_BUILD_NONE
+        } else {
+            CL_BUILD_SUCCESS
+        };
+        let build = BuildState::fresh(status, object.log.clone(), object_binary_type(object.kind));
+        Program::new(
             context,
             devices,
-            source: String::new(),
-            build: Mutex::new(BuildState {
-                status: if from_binary {
-                    CL_BUILD_NONE
-                } else {
-                    CL_BUILD_SUCCESS
-                },
-                options: String::new(),
-                log: object.log.clone(),
-                binary_type: object_binary_type(object.kind),
-            }),
-            executable: Mutex::new(None),
-            object: Mutex::new(Some(Arc::new(object))),
+            String::new(),
+            build,
+            None,
+            Some(object),
             from_binary,
-        })
+        )
     }
 
     /// The program clLinkProgram returns: its outcome recorded with
     /// finish_build or set_object.
     pub fn linked(context: Arc<Context>, devices: Vec<Arc<Device>>) -> Arc<Program> {
-        Arc::new(Program {
-            base: Base::new(ObjectKind::Program),
-            context,
-            devices,
-            source: String::new(),
-            build: Mutex::new(BuildState {
-                status: CL_BUILD_IN_PROGRESS,
-                options: String::new(),
-                log: String::new(),
-                binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
-            }),
-            executable: Mutex::new(None),
-            object: Mutex::new(None),
-            from_binary: false,
-        })
+        let build = BuildState::fresh(
+            CL_BUILD_IN_PROGRESS,
+            String::new(),
+            CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
+        );
+        Program::new(context, devices, String::new(), build, None, None, false)
     }
 
     /// The compiled object or library, if the program holds one.
@@ -149,21 +161,20 @@ impl Program {
         devices: Vec<Arc<Device>>,
         exe: Executable,
     ) -> Arc<Program> {
-        Arc::new(Program {
-            base: Base::new(ObjectKind::Program),
+        let build = BuildState::fresh(
+            CL_BUILD_NONE,
+            String::new(),
+            CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type,
+        );
+        Program::new(
             context,
             devices,
-            source: String::new(),
-            build: Mutex::new(BuildState {
-                status: CL_BUILD_NONE,
-                options: String::new(),
-                log: String::new(),
-                binary_type: CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type,
-            }),
-            executable: Mutex::new(Some(Arc::new(exe))),
-            object: Mutex::new(None),
-            from_binary: true,
-        })
+            String::new(),
+            build,
+            Some(exe),
+            None,
+            true,
+        )
     }
 
     /// Whether the program was created from a binary.
@@ -230,16 +241,6 @@ impl Program {
 
     pub fn build_state(&self) -> BuildState {
         self.build.lock().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-
-    /// Records a build attempt that could not run for want of a compiler.
-    pub fn fail_build(&self, options: &str) {
-        *self.build.lock().unwrap_or_else(|p| p.into_inner()) = BuildState {
-            status: CL_BUILD_ERROR,
-            options: options.to_string(),
-            log: NO_COMPILER_LOG.to_string(),
-            binary_type: CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
-        };
     }
 }
 
