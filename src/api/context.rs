@@ -1,6 +1,6 @@
 //! Entry points: contexts.
 
-use crate::api::device::resolve_devices;
+use crate::api::device::{check_device_type, resolve_devices, selects_our_device};
 use crate::api::util::{cl_entry, info, property_list, property_pairs, write_info};
 use crate::cl::*;
 use crate::core::callback::Callback;
@@ -72,11 +72,8 @@ cl_entry! {
     }
 
     fn clCreateContextFromType(properties: *const cl_context_properties, device_type: cl_device_type, pfn_notify: NotifyArg, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_context, errcode_ret {
-        let known = (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM) as cl_device_type;
-        if device_type != CL_DEVICE_TYPE_ALL as cl_device_type && (device_type == 0 || device_type & !known != 0) {
-            return Err(CL_INVALID_DEVICE_TYPE);
-        }
-        if device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type == 0 {
+        check_device_type(device_type)?;
+        if !selects_our_device(device_type) {
             return Err(CL_DEVICE_NOT_FOUND);
         }
         new_context(properties, vec![Device::root().clone()], pfn_notify, user_data)

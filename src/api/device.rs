@@ -200,15 +200,11 @@ fn device_info(
 cl_entry! {
     fn clGetDeviceIDs(platform: cl_platform_id, device_type: cl_device_type, num_entries: cl_uint, devices: *mut cl_device_id, num_devices: *mut cl_uint) -> cl_int {
         Platform::resolve(platform)?;
-        let known = (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM) as cl_device_type;
-        if device_type != CL_DEVICE_TYPE_ALL as cl_device_type && (device_type == 0 || device_type & !known != 0) {
-            return Err(CL_INVALID_DEVICE_TYPE);
-        }
+        check_device_type(device_type)?;
         if !devices.is_null() && num_entries == 0 {
             return Err(CL_INVALID_VALUE);
         }
-        let wanted = (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type;
-        if device_type & wanted == 0 {
+        if !selects_our_device(device_type) {
             return Err(CL_DEVICE_NOT_FOUND);
         }
         write_list(&[Device::root_handle()], num_entries, devices, num_devices)
@@ -287,6 +283,26 @@ fn partition_properties(
     }
     props.push(0);
     Ok(props)
+}
+
+/// "CL_INVALID_DEVICE_TYPE if device_type is not a valid value."
+pub fn check_device_type(device_type: cl_device_type) -> Result<(), cl_int> {
+    let known = (CL_DEVICE_TYPE_DEFAULT
+        | CL_DEVICE_TYPE_CPU
+        | CL_DEVICE_TYPE_GPU
+        | CL_DEVICE_TYPE_ACCELERATOR
+        | CL_DEVICE_TYPE_CUSTOM) as cl_device_type;
+    if device_type != CL_DEVICE_TYPE_ALL as cl_device_type
+        && (device_type == 0 || device_type & !known != 0)
+    {
+        return Err(CL_INVALID_DEVICE_TYPE);
+    }
+    Ok(())
+}
+
+/// Whether a (valid) device type asks for the CPU device, the default one.
+pub fn selects_our_device(device_type: cl_device_type) -> bool {
+    device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type != 0
 }
 
 /// Resolves an application device list against the devices a context may use.
