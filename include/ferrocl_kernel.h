@@ -59,6 +59,10 @@ struct ferrocl_wg_ctx {
     int (*printf_fn)(struct ferrocl_wg_ctx *ctx, const char *format, void *va_list_ptr);
     /* Opaque to compiled code. */
     void *executor;
+    /* For a kernel with barriers run as compiled regions (__ferrocl_wg_K):
+     * the values that live across barriers, one array per value, each
+     * indexed by the local linear id. */
+    void *frame;
 };
 
 /* printf's arguments, in the order the format consumes them: one 64-bit

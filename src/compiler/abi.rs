@@ -20,6 +20,10 @@ pub struct WorkGroupContext {
     pub printf_fn: unsafe extern "C" fn(*mut WorkGroupContext, *const c_char, *mut c_void) -> i32,
     /// Opaque to compiled code: the executor's own state.
     pub executor: *mut c_void,
+    /// For a kernel with barriers run as compiled regions: the values that
+    /// live across barriers (KernelInfo::frame_size bytes per work-item of
+    /// the enqueued local size, aligned to regions::FRAME_ALIGN).
+    pub frame: *mut c_void,
 }
 
 /// `void __ferrocl_wi_K(void *const *args, struct ferrocl_wg_ctx *ctx)`:
@@ -27,7 +31,8 @@ pub struct WorkGroupContext {
 pub type WorkItemEntry = unsafe extern "C" fn(*const *mut c_void, *mut WorkGroupContext);
 
 /// `void __ferrocl_wg_K(void *const *args, struct ferrocl_wg_ctx *ctx)`:
-/// runs every work-item of the group (barrier-free kernels only; see
+/// runs every work-item of the group (barrier-free kernels, and kernels
+/// with barriers run as regions, which need `frame`; see
 /// `KernelInfo::group_entry`). Dimensions at and past `ctx.work_dim` must
 /// hold the defaults: sizes 1, ids and offsets 0.
 pub type WorkGroupEntry = unsafe extern "C" fn(*const *mut c_void, *mut WorkGroupContext);

@@ -2,7 +2,7 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{binary, ir, Executable, Linked, Object, ObjectKind};
+use super::{binary, ir, regions, Executable, Linked, Object, ObjectKind};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -123,7 +123,6 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
         "-cl-single-precision-constant",
         "-cl-denorms-are-zero",
         "-cl-fp32-correctly-rounded-divide-sqrt",
-        "-cl-opt-disable",
         "-cl-mad-enable",
         "-cl-no-signed-zeros",
         "-cl-unsafe-math-optimizations",
@@ -159,6 +158,12 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
                 .next()
                 .ok_or_else(|| BuildError::Options(format!("ferrocl: {t} needs a value")))?;
             args.push(format!("{t}{v}"));
+        } else if t == "-cl-opt-disable" {
+            // "This option disables all optimizations": clang marks every
+            // function optnone, which the back end respects (and kernels
+            // with barriers keep their fibers).
+            args.push(t);
+            args.push("-O0".into());
         } else if t.starts_with("-D") || t.starts_with("-I") || PASS.contains(&t.as_str()) {
             args.push(t);
         } else if IGNORE.contains(&t.as_str()) {
@@ -292,6 +297,11 @@ fn front_end(
         "-emit-llvm",
         "-S",
         "-O2",
+        // Unoptimized IR (with -O2's TBAA and attributes): the back end
+        // optimizes once, after the kernels are rewritten, and the region
+        // transform sees barriers before anything moves code across them.
+        "-Xclang",
+        "-disable-llvm-passes",
         "-Wno-psabi",
         // printf is ours (builtins/workitem.c): no rewriting into puts/putchar.
         "-fno-builtin-printf",
@@ -314,6 +324,8 @@ fn front_end(
 /// builtins, optimized, to a loaded shared object.
 fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildError> {
     let clang = clang()?;
+    let regions_ready = regions_ready(dir, text);
+    let text = regions_ready.as_deref().unwrap_or(text);
     let module = ir::analyze(text).map_err(BuildError::Failed)?;
     let rewritten = ir::rewrite(text, &module);
     let ll2 = dir.0.join("kernels.ll");
@@ -361,6 +373,44 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     binary::load_so(kernels, bin, &so, log).map_err(BuildError::Failed)
 }
 
+/// The module ready for work-group entries: `opt` inlines what reaches a
+/// barrier or a work-item function into the kernels and, for the region
+/// transform (regions.rs) of kernels with barriers, isolates barrier blocks
+/// and demotes values used across blocks to allocas. None (kernels run
+/// work-item by work-item or on fibers) when there is nothing to do or a
+/// step fails.
+fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
+    let prepared = regions::prepare(text, &ir::call_graph(text))?;
+    let inlined = opt(
+        dir,
+        &prepared.text,
+        "always-inline,function(sroa,early-cse)",
+    )?;
+    if !prepared.demote {
+        return Some(inlined);
+    }
+    opt(
+        dir,
+        &regions::isolate_barriers(&inlined),
+        "function(reg2mem)",
+    )
+}
+
+/// LLVM's `opt` running `passes` on a module; None if it fails.
+fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
+    let input = dir.0.join("opt_in.ll");
+    let output = dir.0.join("opt_out.ll");
+    std::fs::write(&input, text).ok()?;
+    let (ok, _) = run(Command::new(llvm_tool("opt"))
+        .arg("-S")
+        .arg(format!("-passes={passes}"))
+        .arg(&input)
+        .arg("-o")
+        .arg(&output))
+    .ok()?;
+    ok.then(|| std::fs::read_to_string(&output).ok()).flatten()
+}
+
 /// clCompileProgram: source (and headers) to a compiled object.
 pub fn compile_object(
     source: &str,
@@ -405,13 +455,14 @@ pub fn check_link_options(options: &str) -> Result<(), BuildError> {
     link_args(options).map(|_| ())
 }
 
-/// llvm-link-19: next to clang, else on PATH.
-fn llvm_link() -> PathBuf {
-    let p = PathBuf::from("/usr/lib/llvm-19/bin/llvm-link");
+/// An LLVM 19 tool (`llvm-link`, `opt`): in LLVM 19's directory, else
+/// `<tool>-19` on PATH.
+fn llvm_tool(tool: &str) -> PathBuf {
+    let p = Path::new("/usr/lib/llvm-19/bin").join(tool);
     if p.is_file() {
         p
     } else {
-        PathBuf::from("llvm-link-19")
+        PathBuf::from(format!("{tool}-19"))
     }
 }
 
@@ -429,7 +480,7 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
         inputs.push(p);
     }
     let linked = dir.0.join("linked.ll");
-    let (ok, log) = run(Command::new(llvm_link())
+    let (ok, log) = run(Command::new(llvm_tool("llvm-link"))
         .arg("-S")
         .args(&inputs)
         .arg("-o")

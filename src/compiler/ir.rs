@@ -1,6 +1,7 @@
 //! Reading and rewriting clang's textual LLVM IR: kernel metadata, parameter
 //! types and sizes, the call graph (for barriers), and the work-item entries.
 
+use super::regions::{self, RegionPlan};
 use super::{ArgSpace, KernelArg, KernelInfo};
 use crate::cl::*;
 use std::collections::{HashMap, HashSet};
@@ -12,6 +13,8 @@ pub struct IrKernel {
     /// Per parameter: the IR type, and for `byval(T)` parameters T and the
     /// parameter's alignment.
     params: Vec<IrParam>,
+    /// For a kernel with barriers run as compiled loops: its regions.
+    regions: Option<RegionPlan>,
 }
 
 struct IrParam {
@@ -20,7 +23,7 @@ struct IrParam {
 }
 
 /// Splits `s` at top-level commas (outside (), [], {}, <> and strings).
-fn split_top(s: &str) -> Vec<&str> {
+pub(super) fn split_top(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut depth, mut start, mut in_str) = (0i32, 0, false);
     for (i, c) in s.char_indices() {
@@ -43,7 +46,7 @@ fn split_top(s: &str) -> Vec<&str> {
 }
 
 /// The index just past the bracket group opening at `open`.
-fn matching(s: &str, open: usize) -> usize {
+pub(super) fn matching(s: &str, open: usize) -> usize {
     let mut depth = 0;
     for (i, c) in s[open..].char_indices() {
         match c {
@@ -153,7 +156,7 @@ fn vec_type_name(ir: &str, signed: bool) -> Option<String> {
 }
 
 /// ABI size and alignment of an IR type on x86_64 (the module's layout).
-fn type_layout(ty: &str, structs: &HashMap<String, String>) -> (u64, u64) {
+pub(super) fn type_layout(ty: &str, structs: &HashMap<String, String>) -> (u64, u64) {
     let ty = ty.trim();
     if ty.starts_with("ptr") {
         return (8, 8);
@@ -244,7 +247,7 @@ fn is_barrier_symbol(name: &str) -> bool {
 /// entries, their twins in builtins/workitem.c that take the context and
 /// the local id as arguments; with the twin's return type and whether it
 /// takes a dimension.
-const WORK_ITEM_FNS: &[(&str, &str, &str, bool)] = &[
+pub(super) const WORK_ITEM_FNS: &[(&str, &str, &str, bool)] = &[
     ("_Z12get_work_dimv", "__ferrocl_loop_work_dim", "i32", false),
     (
         "_Z15get_global_sizej",
@@ -304,10 +307,10 @@ fn is_work_item_symbol(name: &str) -> bool {
 
 /// The internal copy of a kernel that a work-group entry calls per
 /// work-item (a `.` keeps it apart from any OpenCL C name).
-const WG_BODY_PREFIX: &str = "__ferrocl_wgbody.";
+pub(super) const WG_BODY_PREFIX: &str = "__ferrocl_wgbody.";
 
 /// The parameters a kernel's work-group copy takes after the kernel's own.
-const WG_PARAMS: &str =
+pub(super) const WG_PARAMS: &str =
     "ptr noalias nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
 const WG_ARGS: &str = "ptr %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
 
@@ -319,8 +322,10 @@ pub struct Module {
 pub fn analyze(text: &str) -> Result<Module, String> {
     let mut md: HashMap<&str, Vec<Md>> = HashMap::new();
     let mut structs = HashMap::new();
-    let mut calls: HashMap<String, HashSet<String>> = HashMap::new();
+    let calls = call_graph(text);
     let mut kernel_lines = Vec::new();
+    // Each kernel's lines, `define` to `}`.
+    let mut bodies: HashMap<String, Vec<&str>> = HashMap::new();
     let mut current: Option<String> = None;
     // Kernel-scope __local variables: addrspace(3) globals, by name.
     let mut local_vars: Vec<(String, &str)> = Vec::new();
@@ -347,8 +352,52 @@ pub fn analyze(text: &str) -> Result<Module, String> {
             let name = symbol_after_at(line).unwrap_or_default();
             if line.contains(" spir_kernel ") {
                 kernel_lines.push(line);
+                bodies.insert(name.clone(), Vec::new());
+                current = Some(name);
             }
-            current = Some(name);
+        }
+        if let Some(f) = &current {
+            bodies.entry(f.clone()).or_default().push(line);
+            if line.starts_with('}') {
+                current = None;
+            }
+        }
+    }
+    let local_sizes: HashMap<String, u64> = local_vars
+        .into_iter()
+        .map(|(name, rest)| (name, type_layout(leading_type(rest).0, &structs).0))
+        .collect();
+    let mut kernels = Vec::new();
+    for line in kernel_lines {
+        let mut k = kernel_of(line, &md, &structs, &calls)?;
+        if k.info.uses_barriers
+            && loop_safe(&k.info.name, &calls)
+            && only_own_barriers(&k.info.name, &calls)
+        {
+            k.regions = bodies
+                .get(&k.info.name)
+                .and_then(|body| regions::plan(body, &structs));
+            if let Some(plan) = &k.regions {
+                k.info.group_entry = true;
+                k.info.frame_size = plan.frame_size;
+            }
+        }
+        k.info.local_variables_size = reachable(&k.info.name, &calls)
+            .iter()
+            .filter_map(|sym| local_sizes.get(sym))
+            .sum::<u64>() as usize;
+        kernels.push(k);
+    }
+    Ok(Module { kernels })
+}
+
+/// Per defined function, every symbol its body names.
+pub(super) fn call_graph(text: &str) -> HashMap<String, HashSet<String>> {
+    let mut calls: HashMap<String, HashSet<String>> = HashMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with("define ") {
+            current = symbol_after_at(line);
         } else if line.starts_with('}') {
             current = None;
         } else if let Some(f) = &current {
@@ -362,23 +411,28 @@ pub fn analyze(text: &str) -> Result<Module, String> {
             }
         }
     }
-    let local_sizes: HashMap<String, u64> = local_vars
-        .into_iter()
-        .map(|(name, rest)| (name, type_layout(leading_type(rest).0, &structs).0))
-        .collect();
-    let mut kernels = Vec::new();
-    for line in kernel_lines {
-        let mut k = kernel_of(line, &md, &structs, &calls)?;
-        k.info.local_variables_size = reachable(&k.info.name, &calls)
-            .iter()
-            .filter_map(|sym| local_sizes.get(sym))
-            .sum::<u64>() as usize;
-        kernels.push(k);
-    }
-    Ok(Module { kernels })
+    calls
 }
 
-fn symbol_after_at(s: &str) -> Option<String> {
+/// Whether a kernel's only waits are plain barriers in its own body (the
+/// functions it calls were inlined), as the region transform needs.
+fn only_own_barriers(kernel: &str, calls: &HashMap<String, HashSet<String>>) -> bool {
+    let waits = |f: &str| {
+        calls
+            .get(f)
+            .into_iter()
+            .flatten()
+            .filter(|g| is_barrier_symbol(g))
+            .collect::<Vec<_>>()
+    };
+    waits(kernel).iter().all(|g| regions::is_plain_barrier(g))
+        && reachable(kernel, calls)
+            .iter()
+            .filter(|f| *f != kernel)
+            .all(|f| waits(f).is_empty())
+}
+
+pub(super) fn symbol_after_at(s: &str) -> Option<String> {
     let at = s.find('@')?;
     let rest = &s[at + 1..];
     if let Some(q) = rest.strip_prefix('"') {
@@ -562,8 +616,10 @@ fn kernel_of(
             work_group_size_hint: hint,
             attributes: attributes.join(" "),
             local_variables_size: 0,
+            frame_size: 0,
         },
         params,
+        regions: None,
     })
 }
 
@@ -675,6 +731,7 @@ pub fn rewrite(text: &str, module: &Module) -> String {
             let _ = writeln!(out, "declare {ret} @{twin}(ptr, i64, i64, i64{dim})");
         }
     }
+    let mut next_md = max_md + 1;
     for (n, (name, body)) in copies.iter().enumerate() {
         let Some(k) = module.kernels.iter().find(|k| &k.info.name == name) else {
             continue;
@@ -682,9 +739,24 @@ pub fn rewrite(text: &str, module: &Module) -> String {
         let group = max_attr + 1 + n;
         let (define, rest) = body.split_once('\n').unwrap_or((body, ""));
         let (define, attrs) = copy_define(define, name, group, &attr_groups);
-        let _ = write!(out, "\n{define}\n{rest}");
+        match &k.regions {
+            None => {
+                let _ = write!(out, "\n{define}\n{rest}");
+                let call_args = group_entry_head(&mut out, k);
+                group_loops_ir(&mut out, k, call_args, next_md);
+                next_md += 1;
+            }
+            Some(plan) => {
+                let lines: Vec<&str> = rest.lines().collect();
+                for r in 0..plan.regions() {
+                    let define = regions::region_define(&define, name, r);
+                    regions::write_region(&mut out, plan, &define, &lines, r);
+                }
+                let call_args = group_entry_head(&mut out, k);
+                regions::write_group_entry(&mut out, name, plan, &call_args, &mut next_md);
+            }
+        }
         let _ = writeln!(out, "attributes #{group} = {attrs}");
-        group_entry_ir(&mut out, k, max_md + 1 + n);
     }
     out
 }
@@ -808,10 +880,10 @@ fn entry_ir(out: &mut String, k: &IrKernel) {
     );
 }
 
-/// `void __ferrocl_wg_K(args, ctx)`: the kernel's work-group copy called
-/// for every local id, z outermost, x innermost. `md` is a free metadata
-/// number for the x loop's identity.
-fn group_entry_ir(out: &mut String, k: &IrKernel, md: usize) {
+/// The head of `void __ferrocl_wg_K(args, ctx)`: the kernel's arguments
+/// (returned as call arguments), the group's local size (`%ls0..2`) and
+/// whether it is empty (`%ls.zero`).
+fn group_entry_head(out: &mut String, k: &IrKernel) -> Vec<String> {
     let local_size = std::mem::offset_of!(super::abi::WorkGroupContext, local_size);
     let _ = writeln!(
         out,
@@ -819,8 +891,7 @@ fn group_entry_ir(out: &mut String, k: &IrKernel, md: usize) {
         super::abi::GROUP_ENTRY_PREFIX,
         k.info.name
     );
-    let mut call_args = load_args(out, k);
-    call_args.push("ptr %ctx, i64 %lx, i64 %ly, i64 %lz".into());
+    let call_args = load_args(out, k);
     for d in 0..3 {
         let _ = writeln!(
             out,
@@ -830,9 +901,19 @@ fn group_entry_ir(out: &mut String, k: &IrKernel, md: usize) {
     }
     let _ = writeln!(
         out,
-        "  %ls.zero01 = or i1 %ls.zero0, %ls.zero1
-  %ls.zero = or i1 %ls.zero01, %ls.zero2
-  br i1 %ls.zero, label %done, label %z
+        "  %ls.zero01 = or i1 %ls.zero0, %ls.zero1\n  %ls.zero = or i1 %ls.zero01, %ls.zero2"
+    );
+    call_args
+}
+
+/// The rest of a barrier-free kernel's work-group entry: its work-group
+/// copy called for every local id, z outermost, x innermost. `md` is a free
+/// metadata number for the x loop's identity.
+fn group_loops_ir(out: &mut String, k: &IrKernel, mut call_args: Vec<String>, md: usize) {
+    call_args.push("ptr %ctx, i64 %lx, i64 %ly, i64 %lz".into());
+    let _ = writeln!(
+        out,
+        "  br i1 %ls.zero, label %done, label %z
 z:
   %lz = phi i64 [ 0, %entry ], [ %lz.next, %z.latch ]
   br label %y

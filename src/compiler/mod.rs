@@ -9,6 +9,7 @@ pub mod abi;
 mod binary;
 mod driver;
 mod ir;
+mod regions;
 #[cfg(test)]
 mod tests;
 
@@ -93,6 +94,10 @@ pub struct KernelInfo {
     /// Bytes of __local variables declared in the kernel (or functions it
     /// calls), part of CL_KERNEL_LOCAL_MEM_SIZE.
     pub local_variables_size: usize,
+    /// For a kernel with barriers that has a work-group entry: the bytes
+    /// per work-item of the frame that keeps its values across barriers
+    /// (`WorkGroupContext::frame`, see regions.rs).
+    pub frame_size: usize,
 }
 
 /// A built program, loaded and ready to run.

@@ -43,6 +43,7 @@ fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
         barrier: no_barrier,
         printf_fn: no_printf,
         executor: std::ptr::null_mut(),
+        frame: std::ptr::null_mut(),
     }
 }
 
@@ -294,6 +295,7 @@ fn run_range(
                     barrier: no_barrier,
                     printf_fn: no_printf,
                     executor: std::ptr::null_mut(),
+                    frame: std::ptr::null_mut(),
                 };
                 if group_entry {
                     let entry = exe.group_entry(k).expect("a work-group entry");
@@ -479,4 +481,34 @@ fn compile_objects_and_link() {
         link(&[&b, &lib], "-bogus"),
         Err(BuildError::Options(_))
     ));
+}
+
+#[test]
+fn barrier_kernels_run_as_regions_unless_optimization_is_off() {
+    let src = r#"
+void stage(local int *t, int v) { t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE); }
+kernel void in_function(global int *out, local int *t) {
+    int keep = (int)get_local_id(0) * 3;
+    for (int r = 0; r < 4; r++) stage(t, r);
+    out[get_global_id(0)] = keep + t[0];
+}
+kernel void plain(global int *out) { out[get_global_id(0)] = 1; }
+kernel void collective(global int *out, local int *t) {
+    event_t e = async_work_group_copy(t, (global const int *)out, 4, 0);
+    wait_group_events(1, &e);
+    out[get_global_id(0)] = t[0];
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let index = |n| exe.kernel_index(n).unwrap();
+    let regions = &exe.kernels[index("in_function")];
+    assert!(regions.uses_barriers && regions.group_entry);
+    // `keep` lives across the barriers: one int per work-item.
+    assert!(regions.frame_size >= 4, "frame {}", regions.frame_size);
+    assert!(exe.group_entry(index("in_function")).is_some());
+    assert!(exe.kernels[index("plain")].group_entry);
+    // Other collective calls keep fibers.
+    assert!(!exe.kernels[index("collective")].group_entry);
+    let exe = compile(src, "-cl-opt-disable").unwrap_or_else(|e| panic!("{}", e.log()));
+    assert!(!exe.kernels[exe.kernel_index("in_function").unwrap()].group_entry);
 }

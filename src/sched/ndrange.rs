@@ -274,6 +274,8 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
         let _printf = printf.enter();
         let group_args = GroupArgs::new(&block);
         let args = group_args.ptrs.as_ptr();
+        // Values that live across barriers, for kernels run as regions.
+        let mut frame = blocks(info.frame_size * range.local.iter().product::<usize>());
         for g in chunk {
             let group_id = [
                 g % groups[0],
@@ -295,15 +297,16 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
                 barrier: barrier_unexpected,
                 printf_fn: printf_entry,
                 executor: std::ptr::null_mut(),
+                frame: frame.as_mut_ptr() as *mut c_void,
             };
             // SAFETY: the kernel's entry, with the argument array laid out
             // for it (ArgBlock) and a context describing this group.
             let result = unsafe {
-                if barriers {
-                    run_group_fibers(entry, args, &mut ctx)
-                } else if let Some(group_entry) = group_entry {
+                if let Some(group_entry) = group_entry {
                     group_entry(args, &mut ctx);
                     Ok(())
+                } else if barriers {
+                    run_group_fibers(entry, args, &mut ctx)
                 } else {
                     run_group_loop(entry, args, &mut ctx);
                     Ok(())

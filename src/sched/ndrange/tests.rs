@@ -51,6 +51,7 @@ fn kernel_info(name: &str, args: Vec<KernelArg>, barriers: bool) -> KernelInfo {
         group_entry: false,
         attributes: String::new(),
         local_variables_size: 0,
+        frame_size: 0,
     }
 }
 

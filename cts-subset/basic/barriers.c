@@ -1,0 +1,298 @@
+/* basic: barriers in every place OpenCL C allows them (loops, nested loops,
+ * called functions, branches every work-item of a group takes, after a
+ * group-wide early return), with private values of every width and
+ * alignment alive across them, in 1-3 dimensions. Each kernel runs optimized (ferrocl: compiled regions) and with
+ * -cl-opt-disable (ferrocl: one fiber per work-item), and both must match
+ * the host's answer. */
+#include "harness.h"
+#include <string.h>
+
+static const char *src =
+    "void stage(local int *t, int v) { t[get_local_id(0)] = v; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "kernel void in_function(global int *out, local int *t) {\n"
+    "  int priv[4]; size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  for (int r = 0; r < 4; r++) {\n"
+    "    stage(t, (int)l * (r + 1));\n"
+    "    priv[r] = t[(l + 1) % n];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  out[get_global_id(0)] = priv[0] + 10 * priv[1] + 100 * priv[2] + 1000 * priv[3];\n"
+    "}\n"
+    "kernel void uniform_branch(global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);\n"
+    "  int v = (int)l;\n"
+    "  if (g % 2) {\n"
+    "    t[l] = v; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    v = t[n - 1 - l] * 3; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  } else {\n"
+    "    v += 1000;\n"
+    "  }\n"
+    "  out[get_global_id(0)] = v;\n"
+    "}\n"
+    "kernel void early_return(global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  out[get_global_id(0)] = -1;\n"
+    "  if (get_group_id(0) == 1) return;\n"
+    "  t[l] = (int)get_global_id(0);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = t[(l + 1) % n];\n"
+    "}\n"
+    "kernel void nested(global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0); int acc = (int)l;\n"
+    "  for (int i = 0; i < (int)(get_group_id(0) % 3) + 1; i++)\n"
+    "    for (int j = 0; j < 2; j++) {\n"
+    "      t[l] = acc + i + j; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "      acc += t[(l + 1) % n]; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "  out[get_global_id(0)] = acc;\n"
+    "}\n"
+    "typedef struct { char c; double d; int4 v; } S;\n"
+    "kernel void wide(global double *out, local double *t) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  double4 w = (double4)(l, l * 2, l * 3, l * 4);\n"
+    "  S s = {1, l * 0.5, (int4)((int)l)};\n"
+    "  long big = (long)l << 40; char ch = (char)l;\n"
+    "  t[l] = w.x + w.w;\n"
+    "  work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);\n"
+    "  out[get_global_id(0)] = t[get_local_size(0) - 1 - l] + w.y + w.z + s.d + s.v.w + s.c\n"
+    "                          + (double)(big >> 40) + ch;\n"
+    "}\n"
+    "kernel void three_d(global uint *out, local uint *t) {\n"
+    "  size_t lin = get_local_linear_id();\n"
+    "  size_t count = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"
+    "  uint mine = (uint)get_global_linear_id();\n"
+    "  t[lin] = mine;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_linear_id()] = t[(lin + 1) % count] * 2 + (mine & 1);\n"
+    "}\n"
+    /* Row tiles of A and column tiles of B staged in __local memory. */
+    "kernel void tiled(global const float *A, global const float *B, global float *C, int n) {\n"
+    "  local float rows[8][8], cols[8][8];\n"
+    "  int r = get_local_id(1), q = get_local_id(0);\n"
+    "  int row = get_group_id(1) * 8 + r, col = get_group_id(0) * 8 + q;\n"
+    "  float sum = 0;\n"
+    "  for (int base = 0; base < n; base += 8) {\n"
+    "    rows[r][q] = A[row * n + base + q];\n"
+    "    cols[r][q] = B[(base + r) * n + col];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (int x = 0; x < 8; x++) sum = fma(rows[r][x], cols[x][q], sum);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  C[row * n + col] = sum;\n"
+    "}\n";
+
+static const char *variants[] = {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"};
+
+typedef void (*check_fn)(cl_context c, cl_command_queue q, cl_program p, const char *variant);
+
+/* Builds the kernels both ways and runs `check` on each. */
+static void each_variant(check_fn check)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    for (int v = 0; v < 2; v++) {
+        cl_program p = h_build(c, src, variants[v]);
+        CHECK(p, "build %s", variants[v]);
+        if (!p) break;
+        check(c, q, p, variants[v]);
+        clReleaseProgram(p);
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+/* Runs kernel `name` over `dims` dimensions with a __local buffer of
+ * `local_bytes`, out = `out_bytes` (args 0 and 1). */
+static int run(cl_context c, cl_command_queue q, cl_program p, const char *name, cl_uint dims,
+               const size_t *g, const size_t *l, size_t local_bytes, void *out, size_t out_bytes)
+{
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, name, &e);
+    if (!k) return e;
+    cl_mem o = clCreateBuffer(c, 0, out_bytes, NULL, &e);
+    clSetKernelArg(k, 0, sizeof o, &o);
+    clSetKernelArg(k, 1, local_bytes, NULL);
+    e = clEnqueueNDRangeKernel(q, k, dims, NULL, g, l, 0, NULL, NULL);
+    if (!e) e = clEnqueueReadBuffer(q, o, CL_TRUE, 0, out_bytes, out, 0, NULL, NULL);
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+    return e;
+}
+
+static void check_barrier_in_called_function_with_private_array(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t ls[] = {1, 3, 16, 64}, g = 192;
+    for (int s = 0; s < 4; s++) {
+        int out[192];
+        CHECK_OK(run(c, q, p, "in_function", 1, &g, &ls[s], ls[s] * 4, out, sizeof out));
+        int bad = 0;
+        for (size_t i = 0; i < g; i++) {
+            int nb = (int)((i % ls[s] + 1) % ls[s]);
+            bad += out[i] != nb * 1 + 10 * nb * 2 + 100 * nb * 3 + 1000 * nb * 4;
+        }
+        CHECK(bad == 0, "%s, local %zu: %d wrong", variant, ls[s], bad);
+    }
+}
+
+TEST(barrier_in_called_function_with_private_array)
+{
+    each_variant(check_barrier_in_called_function_with_private_array);
+}
+
+static void check_barriers_in_branches_taken_by_whole_groups(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t g = 160, l = 32;
+    int out[160];
+    CHECK_OK(run(c, q, p, "uniform_branch", 1, &g, &l, l * 4, out, sizeof out));
+    int bad = 0;
+    for (size_t i = 0; i < g; i++) {
+        size_t li = i % l, gi = i / l;
+        bad += out[i] != (gi % 2 ? (int)(l - 1 - li) * 3 : (int)li + 1000);
+    }
+    CHECK(bad == 0, "uniform_branch %s: %d wrong", variant, bad);
+    CHECK_OK(run(c, q, p, "early_return", 1, &g, &l, l * 4, out, sizeof out));
+    bad = 0;
+    for (size_t i = 0; i < g; i++) {
+        size_t li = i % l, gi = i / l;
+        bad += out[i] != (gi == 1 ? -1 : (int)(gi * l + (li + 1) % l));
+    }
+    CHECK(bad == 0, "early_return %s: %d wrong", variant, bad);
+}
+
+TEST(barriers_in_branches_taken_by_whole_groups)
+{
+    each_variant(check_barriers_in_branches_taken_by_whole_groups);
+}
+
+static void check_barriers_in_nested_loops_with_group_dependent_trip_counts(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    enum { G = 96, L = 12 };
+    size_t g = G, l = L;
+    int out[G];
+    CHECK_OK(run(c, q, p, "nested", 1, &g, &l, L * 4, out, sizeof out));
+    int bad = 0;
+    for (int gi = 0; gi < G / L; gi++) {
+        int acc[L], t[L];
+        for (int i = 0; i < L; i++) acc[i] = i;
+        for (int i = 0; i < gi % 3 + 1; i++)
+            for (int j = 0; j < 2; j++) {
+                for (int x = 0; x < L; x++) t[x] = acc[x] + i + j;
+                for (int x = 0; x < L; x++) acc[x] += t[(x + 1) % L];
+            }
+        for (int x = 0; x < L; x++) bad += out[gi * L + x] != acc[x];
+    }
+    CHECK(bad == 0, "%s: %d wrong", variant, bad);
+}
+
+TEST(barriers_in_nested_loops_with_group_dependent_trip_counts)
+{
+    each_variant(check_barriers_in_nested_loops_with_group_dependent_trip_counts);
+}
+
+static void check_wide_and_aligned_private_values_across_barriers(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t g = 96, l = 24;
+    double out[96];
+    CHECK_OK(run(c, q, p, "wide", 1, &g, &l, l * 8, out, sizeof out));
+    int bad = 0;
+    for (size_t i = 0; i < g; i++) {
+        double li = (double)(i % l), mirror = (double)(l - 1 - i % l);
+        double want = mirror * 5 + li * 2 + li * 3 + li * 0.5 + li + 1 + li + li;
+        bad += out[i] != want;
+    }
+    CHECK(bad == 0, "%s: %d wrong", variant, bad);
+}
+
+TEST(wide_and_aligned_private_values_across_barriers)
+{
+    each_variant(check_wide_and_aligned_private_values_across_barriers);
+}
+
+static void check_three_dimensions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    /* Uniform groups for now; the reference also covers smaller last
+     * groups. */
+    size_t g[3] = {12, 6, 4}, l[3] = {4, 2, 2};
+    enum { N = 12 * 6 * 4 };
+    cl_uint out[N];
+    CHECK_OK(run(c, q, p, "three_d", 3, g, l, 16 * 4, out, sizeof out));
+    int bad = 0;
+    for (size_t z = 0; z < g[2]; z++)
+        for (size_t y = 0; y < g[1]; y++)
+            for (size_t x = 0; x < g[0]; x++) {
+                /* This group's size (the last one in each dimension is
+                 * smaller) and the item's linear id in it. */
+                size_t gs[3], li[3], base[3], id[3] = {x, y, z};
+                for (int d = 0; d < 3; d++) {
+                    base[d] = id[d] / l[d] * l[d];
+                    gs[d] = g[d] - base[d] < l[d] ? g[d] - base[d] : l[d];
+                    li[d] = id[d] - base[d];
+                }
+                size_t count = gs[0] * gs[1] * gs[2];
+                size_t lin = (li[2] * gs[1] + li[1]) * gs[0] + li[0];
+                size_t next = (lin + 1) % count;
+                size_t nx = base[0] + next % gs[0], ny = base[1] + next / gs[0] % gs[1],
+                       nz = base[2] + next / (gs[0] * gs[1]);
+                cl_uint want_item = (cl_uint)((nz * g[1] + ny) * g[0] + nx);
+                cl_uint mine = (cl_uint)((z * g[1] + y) * g[0] + x);
+                bad += out[mine] != want_item * 2 + (mine & 1);
+            }
+    CHECK(bad == 0, "%s: %d wrong", variant, bad);
+}
+
+TEST(three_dimensions)
+{
+    each_variant(check_three_dimensions);
+}
+
+static void check_tiled_matrix_multiply(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    enum { N = 48 };
+    float *a = malloc(N * N * 4), *b = malloc(N * N * 4), *r = malloc(N * N * 4);
+    for (int i = 0; i < N * N; i++) {
+        a[i] = (float)(i % 7) - 3;
+        b[i] = (float)(i % 5) * 0.5f;
+    }
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "tiled", &e);
+    CHECK(k, "kernel: %s", h_err(e));
+    cl_mem A = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, N * N * 4, a, &e);
+    cl_mem B = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, N * N * 4, b, &e);
+    cl_mem C = clCreateBuffer(c, 0, N * N * 4, NULL, &e);
+    int n = N;
+    CHECK_OK(clSetKernelArg(k, 0, sizeof A, &A));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof B, &B));
+    CHECK_OK(clSetKernelArg(k, 2, sizeof C, &C));
+    CHECK_OK(clSetKernelArg(k, 3, sizeof n, &n));
+    size_t g[2] = {N, N}, l[2] = {8, 8};
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, C, CL_TRUE, 0, N * N * 4, r, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float want = 0;
+            for (int x = 0; x < N; x++) want += a[i * N + x] * b[x * N + j];
+            bad += r[i * N + j] != want; /* small integers and halves: exact */
+        }
+    CHECK(bad == 0, "%s: %d wrong", variant, bad);
+    clReleaseMemObject(A); clReleaseMemObject(B); clReleaseMemObject(C);
+    clReleaseKernel(k);
+    free(a); free(b); free(r);
+}
+
+TEST(tiled_matrix_multiply)
+{
+    each_variant(check_tiled_matrix_multiply);
+}
+
+int main(int argc, char **argv)
+{
+    h_init("basic/barriers", argc, argv);
+    H_RUN(barrier_in_called_function_with_private_array);
+    H_RUN(barriers_in_branches_taken_by_whole_groups);
+    H_RUN(barriers_in_nested_loops_with_group_dependent_trip_counts);
+    H_RUN(wide_and_aligned_private_values_across_barriers);
+    H_RUN(three_dimensions);
+    H_RUN(tiled_matrix_multiply);
+    return h_done();
+}

@@ -1,0 +1,736 @@
+//! Kernels with barriers as compiled work-item loops.
+//!
+//! A kernel whose only synchronization is `barrier` / `work_group_barrier`
+//! is cut at its barriers into regions: region 0 starts at the kernel's
+//! entry, region r at the block after the r-th barrier. The work-group entry
+//! runs one region for every work-item in a loop (vectorized across
+//! work-items like a barrier-free kernel), and the region's end (the barrier
+//! each work-item reached, or the kernel's return) picks the next region.
+//! This is correct in any control flow OpenCL allows around barriers
+//! (loops, uniformly taken branches, called functions, which are inlined),
+//! because a region is a copy of the whole kernel entered at its barrier.
+//!
+//! Values that live across a barrier must survive while the other
+//! work-items run the region, so they are kept per work-item in a frame the
+//! executor provides (`WorkGroupContext::frame`). Finding them needs no
+//! liveness of SSA values: before the kernel is cut, `opt` inlines the
+//! functions that reach a barrier and demotes every value used outside its
+//! block to an alloca (reg2mem), with each barrier alone in its block. An
+//! alloca then goes to the frame only when the value it holds may be read
+//! after a barrier before being written again (or when its address is
+//! taken); the others stay allocas, which the back end promotes back into
+//! registers.
+//!
+//! Kernels with other collective calls (work-group functions, async copies,
+//! sub-groups) keep running on fibers.
+
+use super::ir::{
+    matching, split_top, symbol_after_at, type_layout, WG_BODY_PREFIX, WG_PARAMS, WORK_ITEM_FNS,
+};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// The barriers regions are cut at (their mangled names).
+const PLAIN_BARRIERS: &[&str] = &[
+    "_Z7barrierj",
+    "_Z18work_group_barrierj",
+    "_Z18work_group_barrierj12memory_scope",
+];
+
+/// The block that continues a kernel's entry after its allocas.
+const START: &str = "__fcl.start";
+
+/// The widest alignment a frame slot gets (the frame's own alignment).
+pub const FRAME_ALIGN: usize = 64;
+
+pub fn is_plain_barrier(symbol: &str) -> bool {
+    PLAIN_BARRIERS.contains(&symbol)
+}
+
+fn calls_plain_barrier(line: &str) -> bool {
+    PLAIN_BARRIERS
+        .iter()
+        .any(|b| line.contains(&format!("@{b}(")))
+}
+
+/// The label a line starts, if it is a label line (`name:`, `12:`,
+/// `"quoted name":`).
+fn label_of(line: &str) -> Option<&str> {
+    if line.starts_with(' ') || line.starts_with(';') || line.is_empty() {
+        return None;
+    }
+    let end = if let Some(quoted) = line.strip_prefix('"') {
+        quoted.find('"')? + 2
+    } else {
+        line.find(':')?
+    };
+    (line[end..].starts_with(':')).then(|| line[..end].trim_matches('"'))
+}
+
+/// `%name` as written in IR for a label or value (quoted when needed).
+fn percent(name: &str) -> String {
+    if name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._$-".contains(c))
+    {
+        format!("%{name}")
+    } else {
+        format!("%\"{name}\"")
+    }
+}
+
+/// The number of a function's unnamed entry block: its unnamed parameters
+/// (`%0`, `%1`, ...) come first.
+fn entry_number(define: &str) -> usize {
+    let Some(at) = define.find('@') else { return 0 };
+    let Some(open) = define[at..].find('(').map(|p| at + p) else {
+        return 0;
+    };
+    let close = matching(define, open);
+    split_top(&define[open + 1..close - 1])
+        .iter()
+        .filter(|p| {
+            p.rsplit(' ')
+                .next()
+                .and_then(|n| n.strip_prefix('%'))
+                .is_some_and(|n| n.chars().all(|c| c.is_ascii_digit()))
+        })
+        .count()
+}
+
+/// What `opt` must do to a module before the kernels are rewritten.
+pub struct Prepared {
+    pub text: String,
+    /// Cut into regions later: values used across blocks go to allocas.
+    pub demote: bool,
+}
+
+/// Before `opt` inlines: every function that reaches a barrier or a
+/// work-item function marked `alwaysinline` (so each kernel's barriers and
+/// work-item calls end up in its own body, where they become regions and
+/// loop variables).
+/// Functions that must not be inlined (noinline, -cl-opt-disable) stay,
+/// and their callers keep running work-item by work-item or on fibers.
+/// None when there is nothing to inline.
+pub fn prepare(text: &str, calls: &HashMap<String, HashSet<String>>) -> Option<Prepared> {
+    let demote = text.lines().any(calls_plain_barrier);
+    let targets: HashSet<&str> = PLAIN_BARRIERS
+        .iter()
+        .copied()
+        .chain(WORK_ITEM_FNS.iter().map(|f| f.0))
+        .collect();
+    let reaches = |f: &str| -> bool {
+        let mut seen = HashSet::new();
+        let mut stack = vec![f];
+        while let Some(g) = stack.pop() {
+            if !seen.insert(g) {
+                continue;
+            }
+            for c in calls.get(g).into_iter().flatten() {
+                if targets.contains(c.as_str()) {
+                    return true;
+                }
+                stack.push(c);
+            }
+        }
+        false
+    };
+    let mut out = String::with_capacity(text.len() + 4096);
+    let mut marked = false;
+    // `#N ` references to attribute groups that forbid inlining.
+    let not_inlinable: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("attributes #"))
+        .filter(|l| l.contains(" noinline ") || l.contains(" optnone "))
+        .filter_map(|l| l.split_once(' ').map(|(n, _)| format!(" #{n} ")))
+        .collect();
+    for line in text.lines() {
+        if line.starts_with("define ") {
+            let name = symbol_after_at(line).unwrap_or_default();
+            let inlinable = !line.contains(" optnone ")
+                && !line.contains(" noinline ")
+                && !not_inlinable.iter().any(|g| line.contains(g.as_str()));
+            if reaches(&name) && (demote || !line.contains(" spir_kernel ")) && inlinable {
+                marked = true;
+                out.push_str(&mark_alwaysinline(line));
+                out.push('\n');
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    marked.then_some(Prepared { text: out, demote })
+}
+
+/// `alwaysinline` added to a `define` line's function attributes.
+fn mark_alwaysinline(line: &str) -> String {
+    let at = line.find('@').unwrap_or(0);
+    let open = at + line[at..].find('(').unwrap_or(0);
+    let close = matching(line, open);
+    let tail = &line[close..];
+    let pos = tail
+        .find(" #")
+        .or_else(|| tail.find(" !"))
+        .or_else(|| tail.rfind(" {"))
+        .unwrap_or(tail.len());
+    format!(
+        "{}{} alwaysinline{}",
+        &line[..close],
+        &tail[..pos],
+        &tail[pos..]
+    )
+}
+
+/// After inlining, before `opt` demotes values to allocas: every plain
+/// barrier call alone in a block of its own (the inliner merges blocks, so
+/// this cannot come earlier).
+pub fn isolate_barriers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 4096);
+    let mut function: Vec<String> = Vec::new();
+    let mut splits = 0usize;
+    for line in text.lines() {
+        if line.starts_with("define ") || !function.is_empty() {
+            function.push(line.to_string());
+            if line.starts_with('}') {
+                isolate_in_function(&mut function, &mut splits);
+                for l in function.drain(..) {
+                    out.push_str(&l);
+                    out.push('\n');
+                }
+            }
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Puts each plain barrier call of one function (its lines, `define` to
+/// `}`) alone in a block, and points the phis that named the split block
+/// as a predecessor at the block that now ends it.
+fn isolate_in_function(function: &mut Vec<String>, splits: &mut usize) {
+    if !function.iter().any(|l| calls_plain_barrier(l)) {
+        return;
+    }
+    let entry = format!("%{}", entry_number(&function[0]));
+    let mut current = entry;
+    let mut renamed: HashMap<String, String> = HashMap::new();
+    let mut out = Vec::with_capacity(function.len() + 16);
+    for line in function.drain(..) {
+        if let Some(label) = label_of(&line) {
+            current = percent(label);
+        }
+        if line.starts_with("  ") && calls_plain_barrier(&line) {
+            let n = *splits;
+            *splits += 1;
+            out.push(format!("  br label %__fcl.bar.{n}"));
+            out.push(format!("__fcl.bar.{n}:"));
+            out.push(line);
+            out.push(format!("  br label %__fcl.post.{n}"));
+            out.push(format!("__fcl.post.{n}:"));
+            renamed.insert(current.clone(), format!("%__fcl.post.{n}"));
+            current = format!("%__fcl.post.{n}");
+        } else {
+            out.push(line);
+        }
+    }
+    for line in &mut out {
+        if line.contains(" = phi ") {
+            for (old, new) in &renamed {
+                let pat = format!(", {old} ]");
+                if line.contains(&pat) {
+                    *line = line.replace(&pat, &format!(", {new} ]"));
+                }
+            }
+        }
+    }
+    *function = out;
+}
+
+/// How a block first touches an alloca.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    None,
+    /// Overwrites it before any read: the value held before is dead.
+    Store,
+    /// Reads it (or something else that may read it).
+    Read,
+}
+
+enum Visit {
+    Found,
+    Stop,
+    Continue,
+}
+
+struct Block<'a> {
+    label: String,
+    lines: Vec<&'a str>,
+    successors: Vec<String>,
+}
+
+/// One frame slot: an alloca kept per work-item.
+struct Slot {
+    name: String,
+    /// Bytes per work-item (a multiple of the alignment).
+    stride: u64,
+    align: u64,
+    /// Bytes of frame per work-item before this slot's array.
+    offset: u64,
+}
+
+/// How a kernel runs as regions: its region starts, frame slots and frame
+/// bytes per work-item.
+pub struct RegionPlan {
+    /// The first block of region r (region 0: the entry's continuation).
+    starts: Vec<String>,
+    /// Barrier block label → the region it starts.
+    barriers: HashMap<String, usize>,
+    slots: Vec<Slot>,
+    /// Per-alloca names kept in the frame.
+    in_frame: HashSet<String>,
+    pub frame_size: usize,
+}
+
+/// The `%name` tokens a line uses.
+fn used_names(line: &str) -> impl Iterator<Item = &str> {
+    line.match_indices('%').filter_map(move |(i, _)| {
+        let rest = &line[i + 1..];
+        if let Some(q) = rest.strip_prefix('"') {
+            return q.find('"').map(|e| &q[..e]);
+        }
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "._$-".contains(c)))
+            .unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
+}
+
+/// Whether the alloca `a` is only the pointer operand of this load or store
+/// (or of a lifetime marker): Some(access) then, None when the line does
+/// anything else with it (its address escapes).
+fn direct_access(line: &str, a: &str) -> Option<Access> {
+    let l = line.trim_start();
+    let operand = |s: &str| {
+        s.rsplit(' ')
+            .next()
+            .map(|t| t.trim_start_matches('%').trim_matches('"') == a)
+    };
+    if l.starts_with("call void @llvm.lifetime.") {
+        return Some(Access::None);
+    }
+    let (kind, ops) = if let Some(r) = l.strip_prefix("store ") {
+        (Access::Store, r)
+    } else if let Some((_, r)) = l.split_once(" = load ") {
+        (Access::Read, r)
+    } else {
+        return None;
+    };
+    let ops = ops.strip_prefix("volatile ").unwrap_or(ops);
+    let parts = split_top(ops);
+    match kind {
+        Access::Store => {
+            // store T V, ptr %A, align N: %A must be the pointer, not V.
+            (parts.len() >= 2
+                && operand(parts[1]) == Some(true)
+                && operand(parts[0]) == Some(false))
+            .then_some(Access::Store)
+        }
+        _ => (parts.len() >= 2 && operand(parts[1]) == Some(true)).then_some(Access::Read),
+    }
+}
+
+/// Plans the regions of one kernel's body (its lines after `opt`, from the
+/// `define` line to `}`). None when the body has a shape the transform does
+/// not handle; the kernel then runs on fibers.
+pub fn plan(body: &[&str], structs: &HashMap<String, String>) -> Option<RegionPlan> {
+    // Blocks; the entry is split after its allocas into START.
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut allocas: Vec<(&str, &str)> = Vec::new();
+    let mut in_entry_allocas = true;
+    for &line in &body[1..] {
+        if line.starts_with('}') {
+            break;
+        }
+        if line.trim().is_empty() || line.trim_start().starts_with(';') {
+            continue;
+        }
+        if let Some(label) = label_of(line) {
+            in_entry_allocas = false;
+            blocks.push(Block {
+                label: label.to_string(),
+                lines: Vec::new(),
+                successors: Vec::new(),
+            });
+            continue;
+        }
+        if in_entry_allocas {
+            if let Some((name, rest)) = line.trim_start().split_once(" = alloca ") {
+                allocas.push((name.trim_start_matches('%').trim_matches('"'), rest));
+                continue;
+            }
+            if line.contains("\"reg2mem alloca point\"") {
+                continue;
+            }
+            in_entry_allocas = false;
+            blocks.push(Block {
+                label: START.into(),
+                lines: Vec::new(),
+                successors: Vec::new(),
+            });
+        }
+        let block = blocks.last_mut()?;
+        if line.contains(" alloca ") {
+            // A dynamic alloca: not a fixed frame slot.
+            return None;
+        }
+        block.lines.push(line);
+    }
+    for b in &mut blocks {
+        for l in &b.lines {
+            let mut rest = *l;
+            while let Some(i) = rest.find("label %") {
+                rest = &rest[i + "label ".len()..];
+                if let Some(name) = used_names(rest).next() {
+                    b.successors.push(name.to_string());
+                }
+                rest = &rest[1..];
+            }
+        }
+    }
+    let index: HashMap<&str, usize> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (b.label.as_str(), i))
+        .collect();
+    let mut starts = vec![START.to_string()];
+    let mut barriers = HashMap::new();
+    for b in &blocks {
+        if b.lines.iter().any(|l| calls_plain_barrier(l)) {
+            // Exactly the barrier and the branch to its continuation.
+            if b.lines.len() != 2 || b.successors.len() != 1 {
+                return None;
+            }
+            barriers.insert(b.label.clone(), starts.len());
+            starts.push(b.successors[0].clone());
+        }
+    }
+    if barriers.is_empty() || index.len() != blocks.len() {
+        return None;
+    }
+    for s in &starts {
+        index.get(s.as_str())?;
+    }
+    // Per alloca: how each block touches it first, and whether its address
+    // escapes.
+    let names: HashSet<&str> = allocas.iter().map(|a| a.0).collect();
+    let mut first: HashMap<&str, Vec<Access>> = names
+        .iter()
+        .map(|&n| (n, vec![Access::None; blocks.len()]))
+        .collect();
+    let mut escaped: HashSet<&str> = HashSet::new();
+    let mut used_in: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (bi, b) in blocks.iter().enumerate() {
+        for l in &b.lines {
+            for n in used_names(l) {
+                let Some(&a) = names.get(n) else { continue };
+                used_in.entry(a).or_default().push(bi);
+                let access = direct_access(l, a).unwrap_or_else(|| {
+                    escaped.insert(a);
+                    Access::Read
+                });
+                let f = &mut first.get_mut(a)?[bi];
+                if *f == Access::None {
+                    *f = access;
+                }
+            }
+        }
+    }
+    // Whether, from `from`, a walk that does not pass a barrier and stops
+    // at blocks `visit` calls Stop reaches one it calls Found.
+    let reaches = |from: usize, visit: &dyn Fn(usize) -> Visit| -> bool {
+        let mut seen = vec![false; blocks.len()];
+        let mut stack = vec![from];
+        while let Some(b) = stack.pop() {
+            if std::mem::replace(&mut seen[b], true) {
+                continue;
+            }
+            match visit(b) {
+                Visit::Found => return true,
+                Visit::Stop => {}
+                Visit::Continue if barriers.contains_key(&blocks[b].label) => {}
+                Visit::Continue => stack.extend(
+                    blocks[b]
+                        .successors
+                        .iter()
+                        .filter_map(|s| index.get(s.as_str()).copied()),
+                ),
+            }
+        }
+        false
+    };
+    let mut in_frame = HashSet::new();
+    for &(name, _) in &allocas {
+        let accesses = &first[name];
+        let uses = used_in.get(name).cloned().unwrap_or_default();
+        let escapes = escaped.contains(name);
+        let live_after_barrier = starts[1..].iter().any(|s| {
+            reaches(index[s.as_str()], &|b| {
+                if escapes {
+                    // Its address is taken: kept whenever a region after
+                    // a barrier uses it at all.
+                    return match uses.contains(&b) {
+                        true => Visit::Found,
+                        false => Visit::Continue,
+                    };
+                }
+                // Read before being overwritten on some path: the value from
+                // before the barrier is needed.
+                match accesses[b] {
+                    Access::Read => Visit::Found,
+                    Access::Store => Visit::Stop,
+                    Access::None => Visit::Continue,
+                }
+            })
+        });
+        if live_after_barrier {
+            in_frame.insert(name.to_string());
+        }
+    }
+    // The frame: one array per slot, widest alignment first so each
+    // array's offset (per work-item offset × work-items) stays aligned.
+    let mut slots = Vec::new();
+    for &(name, rest) in &allocas {
+        if !in_frame.contains(name) {
+            continue;
+        }
+        let parts = split_top(rest);
+        let ty = parts.first()?;
+        let mut align = 1;
+        for p in &parts[1..] {
+            match p.strip_prefix("align ") {
+                Some(a) => align = a.trim().parse().ok()?,
+                // An element count or address space: not handled.
+                None => return None,
+            }
+        }
+        let (size, ty_align) = type_layout(ty, structs);
+        if size == 0 {
+            return None;
+        }
+        let align = align.max(ty_align);
+        if align as usize > FRAME_ALIGN {
+            return None;
+        }
+        slots.push(Slot {
+            name: name.to_string(),
+            stride: size.div_ceil(align) * align,
+            align,
+            offset: 0,
+        });
+    }
+    slots.sort_by_key(|s| std::cmp::Reverse(s.align));
+    let mut offset = 0;
+    for s in &mut slots {
+        s.offset = offset;
+        offset += s.stride;
+    }
+    Some(RegionPlan {
+        starts,
+        barriers,
+        slots,
+        in_frame,
+        frame_size: offset as usize,
+    })
+}
+
+/// The parameters a region function takes after the kernel's and WG_PARAMS.
+const REGION_PARAMS: &str = "i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr %__ferrocl.frame";
+
+/// The name of region `r`'s function for kernel `kernel`.
+fn region_name(kernel: &str, r: usize) -> String {
+    format!("\"__ferrocl_region.{kernel}.{r}\"")
+}
+
+/// Writes region `r` of a kernel: `body` is the kernel's work-group copy
+/// (work-item calls already turned into loop twins) after its `define`
+/// line, `define` the copy's `define` line renamed by the caller.
+pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&str], r: usize) {
+    let _ = writeln!(out, "\n{define}");
+    let mut in_entry = true;
+    let mut slot_bases_written = false;
+    // Inside a barrier block: its call and branch become the return.
+    let mut in_barrier: Option<usize> = None;
+    for &line in body {
+        if line.starts_with('}') {
+            break;
+        }
+        if in_entry {
+            if !slot_bases_written {
+                slot_bases_written = true;
+                for s in &plan.slots {
+                    let _ = writeln!(
+                        out,
+                        "  %__fcl.off.{n} = mul i64 %__ferrocl.nwi, {off}\n  %__fcl.slot.{n} = getelementptr inbounds i8, ptr %__ferrocl.frame, i64 %__fcl.off.{n}",
+                        n = s.offset,
+                        off = s.offset
+                    );
+                }
+            }
+            if let Some((name, _)) = line.trim_start().split_once(" = alloca ") {
+                let bare = name.trim_start_matches('%').trim_matches('"');
+                match plan.slots.iter().find(|s| s.name == bare) {
+                    Some(s) => {
+                        let _ = writeln!(
+                            out,
+                            "  {name} = getelementptr inbounds [{} x i8], ptr %__fcl.slot.{}, i64 %__ferrocl.wi",
+                            s.stride, s.offset
+                        );
+                    }
+                    None => {
+                        let _ = writeln!(out, "{line}");
+                    }
+                }
+                continue;
+            }
+            if line.contains("\"reg2mem alloca point\"") {
+                continue;
+            }
+            in_entry = false;
+            let _ = writeln!(out, "  br label {}\n{START}:", percent(&plan.starts[r]));
+        }
+        if let Some(label) = label_of(line) {
+            let _ = writeln!(out, "{line}");
+            in_barrier = plan.barriers.get(label).copied();
+            if let Some(next) = in_barrier {
+                let _ = writeln!(out, "  ret i32 {next}");
+            }
+            continue;
+        }
+        if in_barrier.is_some() {
+            continue;
+        }
+        let trimmed = line.trim_start();
+        if trimmed == "ret void" {
+            let _ = writeln!(out, "  ret i32 0");
+            continue;
+        }
+        if trimmed.starts_with("call void @llvm.lifetime.")
+            && used_names(line).any(|n| plan.in_frame.contains(n))
+        {
+            continue;
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "}}");
+}
+
+/// The rest of the work-group entry of a kernel run as regions, after the
+/// head group_entry_head wrote (`%ls0..2`, `%ls.zero`; `call_args` the
+/// kernel's arguments): each region for every work-item (z, y, x loops, x
+/// innermost; the last x of each row peeled so the loop has no live-out
+/// and vectorizes), then the region the last work-item's barrier names,
+/// until the kernel returns. `md` is the next free metadata number.
+pub fn write_group_entry(
+    out: &mut String,
+    kernel: &str,
+    plan: &RegionPlan,
+    call_args: &[String],
+    md: &mut usize,
+) {
+    let frame = std::mem::offset_of!(super::abi::WorkGroupContext, frame);
+    let mut args = call_args.join(", ");
+    if !args.is_empty() {
+        args.push_str(", ");
+    }
+    let _ = writeln!(
+        out,
+        "  %nwi01 = mul i64 %ls0, %ls1
+  %nwi = mul i64 %nwi01, %ls2
+  %ls0m1 = sub i64 %ls0, 1
+  %has.x = icmp ne i64 %ls0m1, 0
+  %frame.p = getelementptr inbounds i8, ptr %ctx, i64 {frame}
+  %frame = load ptr, ptr %frame.p, align 8
+  br i1 %ls.zero, label %done, label %run0"
+    );
+    let mut dispatch_in = Vec::new();
+    let mut loop_ids = Vec::new();
+    for r in 0..plan.starts.len() {
+        let f = region_name(kernel, r);
+        let m = *md;
+        *md += 1;
+        loop_ids.push(m);
+        let call = |lx: &str, wi: &str| {
+            format!("@{f}({args}ptr %ctx, i64 {lx}, i64 %r{r}.ly, i64 %r{r}.lz, i64 {wi}, i64 %nwi, ptr %frame)")
+        };
+        let _ = writeln!(
+            out,
+            "run{r}:
+  br label %r{r}.z
+r{r}.z:
+  %r{r}.lz = phi i64 [ 0, %run{r} ], [ %r{r}.lz.next, %r{r}.ylatch ]
+  br label %r{r}.y
+r{r}.y:
+  %r{r}.ly = phi i64 [ 0, %r{r}.z ], [ %r{r}.ly.next, %r{r}.last ]
+  %r{r}.row.zy = mul i64 %r{r}.lz, %ls1
+  %r{r}.row.y = add i64 %r{r}.row.zy, %r{r}.ly
+  %r{r}.row = mul i64 %r{r}.row.y, %ls0
+  br i1 %has.x, label %r{r}.x, label %r{r}.last
+r{r}.x:
+  %r{r}.lx = phi i64 [ 0, %r{r}.y ], [ %r{r}.lx.next, %r{r}.x ]
+  %r{r}.wi = add i64 %r{r}.row, %r{r}.lx
+  call i32 {}
+  %r{r}.lx.next = add nuw i64 %r{r}.lx, 1
+  %r{r}.x.more = icmp ult i64 %r{r}.lx.next, %ls0m1
+  br i1 %r{r}.x.more, label %r{r}.x, label %r{r}.last, !llvm.loop !{m}
+r{r}.last:
+  %r{r}.wi.last = add i64 %r{r}.row, %ls0m1
+  %r{r}.next = call i32 {}
+  %r{r}.ly.next = add nuw i64 %r{r}.ly, 1
+  %r{r}.y.more = icmp ult i64 %r{r}.ly.next, %ls1
+  br i1 %r{r}.y.more, label %r{r}.y, label %r{r}.ylatch
+r{r}.ylatch:
+  %r{r}.lz.next = add nuw i64 %r{r}.lz, 1
+  %r{r}.z.more = icmp ult i64 %r{r}.lz.next, %ls2
+  br i1 %r{r}.z.more, label %r{r}.z, label %dispatch",
+            call(&format!("%r{r}.lx"), &format!("%r{r}.wi")),
+            call("%ls0m1", &format!("%r{r}.wi.last")),
+        );
+        dispatch_in.push(format!("[ %r{r}.next, %r{r}.ylatch ]"));
+    }
+    let cases: Vec<String> = (1..plan.starts.len())
+        .map(|r| format!("i32 {r}, label %run{r}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "dispatch:
+  %next = phi i32 {}
+  switch i32 %next, label %done [ {} ]
+done:
+  ret void
+}}",
+        dispatch_in.join(", "),
+        cases.join(" ")
+    );
+    for m in loop_ids {
+        let _ = writeln!(out, "!{m} = distinct !{{!{m}}}");
+    }
+}
+
+/// The number of regions a plan has.
+impl RegionPlan {
+    pub fn regions(&self) -> usize {
+        self.starts.len()
+    }
+}
+
+/// A region function's `define` line from the kernel's work-group copy's:
+/// returns the next region (i32), takes the region parameters too.
+pub fn region_define(copy_define: &str, kernel: &str, r: usize) -> String {
+    let copy_name = format!("@\"{}{kernel}\"", WG_BODY_PREFIX);
+    let l = copy_define.replacen(&copy_name, &format!("@{}", region_name(kernel, r)), 1);
+    let l = l.replacen(" void @", " i32 @", 1);
+    l.replacen(WG_PARAMS, &format!("{WG_PARAMS}, {REGION_PARAMS}"), 1)
+}
