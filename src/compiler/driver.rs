@@ -79,7 +79,11 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        // FERROCL_SAVE_TEMPS keeps each build's files (source, IR at each
+        // step, shared object) for whoever works on the compiler.
+        if std::env::var_os("FERROCL_SAVE_TEMPS").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 }
 
@@ -381,11 +385,7 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
 /// step fails.
 fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
     let prepared = regions::prepare(text, &ir::call_graph(text))?;
-    let inlined = opt(
-        dir,
-        &prepared.text,
-        "always-inline,function(sroa,early-cse)",
-    )?;
+    let inlined = opt(dir, &prepared.text, "always-inline,function(sroa)")?;
     if !prepared.demote {
         return Some(inlined);
     }
@@ -398,8 +398,9 @@ fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
 
 /// LLVM's `opt` running `passes` on a module; None if it fails.
 fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
-    let input = dir.0.join("opt_in.ll");
-    let output = dir.0.join("opt_out.ll");
+    let step = passes.split([',', '(']).next().unwrap_or("opt");
+    let input = dir.0.join(format!("{step}.in.ll"));
+    let output = dir.0.join(format!("{step}.out.ll"));
     std::fs::write(&input, text).ok()?;
     let (ok, _) = run(Command::new(llvm_tool("opt"))
         .arg("-S")

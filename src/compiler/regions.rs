@@ -246,7 +246,167 @@ fn isolate_in_function(function: &mut Vec<String>, splits: &mut usize) {
             }
         }
     }
+    rematerialize(&mut out, splits);
     *function = out;
+}
+
+/// Opcodes whose results a block can compute again instead of reading
+/// them from the frame.
+const CHEAP_OPCODES: &[&str] = &[
+    "trunc",
+    "zext",
+    "sext",
+    "add",
+    "sub",
+    "mul",
+    "shl",
+    "lshr",
+    "ashr",
+    "and",
+    "or",
+    "xor",
+    "getelementptr",
+];
+
+/// Each use of a value that is cheap to compute again (work-item ids and
+/// sizes, and integer arithmetic and addresses built from them, constants
+/// and the parameters) in a block other than its own gets its own copy of
+/// the computation in the using block. After reg2mem such values would
+/// otherwise live in the frame, and the work-item loops would read a local
+/// id from memory where they have it as the loop variable: uniform and
+/// contiguous accesses would become gathers.
+fn rematerialize(function: &mut Vec<String>, counter: &mut usize) {
+    // Parameters: usable anywhere.
+    let define = &function[0];
+    let at = define.find('@').unwrap_or(0);
+    let open = at + define[at..].find('(').unwrap_or(0);
+    let params: HashSet<String> = split_top(&define[open + 1..matching(define, open) - 1])
+        .iter()
+        .filter_map(|p| p.rsplit(' ').next())
+        .filter_map(|n| n.strip_prefix('%'))
+        .map(|n| n.trim_matches('"').to_string())
+        .collect();
+    // Definitions: name → (line index, block number).
+    let mut defs: HashMap<String, (usize, usize)> = HashMap::new();
+    let mut block_of = vec![0; function.len()];
+    let mut block = 0;
+    for (i, line) in function.iter().enumerate() {
+        if label_of(line).is_some() {
+            block += 1;
+        }
+        block_of[i] = block;
+        if let Some((name, _)) = line.trim_start().split_once(" = ") {
+            if let Some(n) = name.strip_prefix('%') {
+                defs.insert(n.trim_matches('"').to_string(), (i, block));
+            }
+        }
+    }
+    let cheap_shape = |line: &str| -> bool {
+        let Some((_, rhs)) = line.trim_start().split_once(" = ") else {
+            return false;
+        };
+        let op = rhs.split(' ').next().unwrap_or("");
+        if op == "call" || op == "tail" {
+            // A work-item function with constant arguments.
+            return WORK_ITEM_FNS
+                .iter()
+                .any(|f| rhs.contains(&format!("@{}(", f.0)))
+                && !rhs[rhs.find('(').unwrap_or(0)..].contains('%');
+        }
+        CHEAP_OPCODES.contains(&op)
+    };
+    let mut cheap: HashSet<String> = HashSet::new();
+    loop {
+        let before = cheap.len();
+        for (name, &(i, _)) in &defs {
+            if cheap.contains(name) || !cheap_shape(&function[i]) {
+                continue;
+            }
+            let rhs = function[i].split_once(" = ").map_or("", |r| r.1);
+            if used_names(rhs).all(|n| params.contains(n) || cheap.contains(n)) {
+                cheap.insert(name.clone());
+            }
+        }
+        if cheap.len() == before {
+            break;
+        }
+    }
+    if cheap.is_empty() {
+        return;
+    }
+    let mut out = Vec::with_capacity(function.len() * 2);
+    for (i, line) in function.iter().enumerate() {
+        let here = block_of[i];
+        let foreign: Vec<&str> = if line.contains(" = phi ") || label_of(line).is_some() {
+            Vec::new()
+        } else {
+            used_names(line)
+                .filter(|n| cheap.contains(*n) && defs[*n].1 != here)
+                .collect()
+        };
+        if foreign.is_empty() {
+            out.push(line.clone());
+            continue;
+        }
+        let mut copies: HashMap<String, String> = HashMap::new();
+        for n in foreign {
+            copy_value(n, function, &defs, &cheap, &mut copies, &mut out, counter);
+        }
+        out.push(rename(line, &copies));
+    }
+    *function = out;
+}
+
+/// Emits a copy of cheap value `name`'s computation (its cheap operands
+/// first) unless already copied; `copies` maps originals to copies.
+fn copy_value(
+    name: &str,
+    function: &[String],
+    defs: &HashMap<String, (usize, usize)>,
+    cheap: &HashSet<String>,
+    copies: &mut HashMap<String, String>,
+    out: &mut Vec<String>,
+    counter: &mut usize,
+) {
+    if copies.contains_key(name) {
+        return;
+    }
+    let line = &function[defs[name].0];
+    let rhs = line.split_once(" = ").map_or("", |r| r.1);
+    let operands: Vec<&str> = used_names(rhs).filter(|n| cheap.contains(*n)).collect();
+    for n in operands {
+        copy_value(n, function, defs, cheap, copies, out, counter);
+    }
+    let copy = format!("__fcl.rm.{counter}");
+    *counter += 1;
+    out.push(format!("  %{copy} = {}", rename(rhs, copies)));
+    copies.insert(name.to_string(), copy);
+}
+
+/// `line` with each `%name` in `copies` replaced by its copy.
+fn rename(line: &str, copies: &HashMap<String, String>) -> String {
+    if copies.is_empty() {
+        return line.to_string();
+    }
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut rest = line;
+    while let Some(i) = rest.find('%') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let name = used_names(&rest[i..]).next().unwrap_or("");
+        let quoted = after.starts_with('"');
+        let len = name.len() + if quoted { 2 } else { 0 };
+        match copies.get(name) {
+            Some(c) if !name.is_empty() => {
+                out.push('%');
+                out.push_str(c);
+            }
+            _ => out.push_str(&rest[i..i + 1 + len]),
+        }
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// How a block first touches an alloca.
@@ -274,6 +434,11 @@ struct Block<'a> {
 /// One frame slot: an alloca kept per work-item.
 struct Slot {
     name: String,
+    /// For a value only loaded and stored whole: its type. The region
+    /// copies it into its own alloca on entry and back on exit, so inside
+    /// the region it is a register again; an alloca whose address escapes
+    /// (None) is used in the frame directly.
+    copied: Option<String>,
     /// Bytes per work-item (a multiple of the alignment).
     stride: u64,
     align: u64,
@@ -526,6 +691,7 @@ pub fn plan(body: &[&str], structs: &HashMap<String, String>) -> Option<RegionPl
         }
         slots.push(Slot {
             name: name.to_string(),
+            copied: (!escaped.contains(name)).then(|| ty.to_string()),
             stride: size.div_ceil(align) * align,
             align,
             offset: 0,
@@ -547,7 +713,8 @@ pub fn plan(body: &[&str], structs: &HashMap<String, String>) -> Option<RegionPl
 }
 
 /// The parameters a region function takes after the kernel's and WG_PARAMS.
-const REGION_PARAMS: &str = "i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr %__ferrocl.frame";
+const REGION_PARAMS: &str =
+    "i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr noalias nocapture %__ferrocl.frame";
 
 /// The name of region `r`'s function for kernel `kernel`.
 fn region_name(kernel: &str, r: usize) -> String {
@@ -560,36 +727,45 @@ fn region_name(kernel: &str, r: usize) -> String {
 pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&str], r: usize) {
     let _ = writeln!(out, "\n{define}");
     let mut in_entry = true;
-    let mut slot_bases_written = false;
     // Inside a barrier block: its call and branch become the return.
     let mut in_barrier: Option<usize> = None;
+    let mut exits = 0;
+    // Copied slots go back to the frame before each return.
+    let copy_out = |out: &mut String, exits: &mut usize| {
+        for (i, s) in plan.slots.iter().enumerate() {
+            if let Some(ty) = &s.copied {
+                let _ = writeln!(
+                    out,
+                    "  %__fcl.out.{i}.{exits} = load {ty}, ptr {name}\n  store {ty} %__fcl.out.{i}.{exits}, ptr %__fcl.at.{i}",
+                    name = percent(&s.name)
+                );
+            }
+        }
+        *exits += 1;
+    };
+    for (i, s) in plan.slots.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  %__fcl.off.{i} = mul i64 %__ferrocl.nwi, {off}\n  %__fcl.slot.{i} = getelementptr inbounds i8, ptr %__ferrocl.frame, i64 %__fcl.off.{i}\n  %__fcl.at.{i} = getelementptr inbounds [{} x i8], ptr %__fcl.slot.{i}, i64 %__ferrocl.wi",
+            s.stride,
+            off = s.offset
+        );
+    }
     for &line in body {
         if line.starts_with('}') {
             break;
         }
         if in_entry {
-            if !slot_bases_written {
-                slot_bases_written = true;
-                for s in &plan.slots {
-                    let _ = writeln!(
-                        out,
-                        "  %__fcl.off.{n} = mul i64 %__ferrocl.nwi, {off}\n  %__fcl.slot.{n} = getelementptr inbounds i8, ptr %__ferrocl.frame, i64 %__fcl.off.{n}",
-                        n = s.offset,
-                        off = s.offset
-                    );
-                }
-            }
             if let Some((name, _)) = line.trim_start().split_once(" = alloca ") {
                 let bare = name.trim_start_matches('%').trim_matches('"');
-                match plan.slots.iter().find(|s| s.name == bare) {
-                    Some(s) => {
+                match plan.slots.iter().position(|s| s.name == bare) {
+                    Some(i) if plan.slots[i].copied.is_none() => {
                         let _ = writeln!(
                             out,
-                            "  {name} = getelementptr inbounds [{} x i8], ptr %__fcl.slot.{}, i64 %__ferrocl.wi",
-                            s.stride, s.offset
+                            "  {name} = getelementptr inbounds i8, ptr %__fcl.at.{i}, i64 0"
                         );
                     }
-                    None => {
+                    _ => {
                         let _ = writeln!(out, "{line}");
                     }
                 }
@@ -599,12 +775,22 @@ pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&
                 continue;
             }
             in_entry = false;
+            for (i, s) in plan.slots.iter().enumerate() {
+                if let Some(ty) = &s.copied {
+                    let _ = writeln!(
+                        out,
+                        "  %__fcl.in.{i} = load {ty}, ptr %__fcl.at.{i}\n  store {ty} %__fcl.in.{i}, ptr {}",
+                        percent(&s.name)
+                    );
+                }
+            }
             let _ = writeln!(out, "  br label {}\n{START}:", percent(&plan.starts[r]));
         }
         if let Some(label) = label_of(line) {
             let _ = writeln!(out, "{line}");
             in_barrier = plan.barriers.get(label).copied();
             if let Some(next) = in_barrier {
+                copy_out(out, &mut exits);
                 let _ = writeln!(out, "  ret i32 {next}");
             }
             continue;
@@ -614,6 +800,7 @@ pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&
         }
         let trimmed = line.trim_start();
         if trimmed == "ret void" {
+            copy_out(out, &mut exits);
             let _ = writeln!(out, "  ret i32 0");
             continue;
         }
