@@ -58,6 +58,10 @@ void _Z18work_group_barrierj12memory_scope(unsigned flags, int scope) {
     CTX->barrier(CTX, flags);
 }
 
+/* The compiler's implicit barriers (src/compiler/uniform_loops.rs) only cut
+ * regions; run work-item by work-item they have nothing to do. */
+void __ferrocl_implicit_barrier(void) {}
+
 void _Z9mem_fencej(unsigned flags) {
     (void)flags;
     __atomic_thread_fence(__ATOMIC_ACQ_REL);

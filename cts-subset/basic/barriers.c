@@ -65,6 +65,18 @@ static const char *src =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  out[get_global_linear_id()] = t[(lin + 1) % count] * 2 + (mine & 1);\n"
     "}\n"
+    /* Loops with the same trip count in every work-item (ferrocl adds
+     * implicit barriers to vectorize across work-items) and without. */
+    "kernel void dot_rows(global float *out, global const float *m, global const float4 *v, int n) {\n"
+    "  float s = 0; float4 s4 = 0;\n"
+    "  for (int k = 0; k < n; k++) { s += m[get_global_id(0) * n + k] * v[k].x; s4 += v[k] * s; }\n"
+    "  out[get_global_id(0)] = s + s4.y;\n"
+    "}\n"
+    "kernel void divergent(global float *out, int unused) {\n"
+    "  float s = 0;\n"
+    "  for (int k = 0; k < (int)get_local_id(0); k++) s += k * 0.5f;\n"
+    "  out[get_global_id(0)] = s;\n"
+    "}\n"
     /* Row tiles of A and column tiles of B staged in __local memory. */
     "kernel void tiled(global const float *A, global const float *B, global float *C, int n) {\n"
     "  local float rows[8][8], cols[8][8];\n"
@@ -285,6 +297,58 @@ TEST(tiled_matrix_multiply)
     each_variant(check_tiled_matrix_multiply);
 }
 
+static void check_uniform_and_divergent_loops(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    enum { G = 40, N = 24 };
+    float m[G * N], v[N * 4], out[G];
+    for (int i = 0; i < G * N; i++) m[i] = (float)(i % 9) - 4;
+    for (int i = 0; i < N * 4; i++) v[i] = (float)(i % 5) * 0.25f;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "dot_rows", &e);
+    CHECK(k, "kernel: %s", h_err(e));
+    cl_mem O = clCreateBuffer(c, 0, sizeof out, NULL, &e);
+    cl_mem M = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof m, m, &e);
+    cl_mem V = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof v, v, &e);
+    int n = N;
+    CHECK_OK(clSetKernelArg(k, 0, sizeof O, &O));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof M, &M));
+    CHECK_OK(clSetKernelArg(k, 2, sizeof V, &V));
+    CHECK_OK(clSetKernelArg(k, 3, sizeof n, &n));
+    size_t g = G, l = 8;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < G; i++) {
+        float s = 0, s4y = 0;
+        for (int x = 0; x < N; x++) {
+            s += m[i * N + x] * v[x * 4];
+            s4y += v[x * 4 + 1] * s;
+        }
+        bad += out[i] != s + s4y; /* small integers and quarters: exact */
+    }
+    CHECK(bad == 0, "dot_rows %s: %d wrong", variant, bad);
+    clReleaseKernel(k);
+    k = clCreateKernel(p, "divergent", &e);
+    CHECK_OK(clSetKernelArg(k, 0, sizeof O, &O));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof n, &n));
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    bad = 0;
+    for (int i = 0; i < G; i++) {
+        float s = 0;
+        for (int x = 0; x < i % 8; x++) s += x * 0.5f;
+        bad += out[i] != s;
+    }
+    CHECK(bad == 0, "divergent %s: %d wrong", variant, bad);
+    clReleaseKernel(k);
+    clReleaseMemObject(O); clReleaseMemObject(M); clReleaseMemObject(V);
+}
+
+TEST(uniform_and_divergent_loops)
+{
+    each_variant(check_uniform_and_divergent_loops);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic/barriers", argc, argv);
@@ -294,5 +358,6 @@ int main(int argc, char **argv)
     H_RUN(wide_and_aligned_private_values_across_barriers);
     H_RUN(three_dimensions);
     H_RUN(tiled_matrix_multiply);
+    H_RUN(uniform_and_divergent_loops);
     return h_done();
 }

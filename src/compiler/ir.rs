@@ -237,7 +237,7 @@ fn access_qualifier(q: &str) -> cl_kernel_arg_access_qualifier {
 
 /// Calls that make work-items wait for each other (work_group_* includes
 /// async_work_group_*copy; wait_group_events is a barrier).
-fn is_barrier_symbol(name: &str) -> bool {
+pub(super) fn is_barrier_symbol(name: &str) -> bool {
     name.starts_with("_Z7barrier")
         || name.contains("work_group_")
         || name.contains("wait_group_events")
@@ -370,10 +370,16 @@ pub fn analyze(text: &str) -> Result<Module, String> {
     let mut kernels = Vec::new();
     for line in kernel_lines {
         let mut k = kernel_of(line, &md, &structs, &calls)?;
-        if k.info.uses_barriers
-            && loop_safe(&k.info.name, &calls)
-            && only_own_barriers(&k.info.name, &calls)
-        {
+        // Kernels with barriers, or with implicit ones (uniform_loops.rs),
+        // run as regions when every wait is in the kernel's own body.
+        let implicit = calls
+            .get(&k.info.name)
+            .is_some_and(|c| c.contains(regions::IMPLICIT_BARRIER));
+        let cut = match k.info.uses_barriers {
+            true => only_own_barriers(&k.info.name, &calls),
+            false => implicit,
+        };
+        if cut && loop_safe(&k.info.name, &calls) {
             k.regions = bodies
                 .get(&k.info.name)
                 .and_then(|body| regions::plan(body, &structs));

@@ -12,6 +12,7 @@ mod ir;
 mod regions;
 #[cfg(test)]
 mod tests;
+mod uniform_loops;
 
 pub use driver::BuildError;
 

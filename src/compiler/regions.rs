@@ -27,11 +27,18 @@
 use super::ir::{
     matching, split_top, symbol_after_at, type_layout, WG_BODY_PREFIX, WG_PARAMS, WORK_ITEM_FNS,
 };
+use super::uniform_loops;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
+/// A barrier the compiler adds (uniform_loops.rs): a region boundary that
+/// needs no synchronization when work-items run one by one (a no-op in
+/// builtins/workitem.c).
+pub const IMPLICIT_BARRIER: &str = "__ferrocl_implicit_barrier";
+
 /// The barriers regions are cut at (their mangled names).
 const PLAIN_BARRIERS: &[&str] = &[
+    IMPLICIT_BARRIER,
     "_Z7barrierj",
     "_Z18work_group_barrierj",
     "_Z18work_group_barrierj12memory_scope",
@@ -55,7 +62,7 @@ fn calls_plain_barrier(line: &str) -> bool {
 
 /// The label a line starts, if it is a label line (`name:`, `12:`,
 /// `"quoted name":`).
-fn label_of(line: &str) -> Option<&str> {
+pub(super) fn label_of(line: &str) -> Option<&str> {
     if line.starts_with(' ') || line.starts_with(';') || line.is_empty() {
         return None;
     }
@@ -68,7 +75,7 @@ fn label_of(line: &str) -> Option<&str> {
 }
 
 /// `%name` as written in IR for a label or value (quoted when needed).
-fn percent(name: &str) -> String {
+pub(super) fn percent(name: &str) -> String {
     if name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "._$-".contains(c))
@@ -81,7 +88,7 @@ fn percent(name: &str) -> String {
 
 /// The number of a function's unnamed entry block: its unnamed parameters
 /// (`%0`, `%1`, ...) come first.
-fn entry_number(define: &str) -> usize {
+pub(super) fn entry_number(define: &str) -> usize {
     let Some(at) = define.find('@') else { return 0 };
     let Some(open) = define[at..].find('(').map(|p| at + p) else {
         return 0;
@@ -113,7 +120,7 @@ pub struct Prepared {
 /// and their callers keep running work-item by work-item or on fibers.
 /// None when there is nothing to inline.
 pub fn prepare(text: &str, calls: &HashMap<String, HashSet<String>>) -> Option<Prepared> {
-    let demote = text.lines().any(calls_plain_barrier);
+    let demote = text.lines().any(calls_plain_barrier) || uniform_loops::worth_trying(text);
     let targets: HashSet<&str> = PLAIN_BARRIERS
         .iter()
         .copied()
@@ -160,7 +167,7 @@ pub fn prepare(text: &str, calls: &HashMap<String, HashSet<String>>) -> Option<P
         out.push_str(line);
         out.push('\n');
     }
-    marked.then_some(Prepared { text: out, demote })
+    (marked || demote).then_some(Prepared { text: out, demote })
 }
 
 /// `alwaysinline` added to a `define` line's function attributes.
@@ -189,10 +196,17 @@ pub fn isolate_barriers(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 4096);
     let mut function: Vec<String> = Vec::new();
     let mut splits = 0usize;
+    let mut implicit = false;
     for line in text.lines() {
         if line.starts_with("define ") || !function.is_empty() {
             function.push(line.to_string());
             if line.starts_with('}') {
+                if function[0].contains(" spir_kernel ")
+                    && !function.iter().any(|l| calls_plain_barrier(l))
+                    && !function.iter().any(|l| l.contains("@_Z") && has_wait(l))
+                {
+                    implicit |= uniform_loops::insert_implicit_barriers(&mut function);
+                }
                 isolate_in_function(&mut function, &mut splits);
                 for l in function.drain(..) {
                     out.push_str(&l);
@@ -204,7 +218,17 @@ pub fn isolate_barriers(text: &str) -> String {
         out.push_str(line);
         out.push('\n');
     }
+    if implicit {
+        out.push_str(&format!("declare void @{IMPLICIT_BARRIER}()\n"));
+    }
     out
+}
+
+/// Whether a line calls a function that makes work-items wait for each
+/// other (a kernel with one keeps its fibers: no implicit barriers).
+fn has_wait(line: &str) -> bool {
+    symbol_after_at(&line[line.find("call ").unwrap_or(0)..])
+        .is_some_and(|f| super::ir::is_barrier_symbol(&f))
 }
 
 /// Puts each plain barrier call of one function (its lines, `define` to
@@ -460,7 +484,7 @@ pub struct RegionPlan {
 }
 
 /// The `%name` tokens a line uses.
-fn used_names(line: &str) -> impl Iterator<Item = &str> {
+pub(super) fn used_names(line: &str) -> impl Iterator<Item = &str> {
     line.match_indices('%').filter_map(move |(i, _)| {
         let rest = &line[i + 1..];
         if let Some(q) = rest.strip_prefix('"') {

@@ -512,3 +512,37 @@ kernel void collective(global int *out, local int *t) {
     let exe = compile(src, "-cl-opt-disable").unwrap_or_else(|e| panic!("{}", e.log()));
     assert!(!exe.kernels[exe.kernel_index("in_function").unwrap()].group_entry);
 }
+
+#[test]
+fn uniform_float_loops_become_regions() {
+    let src = r#"
+kernel void uniform(global float *out, global const float *m, int n) {
+    float s = 0;
+    for (int k = 0; k < n; k++) s += m[get_global_id(0) * n + k];
+    out[get_global_id(0)] = s;
+}
+kernel void divergent(global float *out, int n) {
+    float s = 0;
+    for (int k = 0; k < (int)get_local_id(0) + n; k++) s += k;
+    out[get_global_id(0)] = s;
+}
+kernel void integer(global int *out, int n) {
+    int s = 0;
+    for (int k = 0; k < n; k++) s += k;
+    out[get_global_id(0)] = s;
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let info = |n| &exe.kernels[exe.kernel_index(n).unwrap()];
+    // The sum and the counter live across the implicit barriers.
+    assert!(info("uniform").group_entry && info("uniform").frame_size >= 8);
+    assert!(!info("uniform").uses_barriers);
+    // A trip count that differs between work-items, or no floating-point
+    // value carried: plain work-item loops.
+    for name in ["divergent", "integer"] {
+        assert!(
+            info(name).group_entry && info(name).frame_size == 0,
+            "{name}"
+        );
+    }
+}

@@ -1,0 +1,372 @@
+//! Vectorizing across work-items through loops: implicit barriers.
+//!
+//! A work-item loop around a kernel whose body has its own loop runs that
+//! inner loop once per work-item; when the inner loop carries a
+//! floating-point value (a sum), LLVM cannot vectorize it (that would
+//! reorder the additions) and the work-item loop around it is not
+//! innermost, so nothing vectorizes: naive matrix products, n-body steps.
+//! When every work-item of a group runs the inner loop the same number of
+//! times (its trip count is uniform), a barrier at its header changes no
+//! result: it only makes all work-items run iteration i before any runs
+//! i + 1, an order OpenCL allows anyway. The region transform then turns
+//! each iteration into a work-item loop, which vectorizes like a
+//! barrier-free kernel, with the carried values per work-item in the frame.
+//!
+//! A loop qualifies when it is not nested in another loop, every work-item
+//! reaches it (its preheader lies on every path from the entry to a
+//! return), each branch leaving it depends only on uniform values (the
+//! kernel's parameters, group ids and sizes, constants, the loop's own
+//! uniform counters), and its header carries a floating-point value.
+
+use super::ir::symbol_after_at;
+use super::regions::{entry_number, label_of, percent, used_names, IMPLICIT_BARRIER};
+use std::collections::{HashMap, HashSet};
+
+/// Work-item functions whose value is the same for the whole group.
+const UNIFORM_FNS: &[&str] = &[
+    "_Z12get_work_dimv",
+    "_Z15get_global_sizej",
+    "_Z14get_local_sizej",
+    "_Z23get_enqueued_local_sizej",
+    "_Z14get_num_groupsj",
+    "_Z12get_group_idj",
+    "_Z17get_global_offsetj",
+];
+
+/// Before inlining: whether some kernel may have such a loop (a back edge
+/// and floating-point arithmetic), so the region pipeline is worth running.
+pub fn worth_trying(text: &str) -> bool {
+    let mut labels: HashSet<&str> = HashSet::new();
+    let (mut kernel, mut back_edge, mut float) = (false, false, false);
+    for line in text.lines() {
+        if line.starts_with("define ") {
+            kernel = line.contains(" spir_kernel ");
+            labels.clear();
+            back_edge = false;
+            float = false;
+            continue;
+        }
+        if !kernel {
+            continue;
+        }
+        if let Some(l) = label_of(line) {
+            labels.insert(l);
+        }
+        let t = line.trim_start();
+        if t.starts_with("br ") {
+            back_edge |= line
+                .split("label %")
+                .skip(1)
+                .any(|r| labels.contains(used_names(&format!("%{r}")).next().unwrap_or("")));
+        }
+        float |= [" fadd ", " fmul ", " fsub ", "@llvm.fmuladd"]
+            .iter()
+            .any(|op| line.contains(op));
+        if back_edge && float {
+            return true;
+        }
+    }
+    false
+}
+
+struct Cfg {
+    labels: Vec<String>,
+    /// Line index of each block's first line (its label, or the first
+    /// instruction of the entry).
+    starts: Vec<usize>,
+    succs: Vec<Vec<usize>>,
+    preds: Vec<Vec<usize>>,
+    returns: Vec<bool>,
+}
+
+fn cfg(function: &[String]) -> Option<Cfg> {
+    let mut labels = vec![format!("%{}", entry_number(&function[0]))];
+    let mut starts = vec![1];
+    let mut lines_of: Vec<Vec<usize>> = vec![Vec::new()];
+    for (i, line) in function.iter().enumerate().skip(1) {
+        if line.starts_with('}') {
+            break;
+        }
+        if let Some(l) = label_of(line) {
+            labels.push(percent(l));
+            starts.push(i);
+            lines_of.push(Vec::new());
+        } else {
+            lines_of.last_mut()?.push(i);
+        }
+    }
+    let index: HashMap<&str, usize> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.as_str(), i))
+        .collect();
+    let n = labels.len();
+    let mut succs = vec![Vec::new(); n];
+    let mut returns = vec![false; n];
+    for (b, lines) in lines_of.iter().enumerate() {
+        for &i in lines {
+            let l = function[i].trim_start();
+            if l.starts_with("ret ") || l == "ret void" {
+                returns[b] = true;
+            }
+            if l.contains("label %") && !l.contains("blockaddress") {
+                for part in l.split("label ").skip(1) {
+                    let name = part.split([',', ' ', ']']).next().unwrap_or("");
+                    succs[b].push(*index.get(name)?);
+                }
+            }
+            if l.starts_with("indirectbr") || l.starts_with("callbr") || l.starts_with("invoke") {
+                return None;
+            }
+        }
+    }
+    let mut preds = vec![Vec::new(); n];
+    for (b, ss) in succs.iter().enumerate() {
+        for &s in ss {
+            preds[s].push(b);
+        }
+    }
+    Some(Cfg {
+        labels,
+        starts,
+        succs,
+        preds,
+        returns,
+    })
+}
+
+/// Each block's dominators (iterative data flow; kernels are small).
+fn dominators(g: &Cfg) -> Vec<HashSet<usize>> {
+    let n = g.labels.len();
+    let all: HashSet<usize> = (0..n).collect();
+    let mut dom = vec![all; n];
+    dom[0] = HashSet::from([0]);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 1..n {
+            let mut new: Option<HashSet<usize>> = None;
+            for &p in &g.preds[b] {
+                new = Some(match new {
+                    None => dom[p].clone(),
+                    Some(s) => s.intersection(&dom[p]).copied().collect(),
+                });
+            }
+            let mut new = new.unwrap_or_default();
+            new.insert(b);
+            if new != dom[b] {
+                dom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    dom
+}
+
+/// Whether every path from the entry to a return passes `b`.
+fn on_every_path(g: &Cfg, b: usize) -> bool {
+    let mut seen = vec![false; g.labels.len()];
+    let mut stack = vec![0];
+    while let Some(x) = stack.pop() {
+        if x == b || std::mem::replace(&mut seen[x], true) {
+            continue;
+        }
+        if g.returns[x] {
+            return false;
+        }
+        stack.extend(&g.succs[x]);
+    }
+    true
+}
+
+/// Inserts implicit barriers at the headers of one kernel's qualifying
+/// loops (its lines, `define` to `}`); true if it inserted any.
+pub fn insert_implicit_barriers(function: &mut Vec<String>) -> bool {
+    let Some(g) = cfg(function) else {
+        return false;
+    };
+    let dom = dominators(&g);
+    // Natural loops by header: the blocks that reach a back edge's source
+    // without passing the header.
+    let mut loops: HashMap<usize, HashSet<usize>> = HashMap::new();
+    for (b, ss) in g.succs.iter().enumerate() {
+        for &h in ss {
+            if dom[b].contains(&h) {
+                let body = loops.entry(h).or_insert_with(|| HashSet::from([h]));
+                let mut stack = vec![b];
+                while let Some(x) = stack.pop() {
+                    if body.insert(x) {
+                        stack.extend(&g.preds[x]);
+                    }
+                }
+            }
+        }
+    }
+    // SSA definitions, by name.
+    let mut defs: HashMap<&str, &str> = HashMap::new();
+    for line in function.iter().skip(1) {
+        if let Some((name, rhs)) = line.trim_start().split_once(" = ") {
+            if let Some(n) = name.strip_prefix('%') {
+                defs.insert(n.trim_matches('"'), rhs);
+            }
+        }
+    }
+    let mut headers = Vec::new();
+    for (&h, body) in &loops {
+        let nested = loops.iter().any(|(&o, other)| o != h && other.contains(&h));
+        let outside: Vec<usize> = g.preds[h]
+            .iter()
+            .copied()
+            .filter(|p| !body.contains(p))
+            .collect();
+        if nested || outside.len() != 1 || !on_every_path(&g, outside[0]) {
+            continue;
+        }
+        // The header's phis: the loop's carried values.
+        let header_phis: Vec<&str> = function[g.starts[h]..]
+            .iter()
+            .skip(usize::from(h != 0))
+            .take_while(|l| l.contains(" = phi "))
+            .filter_map(|l| l.trim_start().split_once(" = ").map(|(n, _)| n))
+            .map(|n| n.trim_start_matches('%').trim_matches('"'))
+            .collect();
+        let carries_float = header_phis.iter().any(|n| {
+            defs.get(n).is_some_and(|rhs| {
+                let ty = rhs
+                    .trim_start_matches("phi ")
+                    .split(' ')
+                    .next()
+                    .unwrap_or("");
+                ty == "float"
+                    || ty == "double"
+                    || rhs.contains(" x float>")
+                    || rhs.contains(" x double>")
+            })
+        });
+        if !carries_float {
+            continue;
+        }
+        if exits_uniformly(function, &g, body, &header_phis, &defs) {
+            headers.push(h);
+        }
+    }
+    if headers.is_empty() {
+        return false;
+    }
+    // After the phis of each header, and of each block the loops exit to,
+    // so that an iteration is a region of its own and what follows the
+    // loop another (line indices to insert before).
+    let mut blocks: Vec<usize> = headers.clone();
+    for &h in &headers {
+        let body = &loops[&h];
+        for &b in body {
+            blocks.extend(g.succs[b].iter().filter(|s| !body.contains(s)));
+        }
+    }
+    blocks.sort_unstable();
+    blocks.dedup();
+    let mut at: Vec<usize> = blocks
+        .iter()
+        .map(|&h| {
+            let mut i = g.starts[h] + usize::from(h != 0);
+            while function[i].contains(" = phi ") {
+                i += 1;
+            }
+            i
+        })
+        .collect();
+    at.sort_unstable_by(|a, b| b.cmp(a));
+    for i in at {
+        function.insert(i, format!("  call void @{IMPLICIT_BARRIER}()"));
+    }
+    true
+}
+
+/// Whether each branch out of the loop tests a uniform value.
+fn exits_uniformly(
+    function: &[String],
+    g: &Cfg,
+    body: &HashSet<usize>,
+    header_phis: &[&str],
+    defs: &HashMap<&str, &str>,
+) -> bool {
+    // Optimistically uniform: the header's phis whose incoming values are.
+    let mut phis: HashSet<&str> = header_phis.iter().copied().collect();
+    loop {
+        let before = phis.len();
+        let keep: HashSet<&str> = phis
+            .iter()
+            .copied()
+            .filter(|p| {
+                let rhs = defs[p];
+                // [ value, %block ] pairs: the values only.
+                rhs.split('[').skip(1).all(|pair| {
+                    let v = pair.split(',').next().unwrap_or("").trim();
+                    uniform(v, defs, &phis, 0)
+                })
+            })
+            .collect();
+        phis = keep;
+        if phis.len() == before {
+            break;
+        }
+    }
+    for &b in body {
+        if !g.succs[b].iter().any(|s| !body.contains(s)) {
+            continue;
+        }
+        // The block's terminator.
+        let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
+        let Some(term) = function[g.starts[b]..end]
+            .iter()
+            .rev()
+            .find(|l| l.trim_start().starts_with("br ") || l.trim_start().starts_with("switch "))
+        else {
+            return false;
+        };
+        let t = term.trim_start();
+        let Some(cond) = t.strip_prefix("br i1 ") else {
+            return false;
+        };
+        let cond = cond.split(',').next().unwrap_or("").trim();
+        if !uniform(cond, defs, &phis, 0) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether an operand (`%x`, a constant, a global) is the same for every
+/// work-item of the group.
+fn uniform(operand: &str, defs: &HashMap<&str, &str>, phis: &HashSet<&str>, depth: u32) -> bool {
+    let Some(name) = operand.strip_prefix('%') else {
+        // A constant or a global.
+        return true;
+    };
+    let name = name.trim_matches('"');
+    if depth > 64 {
+        return false;
+    }
+    let Some(rhs) = defs.get(name) else {
+        // A parameter.
+        return true;
+    };
+    if rhs.starts_with("phi ") {
+        return phis.contains(name);
+    }
+    let op = rhs.split(' ').next().unwrap_or("");
+    let operands_uniform =
+        || used_names(rhs).all(|n| uniform(&format!("%{n}"), defs, phis, depth + 1));
+    match op {
+        "call" | "tail" => {
+            symbol_after_at(rhs).is_some_and(|f| UNIFORM_FNS.contains(&f.as_str()))
+                && operands_uniform()
+        }
+        "trunc" | "zext" | "sext" | "add" | "sub" | "mul" | "shl" | "lshr" | "ashr" | "and"
+        | "or" | "xor" | "icmp" | "select" | "getelementptr" | "sdiv" | "udiv" | "srem"
+        | "urem" | "sitofp" | "uitofp" | "fptosi" | "fptoui" | "fcmp" | "freeze" => {
+            operands_uniform()
+        }
+        _ => false,
+    }
+}
