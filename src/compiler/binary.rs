@@ -7,11 +7,12 @@
 //!
 //! Version 2 added each kernel's work-group entry flag (the field after
 //! uses_barriers); version 1 binaries still load, work-item entries only.
+//! Version 4 added the uniform work-group flag (the last field).
 
 use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind};
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 const HEADER: usize = 8 + 4 + 8;
 
 fn esc(s: &str) -> String {
@@ -60,14 +61,15 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     let mut meta = String::new();
     for k in kernels {
         meta += &format!(
-            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             esc(&k.name),
             dims(k.reqd_work_group_size),
             dims(k.work_group_size_hint),
             k.uses_barriers as u8,
             k.group_entry as u8,
             esc(&k.attributes),
-            k.local_variables_size
+            k.local_variables_size,
+            k.uniform_work_groups as u8
         );
         for a in &k.args {
             meta += &format!(
@@ -118,6 +120,8 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
                 group_entry: wg == "1",
                 attributes: unesc(attrs),
                 local_variables_size: 0,
+                // Binaries before version 4: what their CL1.2 default was.
+                uniform_work_groups: true,
             };
         match f.as_slice() {
             ["kernel", name, reqd, hint, barriers, attrs] if version == 1 => {
@@ -126,9 +130,15 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
             ["kernel", name, reqd, hint, barriers, wg, attrs] if version == 2 => {
                 kernels.push(kernel(name, reqd, hint, barriers, wg, attrs))
             }
-            ["kernel", name, reqd, hint, barriers, wg, attrs, locals] if version >= 3 => {
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals] if version == 3 => {
                 let mut k = kernel(name, reqd, hint, barriers, wg, attrs);
                 k.local_variables_size = locals.parse().map_err(|_| bad())?;
+                kernels.push(k)
+            }
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform] if version >= 4 => {
+                let mut k = kernel(name, reqd, hint, barriers, wg, attrs);
+                k.local_variables_size = locals.parse().map_err(|_| bad())?;
+                k.uniform_work_groups = *uniform == "1";
                 kernels.push(k)
             }
             ["arg", space, size, ty, name, access, qual] => {
