@@ -136,7 +136,7 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
     /// Accepted and without effect here.
     const IGNORE: &[&str] = &[
         "-cl-kernel-arg-info",
-        // No sub-groups, so no independent forward progress to give up.
+        // Sub-groups never make independent forward progress here.
         "-cl-no-subgroup-ifp",
         "-cl-strict-aliasing",
         "-g",
