@@ -61,6 +61,52 @@ void _Z18work_group_barrierj12memory_scope(unsigned flags, int scope) {
 /* The compiler's implicit barriers (src/compiler/uniform_loops.rs) only cut
  * regions; run work-item by work-item they have nothing to do. */
 void __ferrocl_implicit_barrier(void) {}
+/* Sub-groups (OpenCL C 6.15.19, cl_khr_subgroups): FERROCL_SUB_GROUP_SIZE
+ * consecutive local linear ids each, the last one of a group smaller when the
+ * group's size is not a multiple. The executor runs such kernels on fibers and
+ * lets a sub_group_barrier wait for the caller's sub-group only. */
+static size_t group_linear_size(const struct ferrocl_wg_ctx *c) {
+    /* Dimensions past work_dim hold 1. */
+    return c->local_size[0] * c->local_size[1] * c->local_size[2];
+}
+static unsigned sub_group_count(size_t items) {
+    return (unsigned)((items + FERROCL_SUB_GROUP_SIZE - 1) / FERROCL_SUB_GROUP_SIZE);
+}
+unsigned _Z16get_sub_group_idv(void) {
+    return (unsigned)(_Z19get_local_linear_idv() / FERROCL_SUB_GROUP_SIZE);
+}
+unsigned _Z22get_sub_group_local_idv(void) {
+    return (unsigned)(_Z19get_local_linear_idv() % FERROCL_SUB_GROUP_SIZE);
+}
+unsigned _Z18get_sub_group_sizev(void) {
+    size_t first = (size_t)_Z16get_sub_group_idv() * FERROCL_SUB_GROUP_SIZE;
+    size_t left = group_linear_size(CTX) - first;
+    return (unsigned)(left < FERROCL_SUB_GROUP_SIZE ? left : FERROCL_SUB_GROUP_SIZE);
+}
+unsigned _Z22get_max_sub_group_sizev(void) {
+    const struct ferrocl_wg_ctx *c = CTX;
+    size_t enqueued = c->enqueued_local_size[0] * c->enqueued_local_size[1] * c->enqueued_local_size[2];
+    return (unsigned)(enqueued < FERROCL_SUB_GROUP_SIZE ? enqueued : FERROCL_SUB_GROUP_SIZE);
+}
+unsigned _Z18get_num_sub_groupsv(void) { return sub_group_count(group_linear_size(CTX)); }
+unsigned _Z27get_enqueued_num_sub_groupsv(void) {
+    const struct ferrocl_wg_ctx *c = CTX;
+    return sub_group_count(c->enqueued_local_size[0] * c->enqueued_local_size[1] *
+                           c->enqueued_local_size[2]);
+}
+void _Z17sub_group_barrierj(unsigned flags) { CTX->barrier(CTX, flags | FERROCL_SUB_GROUP_BARRIER); }
+void _Z17sub_group_barrierj12memory_scope(unsigned flags, int scope) {
+    (void)scope;
+    CTX->barrier(CTX, flags | FERROCL_SUB_GROUP_BARRIER);
+}
+
+/* For builtins/lib/collective.cl (the work-group and sub-group collective
+ * functions): the group's scratch slots (see struct ferrocl_wg_ctx), as an
+ * address, and the barrier of a work-group (0) or sub-group (1) collective. */
+uint64_t __ferrocl_collective_scratch(void) { return (uint64_t)(uintptr_t)CTX->collective_scratch; }
+void __ferrocl_collective_wait(unsigned sub_group) {
+    CTX->barrier(CTX, sub_group ? FERROCL_SUB_GROUP_BARRIER : 0);
+}
 
 void _Z9mem_fencej(unsigned flags) {
     (void)flags;

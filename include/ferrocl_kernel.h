@@ -63,7 +63,19 @@ struct ferrocl_wg_ctx {
      * the values that live across barriers, one array per value, each
      * indexed by the local linear id. */
     void *frame;
+    /* The work-group and sub-group collective functions' scratch (kernels
+     * with barriers only): one 8-byte slot per work-item of the group (by
+     * local linear id), then the group's result slot, then one result slot
+     * per sub-group. */
+    uint64_t *collective_scratch;
 };
+
+/* Sub-groups are FERROCL_SUB_GROUP_SIZE consecutive local linear ids (the
+ * last one of a group may be smaller). */
+#define FERROCL_SUB_GROUP_SIZE 8
+/* Or'ed into barrier()'s flags for sub_group_barrier: only the work-items
+ * of the caller's sub-group wait for each other. */
+#define FERROCL_SUB_GROUP_BARRIER 0x80000000u
 
 /* printf's arguments, in the order the format consumes them: one 64-bit
  * slot per scalar, per vector element and per '*' width or precision.

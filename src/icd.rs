@@ -198,6 +198,8 @@ fn extension_function(name: &str) -> *mut c_void {
         "clIcdGetFunctionAddressForPlatformKHR" => {
             clIcdGetFunctionAddressForPlatformKHR as *mut c_void
         }
+        // cl_khr_subgroups.
+        "clGetKernelSubGroupInfoKHR" => api::kernel::clGetKernelSubGroupInfoKHR as *mut c_void,
         _ => std::ptr::null_mut(),
     }
 }

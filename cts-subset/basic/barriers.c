@@ -1,7 +1,8 @@
 /* basic: barriers in every place OpenCL C allows them (loops, nested loops,
  * called functions, branches every work-item of a group takes, after a
  * group-wide early return), with private values of every width and
- * alignment alive across them, in 1-3 dimensions. Each kernel runs optimized (ferrocl: compiled regions) and with
+ * alignment alive across them, in 1-3 dimensions and with non-uniform last
+ * groups. Each kernel runs optimized (ferrocl: compiled regions) and with
  * -cl-opt-disable (ferrocl: one fiber per work-item), and both must match
  * the host's answer. */
 #include "harness.h"
@@ -220,12 +221,11 @@ TEST(wide_and_aligned_private_values_across_barriers)
     each_variant(check_wide_and_aligned_private_values_across_barriers);
 }
 
-static void check_three_dimensions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+static void check_three_dimensions_and_non_uniform_groups(cl_context c, cl_command_queue q, cl_program p, const char *variant)
 {
-    /* Uniform groups for now; the reference also covers smaller last
-     * groups. */
-    size_t g[3] = {12, 6, 4}, l[3] = {4, 2, 2};
-    enum { N = 12 * 6 * 4 };
+    /* Smaller last groups in every dimension (OpenCL C 2.0 builds). */
+    size_t g[3] = {10, 5, 3}, l[3] = {4, 2, 2};
+    enum { N = 10 * 5 * 3 };
     cl_uint out[N];
     CHECK_OK(run(c, q, p, "three_d", 3, g, l, 16 * 4, out, sizeof out));
     int bad = 0;
@@ -252,9 +252,9 @@ static void check_three_dimensions(cl_context c, cl_command_queue q, cl_program 
     CHECK(bad == 0, "%s: %d wrong", variant, bad);
 }
 
-TEST(three_dimensions)
+TEST(three_dimensions_and_non_uniform_groups)
 {
-    each_variant(check_three_dimensions);
+    each_variant(check_three_dimensions_and_non_uniform_groups);
 }
 
 static void check_tiled_matrix_multiply(cl_context c, cl_command_queue q, cl_program p, const char *variant)
@@ -356,7 +356,7 @@ int main(int argc, char **argv)
     H_RUN(barriers_in_branches_taken_by_whole_groups);
     H_RUN(barriers_in_nested_loops_with_group_dependent_trip_counts);
     H_RUN(wide_and_aligned_private_values_across_barriers);
-    H_RUN(three_dimensions);
+    H_RUN(three_dimensions_and_non_uniform_groups);
     H_RUN(tiled_matrix_multiply);
     H_RUN(uniform_and_divergent_loops);
     return h_done();

@@ -2,6 +2,7 @@
 
 use crate::api::util::{c_array, cl_entry, info, write_info, write_list};
 use crate::cl::*;
+use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::core::device::Device;
 use crate::core::host::HOST;
 use crate::core::object::{self, handle_of, publish};
@@ -175,7 +176,11 @@ fn device_info(
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => info(&0u32),
-        CL_DEVICE_MAX_NUM_SUB_GROUPS => info(&0u32),
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => {
+            info(&(MAX_WORK_GROUP_SIZE.div_ceil(SUB_GROUP_SIZE) as cl_uint))
+        }
+        // A group's work-items run on one thread, one sub-group at a time
+        // between barriers: a sub-group spinning on another never yields.
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info(&false),
         // OpenCL 3.0 minimums until the compiler brings the full model.
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info(
@@ -189,8 +194,8 @@ fn device_info(
                 as cl_device_atomic_capabilities),
         ),
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info(&NON_UNIFORM_WORK_GROUPS),
-        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
-        | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&false),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => info(&true),
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&false),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info("v0000-01-01-00"),
         _ => Err(CL_INVALID_VALUE),

@@ -4,6 +4,7 @@
 use crate::api::enqueue::Command;
 use crate::api::util::{c_array, c_str, cl_entry, info, write_info, write_list};
 use crate::cl::*;
+use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::compiler::ArgSpace;
 use crate::core::device::Device;
 use crate::core::kernel::{
@@ -99,6 +100,76 @@ fn work_group_info(k: &Kernel, param: cl_kernel_work_group_info) -> Result<Vec<u
     }
 }
 
+/// The number of dimensions an array of `bytes` bytes of size_t holds, if
+/// it is 1 to 3.
+fn dimensions(bytes: usize) -> Result<usize, cl_int> {
+    let word = std::mem::size_of::<usize>();
+    match bytes / word {
+        n @ 1..=3 if bytes.is_multiple_of(word) => Ok(n),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+/// clGetKernelSubGroupInfo's answer. Sub-groups are SUB_GROUP_SIZE
+/// consecutive local linear ids, the last one of a group possibly smaller.
+fn sub_group_info(
+    k: &Kernel,
+    param: cl_kernel_sub_group_info,
+    input_size: usize,
+    input: *const c_void,
+    param_value_size: usize,
+) -> Result<Vec<u8>, cl_int> {
+    // "CL_INVALID_VALUE if param_name is CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE
+    // and the size in bytes specified by input_value_size is not valid or if
+    // input_value is NULL": a local size of 1 to 3 dimensions.
+    let local_items = || -> Result<usize, cl_int> {
+        let local = c_array(
+            input as *const usize,
+            dimensions(input_size)?,
+            CL_INVALID_VALUE,
+        )?;
+        Ok(local.iter().product())
+    };
+    let reqd = k.info().reqd_work_group_size;
+    let max_items = reqd.map_or(MAX_WORK_GROUP_SIZE, |r| r.iter().product());
+    match param {
+        CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => info(&local_items()?.min(SUB_GROUP_SIZE)),
+        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => info(&local_items()?.div_ceil(SUB_GROUP_SIZE)),
+        CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+            // The answer has as many dimensions as param_value_size holds;
+            // the input is one size_t, the count.
+            let dims = dimensions(param_value_size)?;
+            if input_size != std::mem::size_of::<usize>() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let count = c_array(input as *const usize, 1, CL_INVALID_VALUE)?[0];
+            let mut local = vec![1usize; dims];
+            match reqd {
+                Some(r) if max_items.div_ceil(SUB_GROUP_SIZE) == count => {
+                    local.iter_mut().zip(r).for_each(|(l, r)| *l = r)
+                }
+                // The largest work-group with `count` sub-groups, else the
+                // smallest.
+                None if count > 0 && count * SUB_GROUP_SIZE <= max_items => {
+                    local[0] = count * SUB_GROUP_SIZE
+                }
+                None if count > 0 && (count - 1) * SUB_GROUP_SIZE < max_items => {
+                    local[0] = (count - 1) * SUB_GROUP_SIZE + 1
+                }
+                // "If no work-group size can accommodate the requested
+                // number of sub-groups, 0 will be returned in each element
+                // of the return array."
+                _ => local.fill(0),
+            }
+            info(&local)
+        }
+        CL_KERNEL_MAX_NUM_SUB_GROUPS => info(&max_items.div_ceil(SUB_GROUP_SIZE)),
+        // No attribute or IL execution mode sets it.
+        CL_KERNEL_COMPILE_NUM_SUB_GROUPS => info(&0usize),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
 /// clEnqueueNDRangeKernel and clEnqueueTask.
 #[allow(clippy::too_many_arguments)]
 fn enqueue_kernel(
@@ -140,7 +211,12 @@ fn enqueue_kernel(
         opt(offset),
         opt(global),
         opt(local),
-        !NON_UNIFORM_WORK_GROUPS,
+        // "CL_INVALID_WORK_GROUP_SIZE if the program was compiled with
+        // cl-uniform-work-group-size and the number of work-items specified
+        // by global_work_size is not evenly divisible by size of work-group
+        // given by local_work_size"; OpenCL C 1.x kernels too (clang marks
+        // both alike).
+        !NON_UNIFORM_WORK_GROUPS || k.info().uniform_work_groups,
         q.device.pool().threads,
     )?;
     let launch = Launch::new(&k, &q.device)?;
@@ -314,16 +390,19 @@ cl_entry! {
         Ok(publish(Kernel::resolve(source_kernel)?.clone_kernel()))
     }
 
-    fn clGetKernelSubGroupInfo(kernel: cl_kernel, device: cl_device_id, _param_name: cl_kernel_sub_group_info, _input_value_size: usize, _input_value: *const c_void, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
+    fn clGetKernelSubGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
         let k = Kernel::resolve(kernel)?;
         kernel_device(&k, device)?;
-        // "CL_INVALID_OPERATION if device does not support sub-groups."
-        Err(CL_INVALID_OPERATION)
+        let bytes = sub_group_info(&k, param_name, input_value_size, input_value, param_value_size)?;
+        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
     }
 
-    fn clGetKernelSubGroupInfoKHR(kernel: cl_kernel, device: cl_device_id, _param_name: cl_kernel_sub_group_info, _input_value_size: usize, _input_value: *const c_void, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
+
+    fn clGetKernelSubGroupInfoKHR(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+        // cl_khr_subgroups: the same queries (its two among them).
         let k = Kernel::resolve(kernel)?;
         kernel_device(&k, device)?;
-        Err(CL_INVALID_OPERATION)
+        let bytes = sub_group_info(&k, param_name, input_value_size, input_value, param_value_size)?;
+        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
     }
 }

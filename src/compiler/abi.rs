@@ -24,7 +24,19 @@ pub struct WorkGroupContext {
     /// live across barriers (KernelInfo::frame_size bytes per work-item of
     /// the enqueued local size, aligned to regions::FRAME_ALIGN).
     pub frame: *mut c_void,
+    /// The collective functions' scratch: one slot per work-item (by local
+    /// linear id), the group's result slot, one result slot per sub-group.
+    pub collective_scratch: *mut u64,
 }
+
+/// FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local
+/// linear ids (the last one of a group may be smaller). Eight: the AVX2
+/// float vector width the work-item loops use.
+pub const SUB_GROUP_SIZE: usize = 8;
+
+/// FERROCL_SUB_GROUP_BARRIER: or'ed into the barrier's flags by
+/// sub_group_barrier, which waits for the caller's sub-group only.
+pub const SUB_GROUP_BARRIER: u32 = 0x8000_0000;
 
 /// `void __ferrocl_wi_K(void *const *args, struct ferrocl_wg_ctx *ctx)`:
 /// runs the work-item `ctx.local_id`.

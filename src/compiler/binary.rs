@@ -7,8 +7,8 @@
 //!
 //! Version 2 added each kernel's work-group entry flag (the field after
 //! uses_barriers); version 1 binaries still load, work-item entries only.
-//! Version 3 added the __local variables' size, version 4 the region frame
-//! size (kernels with barriers and a work-group entry).
+//! Version 3 added the __local variables' size, version 4 the uniform
+//! work-group flag and the region frame size (kernels run as regions).
 
 use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind};
 
@@ -62,7 +62,7 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     let mut meta = String::new();
     for k in kernels {
         meta += &format!(
-            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             esc(&k.name),
             dims(k.reqd_work_group_size),
             dims(k.work_group_size_hint),
@@ -70,6 +70,7 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
             k.group_entry as u8,
             esc(&k.attributes),
             k.local_variables_size,
+            k.uniform_work_groups as u8,
             k.frame_size
         );
         for a in &k.args {
@@ -122,6 +123,8 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
                 attributes: unesc(attrs),
                 local_variables_size: 0,
                 frame_size: 0,
+                // Binaries before version 4: what their CL1.2 default was.
+                uniform_work_groups: true,
             };
         match f.as_slice() {
             ["kernel", name, reqd, hint, barriers, attrs] if version == 1 => {
@@ -135,9 +138,12 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
                 k.local_variables_size = locals.parse().map_err(|_| bad())?;
                 kernels.push(k)
             }
-            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, frame] if version >= 4 => {
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame]
+                if version >= 4 =>
+            {
                 let mut k = kernel(name, reqd, hint, barriers, wg, attrs);
                 k.local_variables_size = locals.parse().map_err(|_| bad())?;
+                k.uniform_work_groups = *uniform == "1";
                 k.frame_size = frame.parse().map_err(|_| bad())?;
                 kernels.push(k)
             }

@@ -139,7 +139,7 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
     /// Accepted and without effect here.
     const IGNORE: &[&str] = &[
         "-cl-kernel-arg-info",
-        // No sub-groups, so no independent forward progress to give up.
+        // Sub-groups never make independent forward progress here.
         "-cl-no-subgroup-ifp",
         "-cl-strict-aliasing",
         "-g",
@@ -180,6 +180,17 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
     args.push(format!("-cl-std={std}"));
     args.push("-Xclang".to_string());
     args.push(super::extension_option());
+    // clang-19 defines some OpenCL C 3.0 feature macros only for SPIR
+    // targets (opencl-c-base.h: __opencl_c_work_group_collective_functions,
+    // ...), whatever -cl-ext says; defining each reported feature again is
+    // harmless for those it does define.
+    if std == "CL3.0" {
+        args.extend(
+            super::OPENCL_C_FEATURES
+                .iter()
+                .map(|(name, _)| format!("-D{name}=1")),
+        );
+    }
     // The device's OpenCL version, which clang does not define.
     args.push("-D__OPENCL_VERSION__=300".to_string());
     Ok(args)

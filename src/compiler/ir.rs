@@ -241,6 +241,15 @@ pub(super) fn is_barrier_symbol(name: &str) -> bool {
     name.starts_with("_Z7barrier")
         || name.contains("work_group_")
         || name.contains("wait_group_events")
+        || is_sub_group_symbol(name)
+}
+
+/// The sub-group functions, queries included (they read the running
+/// work-item's id from the context, which a work-group entry's loops do
+/// not update): such kernels run on fibers, whose executor tells
+/// sub-group barriers from work-group ones.
+fn is_sub_group_symbol(name: &str) -> bool {
+    name.contains("sub_group_")
 }
 
 /// The work-item functions (their mangled names) and, for work-group
@@ -329,7 +338,15 @@ pub fn analyze(text: &str) -> Result<Module, String> {
     let mut current: Option<String> = None;
     // Kernel-scope __local variables: addrspace(3) globals, by name.
     let mut local_vars: Vec<(String, &str)> = Vec::new();
+    // Attribute groups: "#N" -> its attributes.
+    let mut attribute_groups: HashMap<&str, &str> = HashMap::new();
     for line in text.lines() {
+        if let Some((group, attrs)) = line
+            .strip_prefix("attributes ")
+            .and_then(|r| r.split_once(" = "))
+        {
+            attribute_groups.insert(group, attrs);
+        }
         if line.starts_with('@') {
             if let (Some(name), Some(at)) =
                 (symbol_after_at(line), line.find(" addrspace(3) global "))
@@ -392,6 +409,13 @@ pub fn analyze(text: &str) -> Result<Module, String> {
             .iter()
             .filter_map(|sym| local_sizes.get(sym))
             .sum::<u64>() as usize;
+        // `define ... @k(...) #0 !kernel_arg_addr_space ...`
+        let tail = &line[line.find('(').map_or(0, |o| matching(line, o))..];
+        k.info.uniform_work_groups = tail.split(' ').any(|t| {
+            attribute_groups
+                .get(t)
+                .is_some_and(|a| a.contains("\"uniform-work-group-size\"=\"true\""))
+        });
         kernels.push(k);
     }
     Ok(Module { kernels })
@@ -623,6 +647,7 @@ fn kernel_of(
             attributes: attributes.join(" "),
             local_variables_size: 0,
             frame_size: 0,
+            uniform_work_groups: false,
         },
         params,
         regions: None,

@@ -36,6 +36,8 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
 pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
     ("__opencl_c_int64", (3, 0, 0)),
     ("__opencl_c_fp64", (3, 0, 0)),
+    ("__opencl_c_work_group_collective_functions", (3, 0, 0)),
+    ("__opencl_c_subgroups", (3, 0, 0)),
 ];
 
 /// The front-end option that makes clang's extension and feature macros
@@ -99,6 +101,10 @@ pub struct KernelInfo {
     /// per work-item of the frame that keeps its values across barriers
     /// (`WorkGroupContext::frame`, see regions.rs).
     pub frame_size: usize,
+    /// Launches must have uniform work-groups: the program was built for
+    /// OpenCL C 1.x or with -cl-uniform-work-group-size (clang's kernel
+    /// attribute "uniform-work-group-size").
+    pub uniform_work_groups: bool,
 }
 
 /// A built program, loaded and ready to run.

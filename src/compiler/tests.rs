@@ -44,6 +44,7 @@ fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
         printf_fn: no_printf,
         executor: std::ptr::null_mut(),
         frame: std::ptr::null_mut(),
+        collective_scratch: std::ptr::null_mut(),
     }
 }
 
@@ -166,13 +167,13 @@ fn options() {
 #[test]
 fn missing_builtin_is_named() {
     let log = compile(
-        "__kernel void k(__global int *p) { p[0] = work_group_reduce_add(p[1]); }",
+        "__kernel void k(__global int *p, read_only image2d_t i) { p[0] = get_image_width(i); }",
         "-cl-std=CL2.0",
     )
     .err()
     .unwrap();
     assert!(
-        log.log().contains("builtin work_group_reduce_add"),
+        log.log().contains("builtin get_image_width"),
         "{}",
         log.log()
     );
@@ -296,6 +297,7 @@ fn run_range(
                     printf_fn: no_printf,
                     executor: std::ptr::null_mut(),
                     frame: std::ptr::null_mut(),
+                    collective_scratch: std::ptr::null_mut(),
                 };
                 if group_entry {
                     let entry = exe.group_entry(k).expect("a work-group entry");

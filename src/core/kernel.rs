@@ -18,10 +18,10 @@ use std::sync::{Arc, Mutex, MutexGuard, Weak};
 /// CL_DEVICE_MAX_WORK_GROUP_SIZE and each of CL_DEVICE_MAX_WORK_ITEM_SIZES.
 pub const MAX_WORK_GROUP_SIZE: usize = 1024;
 
-/// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT. The executor runs non-uniform
-/// groups; the device does not report them until the compiler builds
-/// OpenCL C 2.0+ kernels, so until then every launch must be uniform.
-pub const NON_UNIFORM_WORK_GROUPS: bool = false;
+/// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: the executor runs a smaller
+/// last group in each dimension, for kernels built for OpenCL C 2.0 or
+/// later without -cl-uniform-work-group-size (KernelInfo::uniform_work_groups).
+pub const NON_UNIFORM_WORK_GROUPS: bool = true;
 
 /// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (the device's
 /// CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).

@@ -11,7 +11,7 @@
 //! work-item passes a barrier before all have reached it.
 
 use crate::cl::*;
-use crate::compiler::abi::{WorkGroupContext, WorkItemEntry};
+use crate::compiler::abi::{WorkGroupContext, WorkItemEntry, SUB_GROUP_BARRIER, SUB_GROUP_SIZE};
 use crate::compiler::ArgSpace;
 use crate::core::kernel::{ArgValue, Launch, NdRange};
 use crate::core::memory::BASE_ADDR_ALIGN;
@@ -150,22 +150,35 @@ unsafe extern "C" fn barrier_unexpected(ctx: *mut WorkGroupContext, _flags: u32)
     std::process::abort();
 }
 
+/// Where a suspended work-item waits: at a work-group barrier (every
+/// work-item of the group), or a sub-group barrier (its sub-group's only).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wait {
+    Group,
+    SubGroup,
+}
+
 /// The fiber state ctx->executor points to while a group with barriers
 /// runs: the yielder of the work-item running now.
 struct Fibers {
-    current: *const Yielder<(), ()>,
+    current: *const Yielder<(), Wait>,
 }
 
 /// ctx->barrier for kernels with barriers: suspends the running
-/// work-item until every work-item of the group has reached the barrier.
-unsafe extern "C" fn barrier_fiber(ctx: *mut WorkGroupContext, _flags: u32) {
+/// work-item until every work-item of the group (of its sub-group, for
+/// sub_group_barrier) has reached the barrier.
+unsafe extern "C" fn barrier_fiber(ctx: *mut WorkGroupContext, flags: u32) {
     // SAFETY: the kernel passes the context it was called with, whose
     // executor field run_group_fibers set to its live Fibers.
     let fibers = unsafe { (*ctx).executor as *mut Fibers };
     // SAFETY: `current` is the running fiber's yielder (set when the fiber
     // started or last resumed), alive as long as the fiber.
     let yielder = unsafe { &*(*fibers).current };
-    yielder.suspend(());
+    yielder.suspend(if flags & SUB_GROUP_BARRIER != 0 {
+        Wait::SubGroup
+    } else {
+        Wait::Group
+    });
     // Resumed: this work-item runs again, so its yielder is current.
     // SAFETY: as above; the Fibers outlive every fiber of the group.
     unsafe { (*fibers).current = yielder };
@@ -204,7 +217,11 @@ unsafe fn run_group_loop(
     }
 }
 
-/// Runs a group's work-items on fibers, in rounds from barrier to barrier.
+/// Runs a group's work-items on fibers, in rounds from work-group barrier
+/// to work-group barrier. Within a round each sub-group runs on its own,
+/// in passes from sub-group barrier to sub-group barrier, until all its
+/// work-items wait at the work-group barrier (or have ended): a sub-group
+/// barrier never waits for another sub-group.
 ///
 /// # Safety
 /// As for run_group_loop.
@@ -216,9 +233,12 @@ unsafe fn run_group_fibers(
     let mut fibers = Fibers {
         current: std::ptr::null(),
     };
+    let ids: Vec<[usize; 3]> = local_ids(ctx.local_size).collect();
+    // One slot per work-item, the group's result, one per sub-group.
+    let mut scratch = vec![0u64; ids.len() + 1 + ids.len().div_ceil(SUB_GROUP_SIZE)];
     ctx.barrier = barrier_fiber;
     ctx.executor = &mut fibers as *mut Fibers as *mut c_void;
-    let ids: Vec<[usize; 3]> = local_ids(ctx.local_size).collect();
+    ctx.collective_scratch = scratch.as_mut_ptr();
     let ctx_ptr: *mut WorkGroupContext = ctx;
     let state: *mut Fibers = &mut fibers;
     let mut items = Vec::with_capacity(ids.len());
@@ -226,7 +246,7 @@ unsafe fn run_group_fibers(
         let stack = take_stack()?;
         items.push(Some(Coroutine::with_stack(
             stack,
-            move |yielder: &Yielder<(), ()>, ()| {
+            move |yielder: &Yielder<(), Wait>, ()| {
                 // SAFETY: `state` and `ctx_ptr` outlive the fibers (they
                 // are this function's, and every fiber ends before it
                 // returns); `entry` and `args` are the caller's.
@@ -237,19 +257,42 @@ unsafe fn run_group_fibers(
             },
         )));
     }
+    // Per work-item: None while it runs (or may run), the barrier it waits at.
+    let mut waits: Vec<Option<Wait>> = vec![None; ids.len()];
     let mut running = items.len();
     while running > 0 {
-        for (i, slot) in items.iter_mut().enumerate() {
-            let Some(fiber) = slot else { continue };
-            // SAFETY: no fiber runs now; the next one reads its id here.
-            unsafe { (*ctx_ptr).local_id = ids[i] };
-            if let CoroutineResult::Return(()) = fiber.resume(()) {
-                let done = slot.take().expect("the fiber just ran");
-                STACKS.with(|s| s.borrow_mut().push(done.into_stack()));
-                running -= 1;
+        for first in (0..items.len()).step_by(SUB_GROUP_SIZE) {
+            let sub_group = first..(first + SUB_GROUP_SIZE).min(items.len());
+            loop {
+                let mut at_sub_group_barrier = false;
+                for i in sub_group.clone() {
+                    let Some(fiber) = &mut items[i] else { continue };
+                    if waits[i] == Some(Wait::Group) {
+                        continue;
+                    }
+                    // SAFETY: no fiber runs now; the next one reads its id here.
+                    unsafe { (*ctx_ptr).local_id = ids[i] };
+                    match fiber.resume(()) {
+                        CoroutineResult::Yield(wait) => {
+                            at_sub_group_barrier |= wait == Wait::SubGroup;
+                            waits[i] = Some(wait);
+                        }
+                        CoroutineResult::Return(()) => {
+                            let done = items[i].take().expect("the fiber just ran");
+                            STACKS.with(|s| s.borrow_mut().push(done.into_stack()));
+                            running -= 1;
+                        }
+                    }
+                }
+                if !at_sub_group_barrier {
+                    break;
+                }
             }
         }
+        // Every work-item waits at the work-group barrier (or has ended).
+        waits.fill(None);
     }
+    drop(scratch);
     Ok(())
 }
 
@@ -298,6 +341,7 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
                 printf_fn: printf_entry,
                 executor: std::ptr::null_mut(),
                 frame: frame.as_mut_ptr() as *mut c_void,
+                collective_scratch: std::ptr::null_mut(),
             };
             // SAFETY: the kernel's entry, with the argument array laid out
             // for it (ArgBlock) and a context describing this group.
