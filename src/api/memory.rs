@@ -158,7 +158,13 @@ fn create_sub_buffer(
 
 fn mem_info(mem: &Arc<Mem>, handle: cl_mem, param: cl_mem_info) -> Result<Vec<u8>, cl_int> {
     match param {
-        CL_MEM_TYPE => info(&(CL_MEM_OBJECT_BUFFER as cl_mem_object_type)),
+        CL_MEM_TYPE => info(
+            &(if mem.pipe.is_some() {
+                CL_MEM_OBJECT_PIPE
+            } else {
+                CL_MEM_OBJECT_BUFFER
+            } as cl_mem_object_type),
+        ),
         CL_MEM_FLAGS => info(&mem.flags),
         CL_MEM_SIZE => info(&mem.size),
         CL_MEM_HOST_PTR => info(&mem.host_ptr()),

@@ -2,7 +2,7 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{binary, ir, Executable, Linked, Object, ObjectKind};
+use super::{binary, blocks, ir, Executable, Linked, Object, ObjectKind};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -314,8 +314,10 @@ fn front_end(
 /// builtins, optimized, to a loaded shared object.
 fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildError> {
     let clang = clang()?;
-    let module = ir::analyze(text).map_err(BuildError::Failed)?;
-    let rewritten = ir::rewrite(text, &module);
+    let mut module = ir::analyze(text).map_err(BuildError::Failed)?;
+    blocks::fix_block_kernel_args(module.kernels.iter_mut().map(|k| &mut k.info), text);
+    let infos: Vec<_> = module.kernels.iter().map(|k| k.info.clone()).collect();
+    let rewritten = blocks::redirect_block_kernels(ir::rewrite(text, &module), &infos);
     let ll2 = dir.0.join("kernels.ll");
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");

@@ -238,6 +238,8 @@ fn is_barrier_symbol(name: &str) -> bool {
     name.starts_with("_Z7barrier")
         || name.contains("work_group_")
         || name.contains("wait_group_events")
+        // sub_group_reserve/commit_*_pipe (builtins/devenq.c).
+        || (name.starts_with("__sub_group_") && name.ends_with("_pipe"))
 }
 
 /// The work-item functions (their mangled names) and, for work-group

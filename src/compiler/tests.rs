@@ -43,6 +43,9 @@ fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
         barrier: no_barrier,
         printf_fn: no_printf,
         executor: std::ptr::null_mut(),
+        enqueue_fn: crate::sched::device_queue::enqueue_unavailable,
+        device_op: crate::sched::device_queue::device_op_unavailable,
+        device_side: std::ptr::null_mut(),
     }
 }
 
@@ -294,6 +297,9 @@ fn run_range(
                     barrier: no_barrier,
                     printf_fn: no_printf,
                     executor: std::ptr::null_mut(),
+                    enqueue_fn: crate::sched::device_queue::enqueue_unavailable,
+                    device_op: crate::sched::device_queue::device_op_unavailable,
+                    device_side: std::ptr::null_mut(),
                 };
                 if group_entry {
                     let entry = exe.group_entry(k).expect("a work-group entry");

@@ -94,7 +94,8 @@ impl Kernel {
     /// Every kernel of the program (clCreateKernelsInProgram).
     pub fn all(program: &Arc<Program>) -> Result<Vec<Arc<Kernel>>, cl_int> {
         let exe = program.executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-        Ok((0..exe.kernels.len())
+        Ok(exe
+            .visible_kernels()
             .map(|i| Kernel::with_index(program, exe.clone(), i))
             .collect())
     }
