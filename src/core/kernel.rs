@@ -198,7 +198,21 @@ impl Kernel {
                 if size != arg.size {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
-                ArgValue::Bytes(value.ok_or(CL_INVALID_ARG_VALUE)?.to_vec())
+                let bytes = value.ok_or(CL_INVALID_ARG_VALUE)?;
+                // "CL_INVALID_DEVICE_QUEUE for an argument declared to be of
+                // type queue_t when the specified arg_value is not a valid
+                // device queue object."
+                if arg.type_name == "queue_t" {
+                    let handle =
+                        usize::from_ne_bytes(bytes.try_into().map_err(|_| CL_INVALID_ARG_SIZE)?)
+                            as cl_command_queue;
+                    let q = crate::core::queue::Queue::resolve(handle)
+                        .map_err(|_| CL_INVALID_DEVICE_QUEUE)?;
+                    if q.on_device.is_none() || !Arc::ptr_eq(&q.context, self.context()) {
+                        return Err(CL_INVALID_DEVICE_QUEUE);
+                    }
+                }
+                ArgValue::Bytes(bytes.to_vec())
             }
         };
         lock(&self.args)[index as usize] = Some(v);
