@@ -678,6 +678,50 @@ out:
     teardown(&e);
 }
 
+/* A parent that meets barriers (its work-items run as fibers) enqueues
+ * from between them; each group's child sees the group's reduction. */
+static const char *barrier_src =
+    "kernel void parent(global int *out, local int *scratch) {\n"
+    "  size_t l = get_local_id(0), g = get_group_id(0), n = get_local_size(0);\n"
+    "  scratch[l] = (int)(g * n + l);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l == 0) {\n"
+    "    int s = 0; for (size_t k = 0; k < n; k++) s += scratch[k];\n"
+    "    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP, ndrange_1D(2),\n"
+    "                   ^{ atomic_add(&out[g], s + (int)get_global_id(0)); });\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  scratch[l] = -1;\n"
+    "}\n";
+
+TEST(enqueue_between_barriers)
+{
+    struct env e;
+    if (!setup(&e, barrier_src)) goto out;
+    size_t n = 512, local = 32;
+    cl_mem b = int_buffer(e.c, n / local, 0);
+    cl_int err = 0;
+    cl_kernel k = clCreateKernel(e.p, "parent", &err);
+    REQUIRE(k, "kernel: %s", h_err(err));
+    clSetKernelArg(k, 0, sizeof b, &b);
+    clSetKernelArg(k, 1, local * sizeof(int), NULL);
+    CHECK_OK(clEnqueueNDRangeKernel(e.q, k, 1, NULL, &n, &local, 0, NULL, NULL));
+    CHECK_OK(clFinish(e.q));
+    int *o = read_ints(&e, b, n / local);
+    int bad = 0;
+    for (size_t g = 0; g < n / local; g++) {
+        int base = (int)(g * local), s = 0;
+        for (int l = 0; l < (int)local; l++) s += base + l;
+        bad += o[g] != 2 * s + 1;
+    }
+    CHECK(bad == 0, "%d groups' children wrong (out[0] %d)", bad, o[0]);
+    free(o);
+    clReleaseKernel(k);
+    clReleaseMemObject(b);
+out:
+    teardown(&e);
+}
+
 int main(int argc, char **argv)
 {
     h_init("device_execution", argc, argv);
@@ -688,6 +732,7 @@ int main(int argc, char **argv)
     H_RUN_T(nesting_16_deep, 60);
     H_RUN_T(thousands_of_children, 60);
     H_RUN(enqueue_flags);
+    H_RUN(enqueue_between_barriers);
     H_RUN(device_events_and_markers);
     H_RUN(child_failure_fails_parent);
     H_RUN(invalid_ranges_and_full_queue);

@@ -59,6 +59,15 @@ TEST(pipe_objects)
     cl_mem_flags f = 0;
     CHECK_OK(clGetMemObjectInfo(p, CL_MEM_FLAGS, sizeof f, &f, NULL));
     CHECK(f == CL_MEM_READ_WRITE, "CL_MEM_FLAGS 0x%llx", (unsigned long long)f);
+    /* A pipe is no buffer. */
+    cl_command_queue q = h_queue(c, 0);
+    char bytes[16];
+    CHECK_ERR(clEnqueueWriteBuffer(q, p, CL_TRUE, 0, sizeof bytes, bytes, 0, NULL, NULL),
+              CL_INVALID_MEM_OBJECT);
+    cl_buffer_region region = {0, 16};
+    cl_mem sub = clCreateSubBuffer(p, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    CHECK_CREATE_FAILS(sub, err, CL_INVALID_MEM_OBJECT);
+    clReleaseCommandQueue(q);
     clReleaseMemObject(p);
 
     /* flags 0: CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS. */
@@ -79,13 +88,28 @@ TEST(pipe_objects)
     CHECK_CREATE_FAILS(bad, err, CL_INVALID_VALUE);
     bad = clCreatePipe(c, CL_MEM_USE_HOST_PTR, 4, 4, NULL, &err);
     CHECK_CREATE_FAILS(bad, err, CL_INVALID_VALUE);
-    cl_pipe_properties props[] = {1, 0, 0};
+    cl_pipe_properties props[] = {0, 0, 0};
     bad = clCreatePipe(c, 0, 4, 4, props, &err);
     CHECK_CREATE_FAILS(bad, err, CL_INVALID_VALUE);
     bad = clCreatePipe(NULL, 0, 4, 4, NULL, &err);
     CHECK_CREATE_FAILS(bad, err, CL_INVALID_CONTEXT);
 
+    /* A pipe argument takes a pipe, a pointer argument a buffer. */
     cl_mem buf = clCreateBuffer(c, 0, 16, NULL, &err);
+    cl_program prog = h_build(c, "kernel void k(read_only pipe int p, global int *b) {}", STD);
+    if (prog) {
+        cl_kernel k = clCreateKernel(prog, "k", &err);
+        cl_mem pipe = clCreatePipe(c, 0, 4, 4, NULL, &err);
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof buf, &buf), CL_INVALID_MEM_OBJECT);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof pipe, &pipe), CL_INVALID_MEM_OBJECT);
+        CHECK_OK(clSetKernelArg(k, 0, sizeof pipe, &pipe));
+        CHECK_OK(clSetKernelArg(k, 1, sizeof buf, &buf));
+        clReleaseMemObject(pipe);
+        clReleaseKernel(k);
+        clReleaseProgram(prog);
+    } else {
+        h_fail_at(__FILE__, __LINE__, "build failed");
+    }
     CHECK_ERR(clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof v, &v, NULL), CL_INVALID_MEM_OBJECT);
     CHECK_ERR(clGetPipeInfo(NULL, CL_PIPE_PACKET_SIZE, sizeof v, &v, NULL),
               CL_INVALID_MEM_OBJECT);

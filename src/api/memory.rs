@@ -93,7 +93,7 @@ fn create_sub_buffer(
 ) -> Result<cl_mem, cl_int> {
     // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a
     // sub-buffer object."
-    let parent = Mem::resolve(buffer)?;
+    let parent = Mem::resolve_buffer(buffer)?;
     if parent.parent().is_some() {
         return Err(CL_INVALID_MEM_OBJECT);
     }

@@ -83,10 +83,8 @@ cl_entry! {
             return Err(CL_INVALID_VALUE);
         }
         let flags = if flags == 0 { allowed } else { flags };
-        // "properties: ... In OpenCL 2.0, properties must be NULL"; a list
-        // holding only its terminator is an empty list.
-        // SAFETY: a non-NULL list holds at least its terminator.
-        if !properties.is_null() && unsafe { *properties } != 0 {
+        // "Currently, in all OpenCL versions, properties must be NULL."
+        if !properties.is_null() {
             return Err(CL_INVALID_VALUE);
         }
         // "CL_INVALID_PIPE_SIZE if pipe_packet_size is 0 or the

@@ -189,6 +189,13 @@ impl Kernel {
                     if !Arc::ptr_eq(&mem.context, self.context()) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
+                    // A pipe argument takes a pipe, a pointer a buffer.
+                    let pipe_arg = arg.type_qualifier
+                        & CL_KERNEL_ARG_TYPE_PIPE as cl_kernel_arg_type_qualifier
+                        != 0;
+                    if pipe_arg != mem.pipe.is_some() {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
                     ArgValue::Buffer(Some(Arc::downgrade(&mem)))
                 }
             }

@@ -201,6 +201,16 @@ impl Mem {
         lookup::<Mem>(handle)
     }
 
+    /// A buffer (or sub-buffer): "CL_INVALID_MEM_OBJECT if buffer is not a
+    /// valid buffer object" (a pipe is none).
+    pub fn resolve_buffer(handle: cl_mem) -> Result<Arc<Mem>, cl_int> {
+        let m = Mem::resolve(handle)?;
+        if m.pipe.is_some() {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        Ok(m)
+    }
+
     /// The start of this object's bytes (sub-buffer offset included).
     pub fn host_address(&self) -> *mut u8 {
         match &self.storage {
