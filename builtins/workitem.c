@@ -330,3 +330,6 @@ __attribute__((visibility("hidden"))) int printf(const char *restrict format, ..
     if (r) return -1;
     return CTX->printf_fn(CTX, format, &args);
 }
+
+/* Device-side enqueue and pipes. */
+#include "devenq.c"

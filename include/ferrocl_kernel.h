@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct ferrocl_enqueue;
+
 struct ferrocl_wg_ctx {
     uint32_t work_dim;
     uint32_t reserved;
@@ -68,6 +70,14 @@ struct ferrocl_wg_ctx {
      * local linear id), then the group's result slot, then one result slot
      * per sub-group. */
     uint64_t *collective_scratch;
+    /* Device-side enqueue (builtins/devenq.c): enqueue_kernel and
+     * enqueue_marker (request->entry NULL) return CLK_SUCCESS or a CLK_*
+     * error; provided by the executor. */
+    int (*enqueue_fn)(struct ferrocl_wg_ctx *ctx, const struct ferrocl_enqueue *request);
+    /* The device event, queue and kernel queries (FERROCL_DEVICE_OP_*). */
+    intptr_t (*device_op)(struct ferrocl_wg_ctx *ctx, uint32_t op, void *a, intptr_t b, void *c);
+    /* Opaque to compiled code: the launch's device-side enqueue state. */
+    void *device_side;
 };
 
 /* Sub-groups are FERROCL_SUB_GROUP_SIZE consecutive local linear ids (the
@@ -76,6 +86,50 @@ struct ferrocl_wg_ctx {
 /* Or'ed into barrier()'s flags for sub_group_barrier: only the work-items
  * of the caller's sub-group wait for each other. */
 #define FERROCL_SUB_GROUP_BARRIER 0x80000000u
+
+/* ndrange_t as opencl-c-base.h lays it out. */
+struct ferrocl_ndrange {
+    uint32_t work_dim;
+    size_t offset[3];
+    size_t global[3];
+    /* 0: the implementation chooses. */
+    size_t local[3];
+};
+
+/* One enqueue_kernel (or enqueue_marker) call. */
+struct ferrocl_enqueue {
+    /* queue_t: the device queue's cl_command_queue handle. */
+    void *queue;
+    /* kernel_enqueue_flags_t. */
+    uint32_t flags;
+    uint32_t num_events;
+    const struct ferrocl_ndrange *ndrange;
+    /* clk_event_t values. */
+    void *const *wait_list;
+    void **event_ret;
+    /* The block kernel's work-item entry (__ferrocl_wi_...); NULL for a
+     * marker. */
+    void *entry;
+    /* The block literal: its first 4 bytes are its size, which the
+     * executor copies. */
+    const void *block;
+    /* One __local buffer per size (the block's local pointer arguments). */
+    uint32_t num_locals;
+    uint32_t reserved2;
+    const size_t *local_sizes;
+};
+
+/* device_op's operations: a is a clk_event_t (or the block entry for the
+ * kernel queries), b a value, c an output pointer. */
+#define FERROCL_DEVICE_OP_RETAIN_EVENT 1
+#define FERROCL_DEVICE_OP_RELEASE_EVENT 2
+#define FERROCL_DEVICE_OP_CREATE_USER_EVENT 3
+#define FERROCL_DEVICE_OP_SET_USER_EVENT_STATUS 4
+#define FERROCL_DEVICE_OP_CAPTURE_PROFILING 5
+#define FERROCL_DEVICE_OP_DEFAULT_QUEUE 6
+#define FERROCL_DEVICE_OP_KERNEL_WORK_GROUP_SIZE 7
+#define FERROCL_DEVICE_OP_IS_VALID_EVENT 8
+#define FERROCL_DEVICE_OP_PREFERRED_MULTIPLE 9
 
 /* printf's arguments, in the order the format consumes them: one 64-bit
  * slot per scalar, per vector element and per '*' width or precision.

@@ -114,11 +114,12 @@ fn device_info(
             &((CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)
                 as cl_command_queue_properties),
         ),
-        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES | CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => info(&0u64),
-        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES
+        | CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES
+        | CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
         | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
         | CL_DEVICE_MAX_ON_DEVICE_QUEUES
-        | CL_DEVICE_MAX_ON_DEVICE_EVENTS => info(&0u32),
+        | CL_DEVICE_MAX_ON_DEVICE_EVENTS => device_enqueue_info(param),
         CL_DEVICE_PLATFORM => info(&Platform::handle()),
         CL_DEVICE_NAME => info(&h.cpu_name),
         CL_DEVICE_VENDOR => info(&h.cpu_vendor),
@@ -135,7 +136,7 @@ fn device_info(
             name_version("OpenCL C", make_version(1, 2, 0)),
             name_version("OpenCL C", make_version(3, 0, 0)),
         ]),
-        CL_DEVICE_OPENCL_C_FEATURES => info(&name_versions(crate::compiler::OPENCL_C_FEATURES)),
+        CL_DEVICE_OPENCL_C_FEATURES => info(&name_versions(&crate::compiler::opencl_c_features())),
         CL_DEVICE_EXTENSIONS => info(&platform::extension_string(&device_extensions())),
         CL_DEVICE_EXTENSIONS_WITH_VERSION => info(&name_versions(&device_extensions())),
         CL_DEVICE_ILS_WITH_VERSION | CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => {
@@ -164,8 +165,8 @@ fn device_info(
         }
         CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
-        | CL_DEVICE_PIPE_MAX_PACKET_SIZE => info(&0u32),
-        CL_DEVICE_PIPE_SUPPORT => info(&false),
+        | CL_DEVICE_PIPE_MAX_PACKET_SIZE
+        | CL_DEVICE_PIPE_SUPPORT => crate::api::pipe::device_pipe_info(param),
         // Host memory is the device's: every SVM buffer is coherent, and the
         // host's atomics work on it.
         CL_DEVICE_SVM_CAPABILITIES => info(
@@ -198,6 +199,35 @@ fn device_info(
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&false),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info("v0000-01-01-00"),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+/// The on-device queue queries: zeros while the device reports no
+/// device-side enqueue.
+fn device_enqueue_info(param: cl_device_info) -> Result<Vec<u8>, cl_int> {
+    use crate::sched::device_queue as dq;
+    let on = crate::compiler::device_enqueue_supported();
+    let pick = |v: u32| if on { v } else { 0 };
+    match param {
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => info(
+            &(if on {
+                CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
+            } else {
+                0
+            } as cl_command_queue_properties),
+        ),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => info(
+            &(if on {
+                CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT
+            } else {
+                0
+            } as cl_device_device_enqueue_capabilities),
+        ),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => info(&pick(dq::QUEUE_PREFERRED_SIZE)),
+        CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => info(&pick(dq::QUEUE_MAX_SIZE)),
+        CL_DEVICE_MAX_ON_DEVICE_QUEUES => info(&pick(dq::MAX_QUEUES)),
+        CL_DEVICE_MAX_ON_DEVICE_EVENTS => info(&pick(dq::MAX_EVENTS)),
         _ => Err(CL_INVALID_VALUE),
     }
 }

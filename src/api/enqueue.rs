@@ -52,6 +52,11 @@ impl Command<'_> {
         events: *const cl_event,
         event_out: *mut cl_event,
     ) -> Result<Command<'_>, cl_int> {
+        // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+        // command-queue."
+        if queue.on_device.is_some() {
+            return Err(CL_INVALID_COMMAND_QUEUE);
+        }
         Ok(Command {
             queue,
             command_type,

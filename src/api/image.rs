@@ -1,7 +1,7 @@
-//! Entry points: images, samplers and pipes. The device supports none of
-//! them (CL_DEVICE_IMAGE_SUPPORT and CL_DEVICE_PIPE_SUPPORT are false), so
-//! creating one is CL_INVALID_OPERATION ("no devices in context support
-//! images/pipes") and no handle of these kinds is ever valid.
+//! Entry points: images and samplers. The device supports neither
+//! (CL_DEVICE_IMAGE_SUPPORT is false), so creating one is
+//! CL_INVALID_OPERATION ("no devices in context support images") and no
+//! handle of these kinds is ever valid. Pipes are in pipe.rs.
 
 use crate::api::util::cl_entry;
 use crate::cl::*;
@@ -99,14 +99,5 @@ cl_entry! {
 
     fn clGetSamplerInfo(_sampler: cl_sampler, _param_name: cl_sampler_info, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
         Err(CL_INVALID_SAMPLER)
-    }
-
-    fn clCreatePipe(context: cl_context, _flags: cl_mem_flags, _pipe_packet_size: cl_uint, _pipe_max_packets: cl_uint, _properties: *const cl_pipe_properties, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
-        crate::core::context::Context::resolve(context)?;
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clGetPipeInfo(_pipe: cl_mem, _param_name: cl_pipe_info, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
-        Err(CL_INVALID_MEM_OBJECT)
     }
 }

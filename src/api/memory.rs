@@ -93,7 +93,7 @@ fn create_sub_buffer(
 ) -> Result<cl_mem, cl_int> {
     // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a
     // sub-buffer object."
-    let parent = Mem::resolve(buffer)?;
+    let parent = Mem::resolve_buffer(buffer)?;
     if parent.parent().is_some() {
         return Err(CL_INVALID_MEM_OBJECT);
     }
@@ -158,7 +158,13 @@ fn create_sub_buffer(
 
 fn mem_info(mem: &Arc<Mem>, handle: cl_mem, param: cl_mem_info) -> Result<Vec<u8>, cl_int> {
     match param {
-        CL_MEM_TYPE => info(&(CL_MEM_OBJECT_BUFFER as cl_mem_object_type)),
+        CL_MEM_TYPE => info(
+            &(if mem.pipe.is_some() {
+                CL_MEM_OBJECT_PIPE
+            } else {
+                CL_MEM_OBJECT_BUFFER
+            } as cl_mem_object_type),
+        ),
         CL_MEM_FLAGS => info(&mem.flags),
         CL_MEM_SIZE => info(&mem.size),
         CL_MEM_HOST_PTR => info(&mem.host_ptr()),

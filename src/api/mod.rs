@@ -10,6 +10,7 @@ pub mod interop;
 pub mod kernel;
 pub mod memory;
 pub mod native_mem;
+pub mod pipe;
 pub mod platform;
 pub mod program;
 pub mod queue;

@@ -318,9 +318,9 @@ cl_entry! {
                     _ => return Err(CL_INVALID_PROGRAM_EXECUTABLE),
                 };
                 if param_name == CL_PROGRAM_NUM_KERNELS {
-                    info(&exe.kernels.len())
+                    info(&exe.visible_kernels().count())
                 } else {
-                    info(&exe.kernels.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(";"))
+                    info(&exe.visible_kernels().map(|i| exe.kernels[i].name.as_str()).collect::<Vec<_>>().join(";"))
                 }
             }
             CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => info(&false),

@@ -6,6 +6,7 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::{self, handle_of, publish};
 use crate::core::queue::Queue;
+use crate::sched::device_queue;
 use std::ffi::c_void;
 
 const HOST_QUEUE_PROPERTIES: cl_command_queue_properties = (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
@@ -17,6 +18,7 @@ fn new_queue(
     device: cl_device_id,
     properties: cl_command_queue_properties,
     properties_array: Vec<cl_queue_properties>,
+    size: Option<cl_queue_properties>,
 ) -> Result<cl_command_queue, cl_int> {
     let ctx = Context::resolve(context)?;
     let dev = Device::resolve(device)?;
@@ -28,26 +30,69 @@ fn new_queue(
     if properties & !known != 0 {
         return Err(CL_INVALID_VALUE);
     }
-    if properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT) as cl_command_queue_properties
-        != 0
-    {
-        // "CL_QUEUE_ON_DEVICE_DEFAULT ... can only be used with CL_QUEUE_ON_DEVICE";
-        // "CL_QUEUE_ON_DEVICE ... requires CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE".
-        let on_device = properties & CL_QUEUE_ON_DEVICE as cl_command_queue_properties != 0;
-        let ooo =
-            properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties != 0;
-        if !on_device || !ooo {
-            return Err(CL_INVALID_VALUE);
-        }
-        // Valid, but device-side enqueue is not implemented yet.
+    let on_device = properties & CL_QUEUE_ON_DEVICE as cl_command_queue_properties != 0;
+    let default = properties & CL_QUEUE_ON_DEVICE_DEFAULT as cl_command_queue_properties != 0;
+    if !on_device && !default {
+        return Ok(publish(Queue::new(ctx, dev, properties, properties_array)));
+    }
+    // "CL_QUEUE_ON_DEVICE_DEFAULT ... can only be used with CL_QUEUE_ON_DEVICE";
+    // "CL_QUEUE_ON_DEVICE ... requires CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE".
+    let ooo =
+        properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties != 0;
+    if !on_device || !ooo {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are
+    // valid but are not supported by the device."
+    if !crate::compiler::device_enqueue_supported() {
         return Err(CL_INVALID_QUEUE_PROPERTIES);
     }
-    Ok(publish(Queue::new(ctx, dev, properties, properties_array)))
+    // CL_QUEUE_SIZE "must be a value <= CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE"
+    // (and a queue holds at least one command).
+    let size = match size {
+        None => device_queue::QUEUE_PREFERRED_SIZE,
+        Some(s)
+            if s >= device_queue::COMMAND_BYTES as u64
+                && s <= device_queue::QUEUE_MAX_SIZE as u64 =>
+        {
+            s as u32
+        }
+        Some(_) => return Err(CL_INVALID_VALUE),
+    };
+    if default {
+        // One default on-device queue per device and context: asking for
+        // it again returns the same queue, one reference more.
+        if let Some(existing) = ctx.default_device_queue(&dev) {
+            return Ok(publish(existing));
+        }
+    }
+    let queue = Queue::with_on_device(
+        ctx.clone(),
+        dev,
+        properties,
+        properties_array,
+        Some(device_queue::OnDevice::new(size)),
+    );
+    if default {
+        ctx.set_default_device_queue(&queue);
+    }
+    Ok(publish(queue))
+}
+
+/// "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
+/// command-queue": on-device queues take commands from kernels only.
+pub fn host_queue(command_queue: cl_command_queue) -> Result<std::sync::Arc<Queue>, cl_int> {
+    let q = Queue::resolve(command_queue)?;
+    if q.on_device.is_some() {
+        return Err(CL_INVALID_COMMAND_QUEUE);
+    }
+    Ok(q)
 }
 
 cl_entry! {
     fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties, errcode_ret: *mut cl_int) -> cl_command_queue, errcode_ret {
         let mut bits: cl_command_queue_properties = 0;
+        let mut size = None;
         let pairs = property_pairs(properties);
         for (i, &(name, value)) in pairs.iter().enumerate() {
             if pairs[..i].iter().any(|&(n, _)| n == name) {
@@ -57,6 +102,7 @@ cl_entry! {
                 CL_QUEUE_PROPERTIES => bits = value,
                 // Only device queues have a size.
                 CL_QUEUE_SIZE => {
+                    size = Some(value);
                     if pairs.iter().all(|&(n, v)| n != CL_QUEUE_PROPERTIES as u64 || v & CL_QUEUE_ON_DEVICE as u64 == 0) {
                         // Check context and device first: their errors come before.
                         Context::resolve(context)?;
@@ -71,7 +117,7 @@ cl_entry! {
                 }
             }
         }
-        new_queue(context, device, bits, property_list(properties))
+        new_queue(context, device, bits, property_list(properties), size)
     }
 
     fn clCreateCommandQueue(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties, errcode_ret: *mut cl_int) -> cl_command_queue, errcode_ret {
@@ -80,7 +126,7 @@ cl_entry! {
             Device::resolve(device)?;
             return Err(CL_INVALID_VALUE);
         }
-        new_queue(context, device, properties, Vec::new())
+        new_queue(context, device, properties, Vec::new(), None)
     }
 
     fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int {
@@ -102,8 +148,16 @@ cl_entry! {
             CL_QUEUE_PROPERTIES => info(&q.properties),
             CL_QUEUE_PROPERTIES_ARRAY => info(&q.properties_array),
             // Host queues have no size.
-            CL_QUEUE_SIZE => Err(CL_INVALID_COMMAND_QUEUE),
-            CL_QUEUE_DEVICE_DEFAULT => info(&std::ptr::null_mut::<c_void>()),
+            CL_QUEUE_SIZE => match &q.on_device {
+                Some(d) => info(&d.size),
+                None => Err(CL_INVALID_COMMAND_QUEUE),
+            },
+            // The device's current default on-device queue (NULL for host
+            // queues).
+            CL_QUEUE_DEVICE_DEFAULT => info(&match &q.on_device {
+                Some(_) => q.context.default_device_queue(&q.device).map_or(std::ptr::null_mut(), |d| handle_of(&d)),
+                None => std::ptr::null_mut(),
+            }),
             _ => Err(CL_INVALID_VALUE),
         }?;
         write_info(&bytes, param_value_size, param_value, param_value_size_ret)
@@ -117,18 +171,32 @@ cl_entry! {
 
     fn clFlush(command_queue: cl_command_queue) -> cl_int {
         // Every command is submitted when it is enqueued.
-        Queue::resolve(command_queue).map(drop)
+        host_queue(command_queue).map(drop)
     }
 
     fn clFinish(command_queue: cl_command_queue) -> cl_int {
-        Queue::resolve(command_queue)?.finish();
+        host_queue(command_queue)?.finish();
         Ok(())
     }
 
-    fn clSetDefaultDeviceCommandQueue(_context: cl_context, _device: cl_device_id, _command_queue: cl_command_queue) -> cl_int {
+    fn clSetDefaultDeviceCommandQueue(context: cl_context, device: cl_device_id, command_queue: cl_command_queue) -> cl_int {
         // "CL_INVALID_OPERATION if device does not support a replaceable
-        // default on-device queue": no device here has on-device queues,
-        // whatever the arguments.
-        Err(CL_INVALID_OPERATION)
+        // default on-device queue."
+        if !crate::compiler::device_enqueue_supported() {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let ctx = Context::resolve(context)?;
+        let dev = Device::resolve(device)?;
+        if !ctx.has_device(&dev) {
+            return Err(CL_INVALID_DEVICE);
+        }
+        // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
+        // command-queue for device."
+        let q = Queue::resolve(command_queue)?;
+        if q.on_device.is_none() || !std::sync::Arc::ptr_eq(&q.device, &dev) || !std::sync::Arc::ptr_eq(&q.context, &ctx) {
+            return Err(CL_INVALID_COMMAND_QUEUE);
+        }
+        ctx.set_default_device_queue(&q);
+        Ok(())
     }
 }

@@ -33,7 +33,7 @@ impl HostPtr {
 /// context associated with command_queue and buffer are not the same".
 fn queue_and_mem(queue: cl_command_queue, mem: cl_mem) -> Result<(Arc<Queue>, Arc<Mem>), cl_int> {
     let q = Queue::resolve(queue)?;
-    let m = Mem::resolve(mem)?;
+    let m = Mem::resolve_buffer(mem)?;
     if !Arc::ptr_eq(&q.context, &m.context) {
         return Err(CL_INVALID_CONTEXT);
     }
@@ -165,7 +165,7 @@ type CopyPair = (Arc<Queue>, Arc<Mem>, Arc<Mem>);
 
 fn copy_pair(queue: cl_command_queue, src: cl_mem, dst: cl_mem) -> Result<CopyPair, cl_int> {
     let (q, s) = queue_and_mem(queue, src)?;
-    let d = Mem::resolve(dst)?;
+    let d = Mem::resolve_buffer(dst)?;
     if !Arc::ptr_eq(&q.context, &d.context) {
         return Err(CL_INVALID_CONTEXT);
     }

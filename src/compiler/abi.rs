@@ -27,6 +27,13 @@ pub struct WorkGroupContext {
     /// The collective functions' scratch: one slot per work-item (by local
     /// linear id), the group's result slot, one result slot per sub-group.
     pub collective_scratch: *mut u64,
+    /// enqueue_kernel and enqueue_marker (`entry` NULL).
+    pub enqueue_fn: unsafe extern "C" fn(*mut WorkGroupContext, *const EnqueueRequest) -> i32,
+    /// The device event, queue and kernel queries (DEVICE_OP_*).
+    pub device_op:
+        unsafe extern "C" fn(*mut WorkGroupContext, u32, *mut c_void, isize, *mut c_void) -> isize,
+    /// Opaque to compiled code: the launch's device-side enqueue state.
+    pub device_side: *mut c_void,
 }
 
 /// FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local
@@ -37,6 +44,46 @@ pub const SUB_GROUP_SIZE: usize = 8;
 /// FERROCL_SUB_GROUP_BARRIER: or'ed into the barrier's flags by
 /// sub_group_barrier, which waits for the caller's sub-group only.
 pub const SUB_GROUP_BARRIER: u32 = 0x8000_0000;
+
+/// `struct ferrocl_ndrange`: ndrange_t.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct NdRangeT {
+    pub work_dim: u32,
+    pub offset: [usize; 3],
+    pub global: [usize; 3],
+    /// 0: the implementation chooses.
+    pub local: [usize; 3],
+}
+
+/// `struct ferrocl_enqueue`: one enqueue_kernel or enqueue_marker call.
+#[repr(C)]
+pub struct EnqueueRequest {
+    pub queue: *mut c_void,
+    pub flags: u32,
+    pub num_events: u32,
+    pub ndrange: *const NdRangeT,
+    pub wait_list: *const *mut c_void,
+    pub event_ret: *mut *mut c_void,
+    /// The block kernel's work-item entry; NULL for a marker.
+    pub entry: *mut c_void,
+    /// The block literal; its first 4 bytes are its size.
+    pub block: *const c_void,
+    pub num_locals: u32,
+    pub reserved2: u32,
+    pub local_sizes: *const usize,
+}
+
+/// FERROCL_DEVICE_OP_*.
+pub const DEVICE_OP_RETAIN_EVENT: u32 = 1;
+pub const DEVICE_OP_RELEASE_EVENT: u32 = 2;
+pub const DEVICE_OP_CREATE_USER_EVENT: u32 = 3;
+pub const DEVICE_OP_SET_USER_EVENT_STATUS: u32 = 4;
+pub const DEVICE_OP_CAPTURE_PROFILING: u32 = 5;
+pub const DEVICE_OP_DEFAULT_QUEUE: u32 = 6;
+pub const DEVICE_OP_KERNEL_WORK_GROUP_SIZE: u32 = 7;
+pub const DEVICE_OP_IS_VALID_EVENT: u32 = 8;
+pub const DEVICE_OP_PREFERRED_MULTIPLE: u32 = 9;
 
 /// `void __ferrocl_wi_K(void *const *args, struct ferrocl_wg_ctx *ctx)`:
 /// runs the work-item `ctx.local_id`.

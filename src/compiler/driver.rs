@@ -2,7 +2,7 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{binary, ir, regions, Executable, Linked, Object, ObjectKind};
+use super::{binary, blocks, ir, regions, Executable, Linked, Object, ObjectKind};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -341,8 +341,10 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     let clang = clang()?;
     let regions_ready = regions_ready(dir, text);
     let text = regions_ready.as_deref().unwrap_or(text);
-    let module = ir::analyze(text).map_err(BuildError::Failed)?;
-    let rewritten = ir::rewrite(text, &module);
+    let mut module = ir::analyze(text).map_err(BuildError::Failed)?;
+    blocks::fix_block_kernel_args(module.kernels.iter_mut().map(|k| &mut k.info), text);
+    let infos: Vec<_> = module.kernels.iter().map(|k| k.info.clone()).collect();
+    let rewritten = blocks::redirect_block_kernels(ir::rewrite(text, &module), &infos);
     let ll2 = dir.0.join("kernels.ll");
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");

@@ -7,6 +7,7 @@
 
 pub mod abi;
 mod binary;
+pub mod blocks;
 mod driver;
 mod ir;
 mod regions;
@@ -40,12 +41,66 @@ pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
     ("__opencl_c_subgroups", (3, 0, 0)),
 ];
 
+/// Device-side enqueue and pipes: implemented, but clang-19 accepts
+/// __opencl_c_device_enqueue only with __opencl_c_generic_address_space and
+/// __opencl_c_program_scope_global_variables, and __opencl_c_pipes only with
+/// the generic address space; each is reported once its prerequisites are
+/// in OPENCL_C_FEATURES (OpenCL C 2.0 kernels have both regardless).
+/// (feature, version, the features it needs).
+type DependentFeature = (&'static str, (u32, u32, u32), &'static [&'static str]);
+
+const DEPENDENT_FEATURES: &[DependentFeature] = &[
+    (
+        "__opencl_c_device_enqueue",
+        (3, 0, 0),
+        &[
+            "__opencl_c_generic_address_space",
+            "__opencl_c_program_scope_global_variables",
+        ],
+    ),
+    (
+        "__opencl_c_pipes",
+        (3, 0, 0),
+        &["__opencl_c_generic_address_space"],
+    ),
+];
+
+fn has_feature(name: &str) -> bool {
+    OPENCL_C_FEATURES.iter().any(|(n, _)| *n == name)
+        || DEPENDENT_FEATURES
+            .iter()
+            .any(|(n, _, needs)| *n == name && needs.iter().all(|p| has_feature(p)))
+}
+
+/// Every OpenCL C feature the device reports (CL_DEVICE_OPENCL_C_FEATURES).
+pub fn opencl_c_features() -> Vec<(&'static str, (u32, u32, u32))> {
+    let mut all = OPENCL_C_FEATURES.to_vec();
+    all.extend(
+        DEPENDENT_FEATURES
+            .iter()
+            .filter(|(name, _, _)| has_feature(name))
+            .map(|&(name, version, _)| (name, version)),
+    );
+    all
+}
+
+/// The device has on-device queues (__opencl_c_device_enqueue).
+pub fn device_enqueue_supported() -> bool {
+    has_feature("__opencl_c_device_enqueue")
+}
+
+/// The device has pipes (__opencl_c_pipes).
+pub fn pipes_supported() -> bool {
+    has_feature("__opencl_c_pipes")
+}
+
 /// The front-end option that makes clang's extension and feature macros
 /// match what the device reports.
 pub fn extension_option() -> String {
     let enabled: Vec<String> = OPENCL_C_EXTENSIONS
         .iter()
-        .chain(OPENCL_C_FEATURES)
+        .copied()
+        .chain(opencl_c_features())
         .map(|(name, _)| format!("+{name}"))
         .collect();
     format!("-cl-ext=-all,{}", enabled.join(","))
@@ -248,7 +303,23 @@ impl Executable {
         self.library.is_some()
     }
 
+    /// The application kernel named `name` (block kernels have no name the
+    /// application may use).
     pub fn kernel_index(&self, name: &str) -> Option<usize> {
-        self.kernels.iter().position(|k| k.name == name)
+        self.kernels
+            .iter()
+            .position(|k| k.name == name && !blocks::is_block_kernel(name))
+    }
+
+    /// The indices of the kernels the application sees: all but the block
+    /// kernels of device-side enqueue.
+    pub fn visible_kernels(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.kernels.len()).filter(|&i| !blocks::is_block_kernel(&self.kernels[i].name))
+    }
+
+    /// The kernel whose work-item entry is at `address` (what
+    /// `__enqueue_kernel_*` receives for a block).
+    pub fn kernel_of_entry(&self, address: usize) -> Option<usize> {
+        self.entries.iter().position(|&e| e as usize == address)
     }
 }

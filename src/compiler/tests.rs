@@ -45,6 +45,9 @@ fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
         executor: std::ptr::null_mut(),
         frame: std::ptr::null_mut(),
         collective_scratch: std::ptr::null_mut(),
+        enqueue_fn: crate::sched::device_queue::enqueue_unavailable,
+        device_op: crate::sched::device_queue::device_op_unavailable,
+        device_side: std::ptr::null_mut(),
     }
 }
 
@@ -298,6 +301,9 @@ fn run_range(
                     executor: std::ptr::null_mut(),
                     frame: std::ptr::null_mut(),
                     collective_scratch: std::ptr::null_mut(),
+                    enqueue_fn: crate::sched::device_queue::enqueue_unavailable,
+                    device_op: crate::sched::device_queue::device_op_unavailable,
+                    device_side: std::ptr::null_mut(),
                 };
                 if group_entry {
                     let entry = exe.group_entry(k).expect("a work-group entry");

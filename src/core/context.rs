@@ -4,8 +4,9 @@ use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::device::Device;
 use crate::core::object::{cl_object, lookup, Base, ObjectKind};
+use crate::core::queue::Queue;
 use std::ffi::c_void;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 pub type ContextNotify = unsafe extern "C" fn(*const i8, *const c_void, usize, *mut c_void);
 pub type ContextDestructor = unsafe extern "C" fn(cl_context, *mut c_void);
@@ -19,6 +20,9 @@ pub struct Context {
     pub properties: Vec<cl_context_properties>,
     pub notify: Option<Callback<ContextNotify>>,
     destructors: Mutex<Vec<Callback<ContextDestructor>>>,
+    /// The default on-device queue of each device (get_default_queue):
+    /// held weakly, the application's handle keeps it.
+    default_device_queues: Mutex<Vec<(usize, Weak<Queue>)>>,
 }
 
 cl_object!(Context, Context, CL_INVALID_CONTEXT, _cl_context);
@@ -35,6 +39,7 @@ impl Context {
             properties,
             notify,
             destructors: Mutex::new(Vec::new()),
+            default_device_queues: Mutex::new(Vec::new()),
         })
     }
 
@@ -44,6 +49,30 @@ impl Context {
 
     pub fn has_device(&self, device: &Arc<Device>) -> bool {
         self.devices.iter().any(|d| Arc::ptr_eq(d, device))
+    }
+
+    /// The default on-device queue of `device`, if it has a live one.
+    pub fn default_device_queue(&self, device: &Arc<Device>) -> Option<Arc<Queue>> {
+        let key = Arc::as_ptr(device) as usize;
+        let queues = self
+            .default_device_queues
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        queues
+            .iter()
+            .find(|(d, _)| *d == key)
+            .and_then(|(_, q)| q.upgrade())
+    }
+
+    /// Makes `queue` the default on-device queue of its device.
+    pub fn set_default_device_queue(&self, queue: &Arc<Queue>) {
+        let key = Arc::as_ptr(&queue.device) as usize;
+        let mut queues = self
+            .default_device_queues
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        queues.retain(|(d, q)| *d != key && q.strong_count() > 0);
+        queues.push((key, Arc::downgrade(queue)));
     }
 
     pub fn add_destructor(&self, cb: Callback<ContextDestructor>) {

@@ -94,7 +94,8 @@ impl Kernel {
     /// Every kernel of the program (clCreateKernelsInProgram).
     pub fn all(program: &Arc<Program>) -> Result<Vec<Arc<Kernel>>, cl_int> {
         let exe = program.executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-        Ok((0..exe.kernels.len())
+        Ok(exe
+            .visible_kernels()
             .map(|i| Kernel::with_index(program, exe.clone(), i))
             .collect())
     }
@@ -188,6 +189,13 @@ impl Kernel {
                     if !Arc::ptr_eq(&mem.context, self.context()) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
+                    // A pipe argument takes a pipe, a pointer a buffer.
+                    let pipe_arg = arg.type_qualifier
+                        & CL_KERNEL_ARG_TYPE_PIPE as cl_kernel_arg_type_qualifier
+                        != 0;
+                    if pipe_arg != mem.pipe.is_some() {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
                     ArgValue::Buffer(Some(Arc::downgrade(&mem)))
                 }
             }
@@ -197,7 +205,21 @@ impl Kernel {
                 if size != arg.size {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
-                ArgValue::Bytes(value.ok_or(CL_INVALID_ARG_VALUE)?.to_vec())
+                let bytes = value.ok_or(CL_INVALID_ARG_VALUE)?;
+                // "CL_INVALID_DEVICE_QUEUE for an argument declared to be of
+                // type queue_t when the specified arg_value is not a valid
+                // device queue object."
+                if arg.type_name == "queue_t" {
+                    let handle =
+                        usize::from_ne_bytes(bytes.try_into().map_err(|_| CL_INVALID_ARG_SIZE)?)
+                            as cl_command_queue;
+                    let q = crate::core::queue::Queue::resolve(handle)
+                        .map_err(|_| CL_INVALID_DEVICE_QUEUE)?;
+                    if q.on_device.is_none() || !Arc::ptr_eq(&q.context, self.context()) {
+                        return Err(CL_INVALID_DEVICE_QUEUE);
+                    }
+                }
+                ArgValue::Bytes(bytes.to_vec())
             }
         };
         lock(&self.args)[index as usize] = Some(v);

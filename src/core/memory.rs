@@ -75,6 +75,15 @@ pub struct Mem {
     /// (one entry per map: the same address may be mapped twice).
     maps: Mutex<Vec<usize>>,
     destructors: Mutex<Vec<Callback<MemDestructor>>>,
+    /// A pipe's packet size and capacity (None: a buffer).
+    pub pipe: Option<PipeShape>,
+}
+
+/// CL_PIPE_PACKET_SIZE and CL_PIPE_MAX_PACKETS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PipeShape {
+    pub packet_size: u32,
+    pub max_packets: u32,
 }
 
 // SAFETY: the raw pointers in Storage name memory that lives as long as the
@@ -110,7 +119,32 @@ impl Mem {
             storage,
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
+            pipe: None,
         })
+    }
+
+    /// A pipe: `bytes` zeroed bytes (its ring, laid out by api::pipe).
+    /// CL_MEM_OBJECT_ALLOCATION_FAILURE when the memory is not there.
+    pub fn new_pipe(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        shape: PipeShape,
+        bytes: usize,
+    ) -> Result<Arc<Mem>, cl_int> {
+        let alloc = Alloc::new(bytes.max(1)).ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+        // SAFETY: the allocation is `bytes` long and ours alone.
+        unsafe { std::ptr::write_bytes(alloc.ptr.as_ptr(), 0, bytes) };
+        Ok(Arc::new(Mem {
+            base: Base::new(ObjectKind::Mem),
+            context,
+            flags,
+            size: bytes,
+            properties: Vec::new(),
+            storage: Storage::Owned(alloc),
+            maps: Mutex::new(Vec::new()),
+            destructors: Mutex::new(Vec::new()),
+            pipe: Some(shape),
+        }))
     }
 
     /// A buffer whose flags and size the caller has validated. With
@@ -165,6 +199,16 @@ impl Mem {
 
     pub fn resolve(handle: cl_mem) -> Result<Arc<Mem>, cl_int> {
         lookup::<Mem>(handle)
+    }
+
+    /// A buffer (or sub-buffer): "CL_INVALID_MEM_OBJECT if buffer is not a
+    /// valid buffer object" (a pipe is none).
+    pub fn resolve_buffer(handle: cl_mem) -> Result<Arc<Mem>, cl_int> {
+        let m = Mem::resolve(handle)?;
+        if m.pipe.is_some() {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        Ok(m)
     }
 
     /// The start of this object's bytes (sub-buffer offset included).

@@ -20,6 +20,9 @@ pub struct Queue {
     /// CL_QUEUE_PROPERTIES_ARRAY: what clCreateCommandQueueWithProperties got.
     pub properties_array: Vec<cl_queue_properties>,
     order: Mutex<Ordering>,
+    /// An on-device queue's state (CL_QUEUE_ON_DEVICE): kernels enqueue on
+    /// it, the host does not.
+    pub on_device: Option<crate::sched::device_queue::OnDevice>,
 }
 
 /// What later commands must wait for. Weak references: a queue must not
@@ -60,6 +63,17 @@ impl Queue {
         properties: cl_command_queue_properties,
         properties_array: Vec<cl_queue_properties>,
     ) -> Arc<Queue> {
+        Queue::with_on_device(context, device, properties, properties_array, None)
+    }
+
+    /// A queue, on the device when `on_device` is given.
+    pub fn with_on_device(
+        context: Arc<Context>,
+        device: Arc<Device>,
+        properties: cl_command_queue_properties,
+        properties_array: Vec<cl_queue_properties>,
+        on_device: Option<crate::sched::device_queue::OnDevice>,
+    ) -> Arc<Queue> {
         Arc::new(Queue {
             base: Base::new(ObjectKind::Queue),
             context,
@@ -67,6 +81,7 @@ impl Queue {
             properties,
             properties_array,
             order: Mutex::new(Ordering::default()),
+            on_device,
         })
     }
 
@@ -78,8 +93,12 @@ impl Queue {
         self.properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties != 0
     }
 
+    /// Commands take timestamps: on profiling queues, and always on
+    /// on-device queues (capture_event_profiling_info may ask for any
+    /// child's).
     pub fn profiling(&self) -> bool {
         self.properties & CL_QUEUE_PROFILING_ENABLE as cl_command_queue_properties != 0
+            || self.on_device.is_some()
     }
 
     /// Adds a command to the graph: it runs `work` (None: nothing to run)

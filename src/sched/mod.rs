@@ -3,6 +3,7 @@
 //! release); it is dropped, ending with
 //! CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, when one of them failed.
 
+pub mod device_queue;
 pub mod ndrange;
 pub mod pool;
 pub mod printf;
@@ -11,6 +12,21 @@ use crate::cl::*;
 use crate::core::event::{Event, Released, Stamp};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// What a command's work returns when the command ends later, not when the
+/// work returns: a kernel whose children are still to run
+/// (device_queue::Family ends it).
+pub const DEFERRED: cl_int = cl_int::MIN;
+
+thread_local! {
+    /// The command this thread is running (see `running_command`).
+    static RUNNING: std::cell::RefCell<Option<Arc<Event>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The command whose work the calling thread is running, if any.
+pub fn running_command() -> Option<Arc<Event>> {
+    RUNNING.with(|r| r.borrow().clone())
+}
 
 /// How long a waiting thread (worker or host) spins before it sleeps.
 pub const SPIN_BEFORE_SLEEP: Duration = Duration::from_micros(100);
@@ -74,13 +90,24 @@ pub fn end_user_event(ev: &Arc<Event>, status: cl_int) {
 pub fn run(ev: Arc<Event>, before_end: &dyn Fn()) -> Option<Arc<Event>> {
     ev.advance(CL_RUNNING as cl_int, Stamp::Start);
     let status = match ev.take_work() {
-        Some(work) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
-            Ok(Ok(())) => CL_COMPLETE as cl_int,
-            Ok(Err(code)) => code,
-            Err(_) => CL_OUT_OF_RESOURCES,
-        },
+        Some(work) => {
+            let outer = RUNNING.with(|r| r.replace(Some(ev.clone())));
+            let status = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+                Ok(Ok(())) => CL_COMPLETE as cl_int,
+                Ok(Err(code)) => code,
+                Err(_) => CL_OUT_OF_RESOURCES,
+            };
+            RUNNING.with(|r| r.replace(outer));
+            status
+        }
         None => CL_COMPLETE as cl_int,
     };
+    if status == DEFERRED {
+        // Its family stamped its end and ends it (releasing its
+        // successors), maybe already.
+        before_end();
+        return None;
+    }
     ev.stamp(Stamp::End);
     before_end();
     let mut continuation = None;

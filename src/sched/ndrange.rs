@@ -15,6 +15,7 @@ use crate::compiler::abi::{WorkGroupContext, WorkItemEntry, SUB_GROUP_BARRIER, S
 use crate::compiler::ArgSpace;
 use crate::core::kernel::{ArgValue, Launch, NdRange};
 use crate::core::memory::BASE_ADDR_ALIGN;
+use crate::sched::device_queue::{self, DeviceSide, Family};
 use crate::sched::pool::Pool;
 use crate::sched::printf::{printf_entry, PrintfBuffer};
 use corosensei::stack::DefaultStack;
@@ -297,8 +298,32 @@ unsafe fn run_group_fibers(
 }
 
 /// Runs every work-group of `range` on `pool`'s threads (the calling thread
-/// included).
+/// included). When the kernel enqueued children (device-side enqueue), the
+/// command ends once they have: this returns `sched::DEFERRED`.
 pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_int> {
+    let side = DeviceSide::new(launch.executable.clone(), range, None);
+    let result = execute_groups(pool, launch, range, &side);
+    side.finish(result)
+}
+
+/// Runs a child kernel of device-side enqueue, a member of `family`.
+pub fn execute_child(
+    pool: &Pool,
+    launch: &Launch,
+    range: &NdRange,
+    family: std::sync::Arc<Family>,
+) -> Result<(), cl_int> {
+    let side = DeviceSide::new(launch.executable.clone(), range, Some(family));
+    let result = execute_groups(pool, launch, range, &side);
+    side.finish(result)
+}
+
+fn execute_groups(
+    pool: &Pool,
+    launch: &Launch,
+    range: &NdRange,
+    side: &DeviceSide,
+) -> Result<(), cl_int> {
     let info = launch.info();
     debug_assert_eq!(info.args.len(), launch.args.len());
     debug_assert!(launch
@@ -342,7 +367,11 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
                 executor: std::ptr::null_mut(),
                 frame: frame.as_mut_ptr() as *mut c_void,
                 collective_scratch: std::ptr::null_mut(),
+                enqueue_fn: device_queue::enqueue_unavailable,
+                device_op: device_queue::device_op_unavailable,
+                device_side: std::ptr::null_mut(),
             };
+            device_queue::install(&mut ctx, side);
             // SAFETY: the kernel's entry, with the argument array laid out
             // for it (ArgBlock) and a context describing this group.
             let result = unsafe {
@@ -356,6 +385,7 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
                     Ok(())
                 }
             };
+            side.group_done(g);
             if let Err(code) = result {
                 failed.store(code, std::sync::atomic::Ordering::Relaxed);
                 return;
