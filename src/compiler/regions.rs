@@ -36,6 +36,11 @@ use std::fmt::Write;
 /// builtins/workitem.c).
 pub const IMPLICIT_BARRIER: &str = "__ferrocl_implicit_barrier";
 
+/// The name prefix of values the same in every work-item of a group
+/// (uniform_loops.rs): kept once per group in the frame, written back only
+/// by the group's last work-item.
+pub const UNIFORM_PREFIX: &str = "__fcl.u.";
+
 /// The barriers regions are cut at (their mangled names).
 const PLAIN_BARRIERS: &[&str] = &[
     IMPLICIT_BARRIER,
@@ -197,6 +202,7 @@ pub fn isolate_barriers(text: &str) -> String {
     let mut function: Vec<String> = Vec::new();
     let mut splits = 0usize;
     let mut implicit = false;
+    let mut counters = 0usize;
     for line in text.lines() {
         if line.starts_with("define ") || !function.is_empty() {
             function.push(line.to_string());
@@ -205,7 +211,8 @@ pub fn isolate_barriers(text: &str) -> String {
                     && !function.iter().any(|l| calls_plain_barrier(l))
                     && !function.iter().any(|l| l.contains("@_Z") && has_wait(l))
                 {
-                    implicit |= uniform_loops::insert_implicit_barriers(&mut function);
+                    implicit |=
+                        uniform_loops::insert_implicit_barriers(&mut function, &mut counters);
                 }
                 isolate_in_function(&mut function, &mut splits);
                 for l in function.drain(..) {
@@ -408,7 +415,7 @@ fn copy_value(
 }
 
 /// `line` with each `%name` in `copies` replaced by its copy.
-fn rename(line: &str, copies: &HashMap<String, String>) -> String {
+pub(super) fn rename(line: &str, copies: &HashMap<String, String>) -> String {
     if copies.is_empty() {
         return line.to_string();
     }
@@ -466,8 +473,12 @@ struct Slot {
     /// Bytes per work-item (a multiple of the alignment).
     stride: u64,
     align: u64,
-    /// Bytes of frame per work-item before this slot's array.
+    /// Bytes of frame per work-item before this slot's array; for a
+    /// uniform slot, its offset in the uniform area.
     offset: u64,
+    /// Uniform (UNIFORM_PREFIX): one value for the group, in the uniform
+    /// area after the per-work-item arrays.
+    uniform: bool,
 }
 
 /// How a kernel runs as regions: its region starts, frame slots and frame
@@ -480,6 +491,9 @@ pub struct RegionPlan {
     slots: Vec<Slot>,
     /// Per-alloca names kept in the frame.
     in_frame: HashSet<String>,
+    /// Bytes per work-item of the per-work-item arrays (the uniform area
+    /// starts at this times the group's work-items).
+    per_item_size: u64,
     pub frame_size: usize,
 }
 
@@ -719,26 +733,35 @@ pub fn plan(body: &[&str], structs: &HashMap<String, String>) -> Option<RegionPl
             stride: size.div_ceil(align) * align,
             align,
             offset: 0,
+            uniform: name.starts_with(UNIFORM_PREFIX) && !escaped.contains(name),
         });
     }
     slots.sort_by_key(|s| std::cmp::Reverse(s.align));
-    let mut offset = 0;
+    let (mut per_item, mut uniform) = (0, 0);
     for s in &mut slots {
-        s.offset = offset;
-        offset += s.stride;
+        let offset = if s.uniform {
+            &mut uniform
+        } else {
+            &mut per_item
+        };
+        s.offset = *offset;
+        *offset += s.stride;
     }
+    // The uniform area follows the arrays, aligned; frame_size counts it
+    // per work-item too (the executor sizes the frame by work-items).
+    let per_item = per_item.div_ceil(FRAME_ALIGN as u64) * FRAME_ALIGN as u64;
     Some(RegionPlan {
         starts,
         barriers,
         slots,
         in_frame,
-        frame_size: offset as usize,
+        per_item_size: per_item,
+        frame_size: (per_item + uniform) as usize,
     })
 }
 
 /// The parameters a region function takes after the kernel's and WG_PARAMS.
-const REGION_PARAMS: &str =
-    "i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr noalias nocapture %__ferrocl.frame";
+const REGION_PARAMS: &str = "i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr noalias nocapture %__ferrocl.frame, i1 %__ferrocl.last, ptr noalias nocapture %__ferrocl.uniform";
 
 /// The name of region `r`'s function for kernel `kernel`.
 fn region_name(kernel: &str, r: usize) -> String {
@@ -754,26 +777,54 @@ pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&
     // Inside a barrier block: its call and branch become the return.
     let mut in_barrier: Option<usize> = None;
     let mut exits = 0;
-    // Copied slots go back to the frame before each return.
+    // Copied slots go back to the frame before each return; uniform ones
+    // only from the group's last work-item (the others read the value
+    // from before the region while it runs).
     let copy_out = |out: &mut String, exits: &mut usize| {
-        for (i, s) in plan.slots.iter().enumerate() {
+        let store = |out: &mut String, i: usize, s: &Slot| {
             if let Some(ty) = &s.copied {
                 let _ = writeln!(
                     out,
                     "  %__fcl.out.{i}.{exits} = load {ty}, ptr {name}\n  store {ty} %__fcl.out.{i}.{exits}, ptr %__fcl.at.{i}",
-                    name = percent(&s.name)
+                    name = percent(&s.name),
+                    exits = *exits
                 );
             }
+        };
+        for (i, s) in plan.slots.iter().enumerate() {
+            if !s.uniform {
+                store(out, i, s);
+            }
+        }
+        if plan.slots.iter().any(|s| s.uniform) {
+            let n = *exits;
+            let _ = writeln!(
+                out,
+                "  br i1 %__ferrocl.last, label %__fcl.last.{n}, label %__fcl.ret.{n}\n__fcl.last.{n}:"
+            );
+            for (i, s) in plan.slots.iter().enumerate() {
+                if s.uniform {
+                    store(out, i, s);
+                }
+            }
+            let _ = writeln!(out, "  br label %__fcl.ret.{n}\n__fcl.ret.{n}:");
         }
         *exits += 1;
     };
     for (i, s) in plan.slots.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "  %__fcl.off.{i} = mul i64 %__ferrocl.nwi, {off}\n  %__fcl.slot.{i} = getelementptr inbounds i8, ptr %__ferrocl.frame, i64 %__fcl.off.{i}\n  %__fcl.at.{i} = getelementptr inbounds [{} x i8], ptr %__fcl.slot.{i}, i64 %__ferrocl.wi",
-            s.stride,
-            off = s.offset
-        );
+        let _ = match s.uniform {
+            true => writeln!(
+                out,
+                "  %__fcl.at.{i} = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 {}",
+                s.offset
+            ),
+            false => writeln!(
+                out,
+                "  %__fcl.off.{i} = mul i64 %__ferrocl.nwi, {off}\n  %__fcl.slot.{i} = getelementptr inbounds i8, ptr %__ferrocl.frame, i64 %__fcl.off.{i}\n  %__fcl.at.{i} = getelementptr inbounds [{} x i8], ptr %__fcl.slot.{i}, i64 %__ferrocl.wi",
+                s.stride,
+                off = s.offset
+            ),
+        };
     }
     for &line in body {
         if line.starts_with('}') {
@@ -864,7 +915,10 @@ pub fn write_group_entry(
   %has.x = icmp ne i64 %ls0m1, 0
   %frame.p = getelementptr inbounds i8, ptr %ctx, i64 {frame}
   %frame = load ptr, ptr %frame.p, align 8
-  br i1 %ls.zero, label %done, label %run0"
+  %uniform.off = mul i64 %nwi, {per_item}
+  %uniform = getelementptr inbounds i8, ptr %frame, i64 %uniform.off
+  br i1 %ls.zero, label %done, label %run0",
+        per_item = plan.per_item_size
     );
     let mut dispatch_in = Vec::new();
     let mut loop_ids = Vec::new();
@@ -873,8 +927,8 @@ pub fn write_group_entry(
         let m = *md;
         *md += 1;
         loop_ids.push(m);
-        let call = |lx: &str, wi: &str| {
-            format!("@{f}({args}ptr %ctx, i64 {lx}, i64 %r{r}.ly, i64 %r{r}.lz, i64 {wi}, i64 %nwi, ptr %frame)")
+        let call = |lx: &str, wi: &str, last: &str| {
+            format!("@{f}({args}ptr %ctx, i64 {lx}, i64 %r{r}.ly, i64 %r{r}.lz, i64 {wi}, i64 %nwi, ptr %frame, i1 {last}, ptr %uniform)")
         };
         let _ = writeln!(
             out,
@@ -898,16 +952,24 @@ r{r}.x:
   br i1 %r{r}.x.more, label %r{r}.x, label %r{r}.last, !llvm.loop !{m}
 r{r}.last:
   %r{r}.wi.last = add i64 %r{r}.row, %ls0m1
-  %r{r}.next = call i32 {}
   %r{r}.ly.next = add nuw i64 %r{r}.ly, 1
+  %r{r}.lz.1 = add nuw i64 %r{r}.lz, 1
   %r{r}.y.more = icmp ult i64 %r{r}.ly.next, %ls1
+  %r{r}.z.more.1 = icmp ult i64 %r{r}.lz.1, %ls2
+  %r{r}.not.last = or i1 %r{r}.y.more, %r{r}.z.more.1
+  %r{r}.is.last = xor i1 %r{r}.not.last, true
+  %r{r}.next = call i32 {}
   br i1 %r{r}.y.more, label %r{r}.y, label %r{r}.ylatch
 r{r}.ylatch:
   %r{r}.lz.next = add nuw i64 %r{r}.lz, 1
   %r{r}.z.more = icmp ult i64 %r{r}.lz.next, %ls2
   br i1 %r{r}.z.more, label %r{r}.z, label %dispatch",
-            call(&format!("%r{r}.lx"), &format!("%r{r}.wi")),
-            call("%ls0m1", &format!("%r{r}.wi.last")),
+            call(&format!("%r{r}.lx"), &format!("%r{r}.wi"), "false"),
+            call(
+                "%ls0m1",
+                &format!("%r{r}.wi.last"),
+                &format!("%r{r}.is.last")
+            ),
         );
         dispatch_in.push(format!("[ %r{r}.next, %r{r}.ylatch ]"));
     }

@@ -19,7 +19,9 @@
 //! uniform counters), and its header carries a floating-point value.
 
 use super::ir::symbol_after_at;
-use super::regions::{entry_number, label_of, percent, used_names, IMPLICIT_BARRIER};
+use super::regions::{
+    entry_number, label_of, percent, rename, used_names, IMPLICIT_BARRIER, UNIFORM_PREFIX,
+};
 use std::collections::{HashMap, HashSet};
 
 /// Work-item functions whose value is the same for the whole group.
@@ -181,7 +183,7 @@ fn on_every_path(g: &Cfg, b: usize) -> bool {
 
 /// Inserts implicit barriers at the headers of one kernel's qualifying
 /// loops (its lines, `define` to `}`); true if it inserted any.
-pub fn insert_implicit_barriers(function: &mut Vec<String>) -> bool {
+pub fn insert_implicit_barriers(function: &mut Vec<String>, counter: &mut usize) -> bool {
     let Some(g) = cfg(function) else {
         return false;
     };
@@ -212,6 +214,7 @@ pub fn insert_implicit_barriers(function: &mut Vec<String>) -> bool {
         }
     }
     let mut headers = Vec::new();
+    let mut uniform_phis: Vec<String> = Vec::new();
     for (&h, body) in &loops {
         let nested = loops.iter().any(|(&o, other)| o != h && other.contains(&h));
         let outside: Vec<usize> = g.preds[h]
@@ -246,8 +249,9 @@ pub fn insert_implicit_barriers(function: &mut Vec<String>) -> bool {
         if !carries_float {
             continue;
         }
-        if exits_uniformly(function, &g, body, &header_phis, &defs) {
+        if let Some(counters) = exits_uniformly(function, &g, body, &header_phis, &defs) {
             headers.push(h);
+            uniform_phis.extend(counters.iter().map(|c| c.to_string()));
         }
     }
     if headers.is_empty() {
@@ -279,17 +283,33 @@ pub fn insert_implicit_barriers(function: &mut Vec<String>) -> bool {
     for i in at {
         function.insert(i, format!("  call void @{IMPLICIT_BARRIER}()"));
     }
+    // The counters get names that mark them uniform (regions.rs keeps them
+    // once per group, not per work-item).
+    let renames: HashMap<String, String> = uniform_phis
+        .into_iter()
+        .map(|p| {
+            let n = format!("{UNIFORM_PREFIX}{}", *counter);
+            *counter += 1;
+            (p, n)
+        })
+        .collect();
+    for line in function.iter_mut().skip(1) {
+        if line.contains('%') {
+            *line = rename(line, &renames);
+        }
+    }
     true
 }
 
-/// Whether each branch out of the loop tests a uniform value.
-fn exits_uniformly(
+/// Whether each branch out of the loop tests a uniform value: then the
+/// header's uniform phis (the loop's counters).
+fn exits_uniformly<'a>(
     function: &[String],
     g: &Cfg,
     body: &HashSet<usize>,
-    header_phis: &[&str],
+    header_phis: &[&'a str],
     defs: &HashMap<&str, &str>,
-) -> bool {
+) -> Option<Vec<&'a str>> {
     // Optimistically uniform: the header's phis whose incoming values are.
     let mut phis: HashSet<&str> = header_phis.iter().copied().collect();
     loop {
@@ -317,23 +337,24 @@ fn exits_uniformly(
         }
         // The block's terminator.
         let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
-        let Some(term) = function[g.starts[b]..end]
+        let term = function[g.starts[b]..end]
             .iter()
             .rev()
-            .find(|l| l.trim_start().starts_with("br ") || l.trim_start().starts_with("switch "))
-        else {
-            return false;
-        };
+            .find(|l| l.trim_start().starts_with("br ") || l.trim_start().starts_with("switch "))?;
         let t = term.trim_start();
-        let Some(cond) = t.strip_prefix("br i1 ") else {
-            return false;
-        };
+        let cond = t.strip_prefix("br i1 ")?;
         let cond = cond.split(',').next().unwrap_or("").trim();
         if !uniform(cond, defs, &phis, 0) {
-            return false;
+            return None;
         }
     }
-    true
+    Some(
+        header_phis
+            .iter()
+            .copied()
+            .filter(|p| phis.contains(p))
+            .collect(),
+    )
 }
 
 /// Whether an operand (`%x`, a constant, a global) is the same for every
