@@ -73,6 +73,12 @@ static const char *src =
     "  for (int k = 0; k < n; k++) { s += m[get_global_id(0) * n + k] * v[k].x; s4 += v[k] * s; }\n"
     "  out[get_global_id(0)] = s + s4.y;\n"
     "}\n"
+    "kernel void matmul2d(global float *C, global const float *A, global const float *B, int n) {\n"
+    "  int i = get_global_id(1), j = get_global_id(0), w = get_global_size(0);\n"
+    "  float s = 0;\n"
+    "  for (int k = 0; k < n; k++) s += A[i * n + k] * B[k * w + j];\n"
+    "  C[i * w + j] = s;\n"
+    "}\n"
     "kernel void divergent(global float *out, int unused) {\n"
     "  float s = 0;\n"
     "  for (int k = 0; k < (int)get_local_id(0); k++) s += k * 0.5f;\n"
@@ -344,6 +350,46 @@ static void check_uniform_and_divergent_loops(cl_context c, cl_command_queue q, 
     clReleaseMemObject(O); clReleaseMemObject(M); clReleaseMemObject(V);
 }
 
+/* A uniform loop in 2-D groups, the last ones smaller in both dimensions:
+ * the loop counter is kept once per group, so every row of work-items must
+ * see the same iteration. */
+static void check_uniform_loop_in_two_dimensions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    enum { W = 10, H = 7, N = 13 };
+    float a[H * N], b[N * W], out[H * W];
+    for (int i = 0; i < H * N; i++) a[i] = (float)(i % 7) - 3;
+    for (int i = 0; i < N * W; i++) b[i] = (float)(i % 4) * 0.5f;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "matmul2d", &e);
+    CHECK(k, "kernel: %s", h_err(e));
+    cl_mem O = clCreateBuffer(c, 0, sizeof out, NULL, &e);
+    cl_mem A = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof a, a, &e);
+    cl_mem B = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof b, b, &e);
+    int n = N;
+    CHECK_OK(clSetKernelArg(k, 0, sizeof O, &O));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof A, &A));
+    CHECK_OK(clSetKernelArg(k, 2, sizeof B, &B));
+    CHECK_OK(clSetKernelArg(k, 3, sizeof n, &n));
+    size_t g[2] = {W, H}, l[2] = {4, 3};
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < H; i++)
+        for (int j = 0; j < W; j++) {
+            float s = 0;
+            for (int x = 0; x < N; x++) s += a[i * N + x] * b[x * W + j];
+            bad += out[i * W + j] != s;
+        }
+    CHECK(bad == 0, "%s: %d wrong", variant, bad);
+    clReleaseKernel(k);
+    clReleaseMemObject(O); clReleaseMemObject(A); clReleaseMemObject(B);
+}
+
+TEST(uniform_loop_in_two_dimensions)
+{
+    each_variant(check_uniform_loop_in_two_dimensions);
+}
+
 TEST(uniform_and_divergent_loops)
 {
     each_variant(check_uniform_and_divergent_loops);
@@ -359,5 +405,6 @@ int main(int argc, char **argv)
     H_RUN(three_dimensions_and_non_uniform_groups);
     H_RUN(tiled_matrix_multiply);
     H_RUN(uniform_and_divergent_loops);
+    H_RUN(uniform_loop_in_two_dimensions);
     return h_done();
 }
