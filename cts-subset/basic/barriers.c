@@ -6,6 +6,7 @@
  * -cl-opt-disable (ferrocl: one fiber per work-item), and both must match
  * the host's answer. */
 #include "harness.h"
+#include <math.h>
 #include <string.h>
 
 static const char *src =
@@ -78,6 +79,15 @@ static const char *src =
     "  float s = 0;\n"
     "  for (int k = 0; k < n; k++) s += A[i * n + k] * B[k * w + j];\n"
     "  C[i * w + j] = s;\n"
+    "}\n"
+    "kernel void pairs(global float4 *acc, global const float4 *pos, int n) {\n"
+    "  int i = get_global_id(0); float4 p = pos[i]; float4 a = (float4)(0);\n"
+    "  for (int j = 0; j < n; j++) {\n"
+    "    float4 d = pos[j] - p; d.w = 0;\n"
+    "    float inv = rsqrt(dot(d, d) + 0.5f);\n"
+    "    a += pos[j].w * inv * inv * d;\n"
+    "  }\n"
+    "  acc[i] = a;\n"
     "}\n"
     "kernel void divergent(global float *out, int unused) {\n"
     "  float s = 0;\n"
@@ -390,6 +400,50 @@ TEST(uniform_loop_in_two_dimensions)
     each_variant(check_uniform_loop_in_two_dimensions);
 }
 
+/* A uniform loop carrying a float4 (n-body): vector values across
+ * iterations, scalarized and vectorized across work-items by ferrocl. */
+static void check_uniform_loop_with_vector_sum(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    enum { N = 100 };
+    float pos[N * 4], acc[N * 4];
+    for (int i = 0; i < N * 4; i++) pos[i] = (float)((i * 37) % 23) * 0.25f - 2;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "pairs", &e);
+    CHECK(k, "kernel: %s", h_err(e));
+    cl_mem A = clCreateBuffer(c, 0, sizeof acc, NULL, &e);
+    cl_mem P = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof pos, pos, &e);
+    int n = N;
+    CHECK_OK(clSetKernelArg(k, 0, sizeof A, &A));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof P, &P));
+    CHECK_OK(clSetKernelArg(k, 2, sizeof n, &n));
+    size_t g = N, l = 20;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, A, CL_TRUE, 0, sizeof acc, acc, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        double a[4] = {0, 0, 0, 0};
+        for (int j = 0; j < N; j++) {
+            double d[4], dd = 0;
+            for (int x = 0; x < 3; x++) {
+                d[x] = (double)pos[j * 4 + x] - pos[i * 4 + x];
+                dd += d[x] * d[x];
+            }
+            d[3] = 0;
+            double inv = 1 / sqrt(dd + 0.5);
+            for (int x = 0; x < 4; x++) a[x] += pos[j * 4 + 3] * inv * inv * d[x];
+        }
+        for (int x = 0; x < 4; x++) bad += fabs(acc[i * 4 + x] - a[x]) > 1e-3 * (1 + fabs(a[x]));
+    }
+    CHECK(bad == 0, "%s: %d components wrong", variant, bad);
+    clReleaseKernel(k);
+    clReleaseMemObject(A); clReleaseMemObject(P);
+}
+
+TEST(uniform_loop_with_vector_sum)
+{
+    each_variant(check_uniform_loop_with_vector_sum);
+}
+
 TEST(uniform_and_divergent_loops)
 {
     each_variant(check_uniform_and_divergent_loops);
@@ -406,5 +460,6 @@ int main(int argc, char **argv)
     H_RUN(tiled_matrix_multiply);
     H_RUN(uniform_and_divergent_loops);
     H_RUN(uniform_loop_in_two_dimensions);
+    H_RUN(uniform_loop_with_vector_sum);
     return h_done();
 }

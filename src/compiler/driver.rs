@@ -402,10 +402,12 @@ fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
     if !prepared.demote {
         return Some(inlined);
     }
+    // Vector values split into scalars first: the work-item loops vectorize
+    // scalar code only (a float4 becomes four vectors of lanes).
     opt(
         dir,
         &regions::isolate_barriers(&inlined),
-        "function(reg2mem)",
+        "function(scalarizer,reg2mem)",
     )
 }
 
@@ -417,6 +419,7 @@ fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
     std::fs::write(&input, text).ok()?;
     let (ok, _) = run(Command::new(llvm_tool("opt"))
         .arg("-S")
+        .arg("-scalarize-load-store")
         .arg(format!("-passes={passes}"))
         .arg(&input)
         .arg("-o")

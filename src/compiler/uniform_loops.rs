@@ -240,6 +240,8 @@ pub fn insert_implicit_barriers(function: &mut Vec<String>, counter: &mut usize)
                     .split(' ')
                     .next()
                     .unwrap_or("");
+                // Vectors too: the scalarizer (driver.rs) splits them
+                // before the work-item loops are vectorized.
                 ty == "float"
                     || ty == "double"
                     || rhs.contains(" x float>")
