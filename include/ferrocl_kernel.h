@@ -59,6 +59,15 @@ struct ferrocl_wg_ctx {
     int (*printf_fn)(struct ferrocl_wg_ctx *ctx, const char *format, void *va_list_ptr);
     /* Opaque to compiled code. */
     void *executor;
+    /* The work-group's arena of __local kernel arguments, [begin, end):
+     * with the kernel's __local variables (thread-local, see
+     * __ferrocl_is_local_variable) what to_local and get_fence call local. */
+    void *local_arena_begin;
+    void *local_arena_end;
+    /* The highest address of the stack the work-item runs on (its fiber's,
+     * or the worker thread's above the kernel's frames): what lies between
+     * the stack pointer and here is private memory (to_private). */
+    void *stack_top;
 };
 
 /* printf's arguments, in the order the format consumes them: one 64-bit

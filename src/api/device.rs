@@ -22,6 +22,17 @@ use crate::core::kernel::{
     PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 };
 
+/// Every memory order and every scope from work-group up (the OpenCL C
+/// features __opencl_c_atomic_order_* and __opencl_c_atomic_scope_* say the
+/// same, in compiler::OPENCL_C_FEATURES).
+const ATOMIC_ORDERS_AND_SCOPES: cl_device_atomic_capabilities = (CL_DEVICE_ATOMIC_ORDER_RELAXED
+    | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+    | CL_DEVICE_ATOMIC_ORDER_SEQ_CST
+    | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+    | CL_DEVICE_ATOMIC_SCOPE_DEVICE
+    | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
+    as cl_device_atomic_capabilities;
+
 fn device_info(
     dev: &Arc<Device>,
     handle: cl_device_id,
@@ -177,20 +188,21 @@ fn device_info(
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => info(&0u32),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => info(&0u32),
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info(&false),
-        // OpenCL 3.0 minimums until the compiler brings the full model.
-        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info(
-            &((CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
-                as cl_device_atomic_capabilities),
-        ),
+        // Atomics and fences are the host's C11 atomics (LLVM atomic
+        // instructions with the same order, at system scope whatever the
+        // OpenCL scope), so every order holds at every scope, up to other
+        // devices and host threads sharing fine-grain SVM.
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info(&ATOMIC_ORDERS_AND_SCOPES),
+        // Fences also at work-item scope (OpenCL C atomic_work_item_fence
+        // with memory_scope_work_item).
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info(
-            &((CL_DEVICE_ATOMIC_ORDER_RELAXED
-                | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
-                | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
-                as cl_device_atomic_capabilities),
+            &(ATOMIC_ORDERS_AND_SCOPES
+                | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM as cl_device_atomic_capabilities),
         ),
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info(&NON_UNIFORM_WORK_GROUPS),
-        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT
-        | CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&false),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => info(&false),
+        // __opencl_c_generic_address_space (compiler::OPENCL_C_FEATURES).
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&true),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info("v0000-01-01-00"),
         _ => Err(CL_INVALID_VALUE),

@@ -20,6 +20,13 @@ pub struct WorkGroupContext {
     pub printf_fn: unsafe extern "C" fn(*mut WorkGroupContext, *const c_char, *mut c_void) -> i32,
     /// Opaque to compiled code: the executor's own state.
     pub executor: *mut c_void,
+    /// The group's arena of __local arguments, [begin, end): with the
+    /// kernel's __local variables, what to_local and get_fence call local.
+    pub local_arena_begin: *mut c_void,
+    pub local_arena_end: *mut c_void,
+    /// The highest address of the stack the running work-item uses (its
+    /// fiber's, or the worker's above the kernel's frames): to_private.
+    pub stack_top: *mut c_void,
 }
 
 /// `void __ferrocl_wi_K(void *const *args, struct ferrocl_wg_ctx *ctx)`:

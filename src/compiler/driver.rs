@@ -2,7 +2,7 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{binary, ir, Executable, Linked, Object, ObjectKind};
+use super::{address_space, binary, ir, Executable, Linked, Object, ObjectKind};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -171,6 +171,7 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
     args.push(format!("-cl-std={std}"));
     args.push("-Xclang".to_string());
     args.push(super::extension_option());
+    args.extend(super::feature_defines(&std));
     // The device's OpenCL version, which clang does not define.
     args.push("-D__OPENCL_VERSION__=300".to_string());
     Ok(args)
@@ -315,7 +316,8 @@ fn front_end(
 fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildError> {
     let clang = clang()?;
     let module = ir::analyze(text).map_err(BuildError::Failed)?;
-    let rewritten = ir::rewrite(text, &module);
+    let mut rewritten = ir::rewrite(text, &module);
+    rewritten.push_str(&address_space::local_variable_test(&rewritten));
     let ll2 = dir.0.join("kernels.ll");
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");

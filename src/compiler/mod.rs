@@ -6,6 +6,7 @@
 //! behind `build` is the compiler work (issue 3).
 
 pub mod abi;
+mod address_space;
 mod binary;
 mod driver;
 mod ir;
@@ -34,6 +35,14 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
 pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
     ("__opencl_c_int64", (3, 0, 0)),
     ("__opencl_c_fp64", (3, 0, 0)),
+    // C11 atomics (builtins/lib/c11_atomic.cl): every order and scope, as
+    // CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES reports.
+    ("__opencl_c_atomic_order_acq_rel", (3, 0, 0)),
+    ("__opencl_c_atomic_order_seq_cst", (3, 0, 0)),
+    ("__opencl_c_atomic_scope_device", (3, 0, 0)),
+    ("__opencl_c_atomic_scope_all_devices", (3, 0, 0)),
+    // to_global/to_local/to_private/get_fence: builtins/workitem.c.
+    ("__opencl_c_generic_address_space", (3, 0, 0)),
 ];
 
 /// The front-end option that makes clang's extension and feature macros
@@ -45,6 +54,27 @@ pub fn extension_option() -> String {
         .map(|(name, _)| format!("+{name}"))
         .collect();
     format!("-cl-ext=-all,{}", enabled.join(","))
+}
+
+/// Features of OPENCL_C_FEATURES that clang-19's -cl-ext does not know:
+/// for OpenCL C 3.0 their macros are defined directly (for 2.0,
+/// opencl-c-base.h defines them itself).
+const FEATURES_CLANG_LACKS: &[&str] = &[
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+];
+
+/// The -D options for the features `extension_option` cannot set, for the
+/// `-cl-std` value `std` ("CL3.0").
+pub fn feature_defines(std: &str) -> Vec<String> {
+    if std != "CL3.0" {
+        return Vec::new();
+    }
+    OPENCL_C_FEATURES
+        .iter()
+        .filter(|(name, _)| FEATURES_CLANG_LACKS.contains(name))
+        .map(|(name, _)| format!("-D{name}=1"))
+        .collect()
 }
 
 /// Where a kernel argument lives (kernel_arg_addr_space).

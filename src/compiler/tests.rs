@@ -43,6 +43,9 @@ fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
         barrier: no_barrier,
         printf_fn: no_printf,
         executor: std::ptr::null_mut(),
+        local_arena_begin: std::ptr::null_mut(),
+        local_arena_end: std::ptr::null_mut(),
+        stack_top: std::ptr::null_mut(),
     }
 }
 
@@ -294,6 +297,9 @@ fn run_range(
                     barrier: no_barrier,
                     printf_fn: no_printf,
                     executor: std::ptr::null_mut(),
+                    local_arena_begin: std::ptr::null_mut(),
+                    local_arena_end: std::ptr::null_mut(),
+                    stack_top: std::ptr::null_mut(),
                 };
                 if group_entry {
                     let entry = exe.group_entry(k).expect("a work-group entry");

@@ -17,7 +17,7 @@ use crate::core::kernel::{ArgValue, Launch, NdRange};
 use crate::core::memory::BASE_ADDR_ALIGN;
 use crate::sched::pool::Pool;
 use crate::sched::printf::{printf_entry, PrintfBuffer};
-use corosensei::stack::DefaultStack;
+use corosensei::stack::{DefaultStack, Stack};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::RefCell;
 use std::ffi::c_void;
@@ -107,7 +107,7 @@ fn as_bytes(blocks: &mut [Block]) -> &mut [u8] {
 /// values, its own __local arena and the args array pointing into them.
 struct GroupArgs {
     _values: Vec<Block>,
-    _arena: Vec<Block>,
+    arena: Vec<Block>,
     ptrs: Vec<*mut c_void>,
 }
 
@@ -129,9 +129,15 @@ impl GroupArgs {
             .collect();
         GroupArgs {
             _values: values,
-            _arena: arena,
+            arena,
             ptrs,
         }
+    }
+
+    /// The __local argument arena, [begin, end) (WorkGroupContext).
+    fn arena_range(&self) -> (*mut c_void, *mut c_void) {
+        let range = self.arena.as_ptr_range();
+        (range.start as *mut c_void, range.end as *mut c_void)
     }
 }
 
@@ -222,8 +228,11 @@ unsafe fn run_group_fibers(
     let ctx_ptr: *mut WorkGroupContext = ctx;
     let state: *mut Fibers = &mut fibers;
     let mut items = Vec::with_capacity(ids.len());
+    // Each fiber's stack top: private memory for to_private.
+    let mut tops = Vec::with_capacity(ids.len());
     for _ in 0..ids.len() {
         let stack = take_stack()?;
+        tops.push(stack.base().get() as *mut c_void);
         items.push(Some(Coroutine::with_stack(
             stack,
             move |yielder: &Yielder<(), ()>, ()| {
@@ -242,7 +251,10 @@ unsafe fn run_group_fibers(
         for (i, slot) in items.iter_mut().enumerate() {
             let Some(fiber) = slot else { continue };
             // SAFETY: no fiber runs now; the next one reads its id here.
-            unsafe { (*ctx_ptr).local_id = ids[i] };
+            unsafe {
+                (*ctx_ptr).local_id = ids[i];
+                (*ctx_ptr).stack_top = tops[i];
+            }
             if let CoroutineResult::Return(()) = fiber.resume(()) {
                 let done = slot.take().expect("the fiber just ran");
                 STACKS.with(|s| s.borrow_mut().push(done.into_stack()));
@@ -274,6 +286,11 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
         let _printf = printf.enter();
         let group_args = GroupArgs::new(&block);
         let args = group_args.ptrs.as_ptr();
+        let (local_arena_begin, local_arena_end) = group_args.arena_range();
+        // The kernel's frames (when it runs on this thread's stack) lie
+        // below this one.
+        let stack_marker = 0u8;
+        let stack_top = std::ptr::addr_of!(stack_marker) as *mut c_void;
         for g in chunk {
             let group_id = [
                 g % groups[0],
@@ -295,6 +312,9 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
                 barrier: barrier_unexpected,
                 printf_fn: printf_entry,
                 executor: std::ptr::null_mut(),
+                local_arena_begin,
+                local_arena_end,
+                stack_top,
             };
             // SAFETY: the kernel's entry, with the argument array laid out
             // for it (ArgBlock) and a context describing this group.
