@@ -22,6 +22,9 @@ use crate::core::kernel::{
     PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 };
 
+/// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: 16 MiB.
+const MAX_GLOBAL_VARIABLE_SIZE: usize = 16 << 20;
+
 /// Every memory order and every scope from work-group up (the OpenCL C
 /// features __opencl_c_atomic_order_* and __opencl_c_atomic_scope_* say the
 /// same, in compiler::OPENCL_C_FEATURES).
@@ -169,8 +172,11 @@ fn device_info(
         } else {
             object::app_ref_count::<Device>(handle)?
         }),
+        // Program-scope global variables (__opencl_c_program_scope_global_variables)
+        // are data of the program's loaded object: any size works; this is
+        // what a single one may take (the spec's minimum is 64 KiB).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
-            info(&0usize)
+            info(&MAX_GLOBAL_VARIABLE_SIZE)
         }
         CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS

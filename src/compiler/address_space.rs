@@ -1,5 +1,6 @@
-//! What the generic address space needs from each program: a test of
-//! whether a pointer lies in one of the program's __local variables.
+//! What each program defines about its own memory: a test of whether a
+//! pointer lies in one of its __local variables (the generic address
+//! space), and the size of its program-scope global variables.
 //!
 //! Kernel-scope __local variables are thread-local globals (one work-group
 //! runs on one thread at a time, see ir::rewrite), so only the program knows
@@ -63,6 +64,39 @@ pub fn local_variable_test(ir: &str) -> String {
     out
 }
 
+/// The symbol holding the bytes of a program's program-scope global
+/// variables (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE), read when the
+/// program is loaded.
+pub const GLOBAL_VARIABLES_SIZE_SYMBOL: &str = "__ferrocl_global_variables_size";
+
+/// The types of the `addrspace(1)` variables `ir` defines (program-scope
+/// and static __global variables; `constant` ones are addrspace(2)).
+fn global_variables(ir: &str) -> Vec<&str> {
+    const MARK: &str = " addrspace(1) global ";
+    ir.lines()
+        .filter(|l| l.starts_with('@'))
+        .filter_map(|l| {
+            let (_, rest) = l.split_once(" = ")?;
+            if rest.starts_with("external ") {
+                return None;
+            }
+            let at = rest.find(MARK)?;
+            Some(super::ir::leading_type(&rest[at + MARK.len()..]).0)
+        })
+        .collect()
+}
+
+/// The LLVM IR of `GLOBAL_VARIABLES_SIZE_SYMBOL` for `ir`: an i64 that LLVM
+/// computes from the variables' types laid out one after the other.
+pub fn global_variables_size(ir: &str) -> String {
+    let types = global_variables(ir).join(", ");
+    format!(
+        "
+@{GLOBAL_VARIABLES_SIZE_SYMBOL} = constant i64 ptrtoint (ptr getelementptr ({{ {types} }}, ptr null, i64 1) to i64)
+"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -80,5 +114,19 @@ mod tests {
         assert!(f.contains("getelementptr [16 x i32], ptr addrspace(3) @x, i64 1"));
         assert!(f.contains("ret i1 %acc1"));
         assert!(local_variable_test("").contains("ret i1 false"));
+    }
+
+    #[test]
+    fn sizes_program_scope_global_variables() {
+        let ir = "@a = dso_local addrspace(1) global i32 5, align 4\n\
+                  @p = dso_local addrspace(1) global ptr addrspace(1) @a, align 8\n\
+                  @arr = internal addrspace(1) global [4 x float] [float 1.0, float 2.0, float 3.0, float 4.0], align 16\n\
+                  @e = external addrspace(1) global i32, align 4\n\
+                  @c = dso_local addrspace(2) constant i32 1, align 4\n";
+        assert_eq!(
+            global_variables(ir),
+            ["i32", "ptr addrspace(1)", "[4 x float]"]
+        );
+        assert!(global_variables_size("").contains("({  }, ptr null"));
     }
 }

@@ -318,6 +318,7 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     let module = ir::analyze(text).map_err(BuildError::Failed)?;
     let mut rewritten = ir::rewrite(text, &module);
     rewritten.push_str(&address_space::local_variable_test(&rewritten));
+    rewritten.push_str(&address_space::global_variables_size(&rewritten));
     let ll2 = dir.0.join("kernels.ll");
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");

@@ -43,6 +43,8 @@ pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
     ("__opencl_c_atomic_scope_all_devices", (3, 0, 0)),
     // to_global/to_local/to_private/get_fence: builtins/workitem.c.
     ("__opencl_c_generic_address_space", (3, 0, 0)),
+    // Data of the program's own loaded object (address_space.rs sizes it).
+    ("__opencl_c_program_scope_global_variables", (3, 0, 0)),
 ];
 
 /// The front-end option that makes clang's extension and feature macros
@@ -138,6 +140,10 @@ pub struct Executable {
     library: Option<libloading::Library>,
     /// The compiler's diagnostics (warnings) for a successful build.
     pub log: String,
+    /// Bytes of the program-scope global variables, which live in this
+    /// executable's own copy of the loaded object
+    /// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
+    pub global_variables_size: usize,
 }
 
 /// Builds OpenCL C `source` with the program's build `options`, through
@@ -253,6 +259,7 @@ impl Executable {
             group_entries,
             library: None,
             log: String::new(),
+            global_variables_size: 0,
         }
     }
 
