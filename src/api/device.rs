@@ -182,11 +182,14 @@ fn device_info(
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE => info(&0u32),
         CL_DEVICE_PIPE_SUPPORT => info(&false),
-        // Host memory is the device's: every SVM buffer is coherent, and the
-        // host's atomics work on it.
+        // Host memory is the device's: every SVM buffer is coherent, the
+        // host's atomics work on it (kernel atomics are the host's C11
+        // ones), and kernels use any host allocation at its own address
+        // (fine-grain system SVM).
         CL_DEVICE_SVM_CAPABILITIES => info(
             &((CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
                 | CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+                | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
                 | CL_DEVICE_SVM_ATOMICS) as cl_device_svm_capabilities),
         ),
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT

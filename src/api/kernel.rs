@@ -299,11 +299,10 @@ cl_entry! {
                 // "CL_INVALID_OPERATION if param_name is
                 // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value
                 // is CL_TRUE but no devices in the context associated with
-                // kernel support fine-grain system SVM allocations."
-                if on {
-                    return Err(CL_INVALID_OPERATION);
-                }
-                k.set_fine_grain_system(false);
+                // kernel support fine-grain system SVM allocations": the
+                // device does (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM): a kernel
+                // reaches any host memory at its own address.
+                k.set_fine_grain_system(on);
                 Ok(())
             }
             _ => Err(CL_INVALID_VALUE),
