@@ -171,8 +171,35 @@ TEST(exec_info_fine_grain_system)
               CL_INVALID_VALUE);
     CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof on, NULL),
               CL_INVALID_VALUE);
+    /* an empty set of SVM pointers clears those set before (CTS
+     * svm_set_kernel_exec_info_svm_ptrs) */
+    void *ptrs[1] = {clSVMAlloc(c, CL_MEM_READ_WRITE, 64, 0)};
+    CHECK_OK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, ptrs));
+    CHECK_OK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL));
+    CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, ptrs), CL_INVALID_VALUE);
+    clSVMFree(c, ptrs[0]);
     clReleaseKernel(k);
     clReleaseProgram(p);
+    clReleaseContext(c);
+}
+
+/* A buffer on an SVM allocation may not be larger than the allocation
+ * (CTS svm_allocate_shared_buffer_negative). */
+TEST(use_host_ptr_buffer_larger_than_svm_allocation)
+{
+    if (!need_svm(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) return;
+    cl_context c = h_context();
+    char *p = clSVMAlloc(c, CL_MEM_READ_WRITE, 1024, 0);
+    REQUIRE(p, "alloc");
+    cl_int e;
+    cl_mem b = clCreateBuffer(c, CL_MEM_USE_HOST_PTR, 2048, p, &e);
+    CHECK_CREATE_FAILS(b, e, CL_INVALID_BUFFER_SIZE);
+    b = clCreateBuffer(c, CL_MEM_USE_HOST_PTR, 512, p + 256, &e);
+    CHECK(b && e == CL_SUCCESS, "a buffer inside the allocation: %s", h_err(e));
+    if (b) clReleaseMemObject(b);
+    b = clCreateBuffer(c, CL_MEM_USE_HOST_PTR, 1024, p + 256, &e);
+    CHECK_CREATE_FAILS(b, e, CL_INVALID_BUFFER_SIZE);
+    clSVMFree(c, p);
     clReleaseContext(c);
 }
 
@@ -468,6 +495,7 @@ int main(int argc, char **argv)
     H_RUN(fine_grain_buffer_pointers_inside_svm);
     H_RUN(fine_grain_system_malloc_memory);
     H_RUN(exec_info_fine_grain_system);
+    H_RUN(use_host_ptr_buffer_larger_than_svm_allocation);
     H_RUN(message_passing_fine_grain_buffer);
     H_RUN(message_passing_system_memory);
     H_RUN_T(spin_lock_kernel_and_host_threads_fine_grain_buffer, 60);
