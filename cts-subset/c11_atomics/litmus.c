@@ -223,6 +223,73 @@ TEST(message_passing_between_concurrent_kernels)
     lit_close(&l);
 }
 
+/* atomic_work_item_fence with every order and scope the device reports
+ * for fences, on global, local and both: a work-group passes a value
+ * through local memory with release/acquire fences around a relaxed flag. */
+static const char *fences_src =
+    "#define F(flags, o, s) atomic_work_item_fence(flags, o, s);\n"
+    "#define ALL_SCOPES(flags, o) F(flags, o, memory_scope_work_group) F(flags, o, "
+    "memory_scope_device) F(flags, o, memory_scope_all_svm_devices) F(flags, o, "
+    "memory_scope_all_devices)\n"
+    "#define ALL(flags) ALL_SCOPES(flags, memory_order_acquire) ALL_SCOPES(flags, "
+    "memory_order_release) ALL_SCOPES(flags, memory_order_acq_rel) ALL_SCOPES(flags, "
+    "memory_order_seq_cst)\n"
+    "kernel void k(global int *out) {\n"
+    "  local int data[64]; local atomic_int flag;\n"
+    "  size_t l = get_local_id(0);\n"
+    "  if (l == 0) atomic_init(&flag, 0);\n"
+    "  work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  ALL(CLK_GLOBAL_MEM_FENCE) ALL(CLK_LOCAL_MEM_FENCE) ALL(CLK_GLOBAL_MEM_FENCE | "
+    "CLK_LOCAL_MEM_FENCE)\n"
+    "  if (l == 0) {\n"
+    "    for (int i = 0; i < 64; i++) data[i] = i * 5 + (int)get_group_id(0);\n"
+    "    atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_release, "
+    "memory_scope_work_group);\n"
+    "    atomic_store_explicit(&flag, 1, memory_order_relaxed, memory_scope_work_group);\n"
+    "  }\n"
+    "  work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int f = atomic_load_explicit(&flag, memory_order_relaxed, memory_scope_work_group);\n"
+    "  atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_acquire, "
+    "memory_scope_work_group);\n"
+    "  out[get_global_id(0)] = f == 1 ? data[l] : -1;\n"
+    "}\n";
+
+TEST(work_item_fences_every_order_and_scope)
+{
+    if (!need_orders()) return;
+    cl_device_atomic_capabilities caps = 0;
+    clGetDeviceInfo(h_device(), CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof caps, &caps, NULL);
+    cl_device_atomic_capabilities all =
+        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+        CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+        CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+        CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+    if ((caps & all) != all) {
+        h_skip("CL_DEVICE_ATOMIC_FENCE_CAPABILITIES 0x%llx lacks some of 0x%llx",
+               (unsigned long long)caps, (unsigned long long)all);
+        return;
+    }
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, fences_src, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    cl_int e, r[256];
+    cl_mem out = clCreateBuffer(c, CL_MEM_READ_WRITE, sizeof r, NULL, &e);
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    size_t gs = 256, ls = 64;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, &ls, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < 256; i++) bad += r[i] != (i % 64) * 5 + i / 64;
+    CHECK(bad == 0, "%d values wrong (r[1] = %d)", bad, r[1]);
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("c11_atomics", argc, argv);
@@ -230,5 +297,6 @@ int main(int argc, char **argv)
     H_RUN_T(message_passing_fences_between_work_groups, 60);
     H_RUN_T(store_buffering_seq_cst_between_work_groups, 60);
     H_RUN_T(message_passing_between_concurrent_kernels, 60);
+    H_RUN(work_item_fences_every_order_and_scope);
     return h_done();
 }
