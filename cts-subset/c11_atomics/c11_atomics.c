@@ -395,6 +395,61 @@ TEST(fetch_ops_intptr_uintptr_size_ptrdiff)
     for (int t = 4; t < 8 && !h_failed() && !h_skipped(); t++) rmw_type(&TYPES[t]);
 }
 
+/* ---- cl_ext_float_atomics: float and double fetch_add/sub/min/max ------ */
+
+static double float_value(int op, int i)
+{
+    return op < 2 ? i + 1 : (double)((i * 37) % 101) - 50.5;
+}
+
+static double float_init(int op)
+{
+    return op == 5 ? 1000.0 : op == 6 ? -1000.0 : 0.0;
+}
+
+static int float_judge(const struct type *t, uint64_t got, int group, const void *arg)
+{
+    int op = ((const struct rmw_arg *)arg)->op;
+    double want = float_init(op);
+    for (int i = 0; i < N; i++) {
+        if (group >= 0 && i / GS != group) continue;
+        double v = float_value(op, i);
+        want = op == 0 ? want + v : op == 1 ? want - v : op == 5 ? (v < want ? v : want)
+                                                                 : (v > want ? v : want);
+    }
+    return got == from_double(t, want);
+}
+
+TEST(float_fetch_add_sub_min_max)
+{
+    if (!need_all_orders_and_scopes()) return;
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int has = ext && strstr(ext, "cl_ext_float_atomics");
+    free(ext);
+    if (!has) {
+        h_skip("no cl_ext_float_atomics");
+        return;
+    }
+    const struct rmw ops[] = {
+        {"fetch_add", "(T)(i + 1)", 0},
+        {"fetch_sub", "(T)(i + 1)", 1},
+        {"fetch_min", "(T)((i * 37) % 101) - (T)50.5", 5},
+        {"fetch_max", "(T)((i * 37) % 101) - (T)50.5", 6},
+    };
+    for (int t = 8; t < NTYPES && !h_failed(); t++)
+        for (int r = 0; r < COUNT(ops) && !h_failed(); r++) {
+            int slots = 0;
+            char call[128];
+            snprintf(call, sizeof call, ", %s", ops[r].value);
+            char *src = program(&TYPES[t], rmw_body, ops[r].fn, ", T v", call,
+                                "#define R(k)\n#define S(k) (p + (k))", &slots);
+            struct rmw_arg a = {ops[r].op};
+            run_four(&TYPES[t], src, slots, from_double(&TYPES[t], float_init(ops[r].op)),
+                     float_judge, &a, ops[r].fn);
+            free(src);
+        }
+}
+
 /* ---- compare_exchange_strong/weak: increments by CAS loops ------------- */
 
 static int count_judge(const struct type *t, uint64_t got, int group, const void *arg)
@@ -719,6 +774,7 @@ int main(int argc, char **argv)
     H_RUN_T(fetch_ops_long, 120);
     H_RUN_T(fetch_ops_ulong, 120);
     H_RUN_T(fetch_ops_intptr_uintptr_size_ptrdiff, 240);
+    H_RUN_T(float_fetch_add_sub_min_max, 120);
     H_RUN_T(compare_exchange_all_types, 240);
     H_RUN_T(exchange_all_types, 120);
     H_RUN_T(init_store_load_all_types, 120);

@@ -22,6 +22,14 @@ use crate::core::kernel::{
     PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 };
 
+/// cl_ext_float_atomics queries (not in the system's CL/cl_ext.h yet).
+const CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4231;
+const CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4232;
+const CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4233;
+/// Global and local load/store/exchange, add/sub and min/max
+/// (CL_DEVICE_{GLOBAL,LOCAL}_FP_ATOMIC_{LOAD_STORE,ADD,MIN_MAX}_EXT).
+const FP_ATOMICS_GLOBAL_AND_LOCAL: cl_bitfield = 0x7 | 0x7 << 16;
+
 /// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: 16 MiB.
 const MAX_GLOBAL_VARIABLE_SIZE: usize = 16 << 20;
 
@@ -208,6 +216,12 @@ fn device_info(
             &(ATOMIC_ORDERS_AND_SCOPES
                 | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM as cl_device_atomic_capabilities),
         ),
+        // cl_ext_float_atomics: float and double atomics are LLVM's
+        // atomicrmw fadd/fsub/fmin/fmax (builtins/lib/c11_atomic.cl); no
+        // half ones.
+        CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+        | CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT => info(&FP_ATOMICS_GLOBAL_AND_LOCAL),
+        CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT => info(&(0 as cl_bitfield)),
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info(&NON_UNIFORM_WORK_GROUPS),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => info(&false),
         // __opencl_c_generic_address_space (compiler::OPENCL_C_FEATURES).

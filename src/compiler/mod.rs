@@ -29,6 +29,9 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     ("cl_khr_int64_base_atomics", (1, 0, 0)),
     ("cl_khr_int64_extended_atomics", (1, 0, 0)),
     ("cl_khr_fp64", (1, 0, 0)),
+    // float and double atomic add/sub/min/max (builtins/lib/c11_atomic.cl),
+    // global and local: CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT.
+    ("cl_ext_float_atomics", (1, 0, 0)),
 ];
 
 /// The OpenCL C 3.0 optional features implemented (CL_DEVICE_OPENCL_C_FEATURES).
@@ -66,16 +69,39 @@ const FEATURES_CLANG_LACKS: &[&str] = &[
     "__opencl_c_atomic_scope_all_devices",
 ];
 
-/// The -D options for the features `extension_option` cannot set, for the
-/// `-cl-std` value `std` ("CL3.0").
+/// cl_ext_float_atomics, which clang-19 knows only for SPIR targets: its
+/// macro and feature macros, defined directly (fp32 and fp64, global and
+/// local; no fp16).
+const FLOAT_ATOMICS_MACROS: &[&str] = &[
+    "cl_ext_float_atomics",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
+];
+
+/// The -D options for the features and extensions `extension_option`
+/// cannot set, for the `-cl-std` value `std` (e.g. "CL3.0").
 pub fn feature_defines(std: &str) -> Vec<String> {
-    if std != "CL3.0" {
-        return Vec::new();
-    }
-    OPENCL_C_FEATURES
+    let features = OPENCL_C_FEATURES
         .iter()
-        .filter(|(name, _)| FEATURES_CLANG_LACKS.contains(name))
-        .map(|(name, _)| format!("-D{name}=1"))
+        .map(|(name, _)| *name)
+        .filter(|name| std == "CL3.0" && FEATURES_CLANG_LACKS.contains(name));
+    let float_atomics = if OPENCL_C_EXTENSIONS
+        .iter()
+        .any(|(name, _)| *name == "cl_ext_float_atomics")
+    {
+        FLOAT_ATOMICS_MACROS
+    } else {
+        &[]
+    };
+    features
+        .chain(float_atomics.iter().copied())
+        .map(|name| format!("-D{name}=1"))
         .collect()
 }
 
