@@ -486,3 +486,15 @@ fn compile_objects_and_link() {
         Err(BuildError::Options(_))
     ));
 }
+
+#[test]
+fn feature_macros_clang_does_not_set() {
+    let cl30 = super::feature_defines("CL3.0");
+    assert!(cl30.contains(&"-D__opencl_c_atomic_scope_device=1".to_string()));
+    assert!(cl30.contains(&"-D__opencl_c_atomic_scope_all_devices=1".to_string()));
+    assert!(cl30.contains(&"-Dcl_ext_float_atomics=1".to_string()));
+    // OpenCL C 2.0: opencl-c-base.h defines the scope features itself.
+    let cl20 = super::feature_defines("CL2.0");
+    assert!(!cl20.iter().any(|d| d.contains("atomic_scope")));
+    assert!(cl20.contains(&"-D__opencl_c_ext_fp32_global_atomic_add=1".to_string()));
+}
