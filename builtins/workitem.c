@@ -142,6 +142,58 @@ void _Z22atomic_work_item_fencej12memory_order12memory_scope(unsigned flags, int
     }
 }
 
+/* The generic address space (OpenCL C 6.15.9, __opencl_c_generic_address_space).
+ * Every address space is the host's one address space here; a generic
+ * pointer is told apart by where it points:
+ *  - local: into the group's arena of __local arguments, or into one of the
+ *    kernel's __local variables (thread-local globals of the program, whose
+ *    ranges only the program knows: the compiler defines
+ *    __ferrocl_is_local_variable in every program, src/compiler);
+ *  - private: between the stack pointer (less the red zone a leaf function
+ *    may use) and the top of the stack the work-item runs on, or in the
+ *    frame of a kernel run as regions (its private values that live across
+ *    barriers);
+ *  - global: anything else. */
+#define AS_GLOBAL __attribute__((address_space(1)))
+#define AS_LOCAL __attribute__((address_space(3)))
+#define AS_GENERIC __attribute__((address_space(4)))
+#define CLK_GLOBAL_MEM_FENCE 0x02u
+#define CLK_LOCAL_MEM_FENCE 0x01u
+#define X86_64_RED_ZONE 128
+
+_Bool __ferrocl_is_local_variable(const AS_GENERIC void *p);
+
+static int is_local(const AS_GENERIC void *p) {
+    uintptr_t a = (uintptr_t)p;
+    return (a >= (uintptr_t)CTX->local_arena_begin && a < (uintptr_t)CTX->local_arena_end) ||
+           __ferrocl_is_local_variable(p);
+}
+
+static int is_private(const AS_GENERIC void *p) {
+    uintptr_t a = (uintptr_t)p, sp;
+    __asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+    return (a >= sp - X86_64_RED_ZONE && a < (uintptr_t)CTX->stack_top) ||
+           (a >= (uintptr_t)CTX->frame && a < (uintptr_t)CTX->frame_end);
+}
+
+AS_GLOBAL void *__to_global(AS_GENERIC void *p) {
+    return p && !is_local(p) && !is_private(p) ? (AS_GLOBAL void *)p : 0;
+}
+AS_LOCAL void *__to_local(AS_GENERIC void *p) {
+    return p && is_local(p) ? (AS_LOCAL void *)p : 0;
+}
+void *__to_private(AS_GENERIC void *p) {
+    return p && !is_local(p) && is_private(p) ? (void *)p : 0;
+}
+/* get_fence: the fence flag of the pointer's address space (private memory
+ * needs none). */
+unsigned _Z9get_fencePU9CLgenericv(AS_GENERIC void *p) {
+    return is_local(p) ? CLK_LOCAL_MEM_FENCE : is_private(p) ? 0 : CLK_GLOBAL_MEM_FENCE;
+}
+unsigned _Z9get_fencePU9CLgenericKv(const AS_GENERIC void *p) {
+    return _Z9get_fencePU9CLgenericv((AS_GENERIC void *)p);
+}
+
 /* The work-item functions of work-group entries (__ferrocl_wg_K, see
  * include/ferrocl_kernel.h): the compiler rewrites each call to a work-item
  * function in a barrier-free kernel into a call to its __ferrocl_loop_ twin,

@@ -65,6 +65,8 @@ struct ferrocl_wg_ctx {
      * the values that live across barriers, one array per value, each
      * indexed by the local linear id. */
     void *frame;
+    /* The frame's end: private memory, like the stack (to_private). */
+    void *frame_end;
     /* The work-group and sub-group collective functions' scratch (kernels
      * with barriers only): one 8-byte slot per work-item of the group (by
      * local linear id), then the group's result slot, then one result slot
@@ -78,6 +80,15 @@ struct ferrocl_wg_ctx {
     intptr_t (*device_op)(struct ferrocl_wg_ctx *ctx, uint32_t op, void *a, intptr_t b, void *c);
     /* Opaque to compiled code: the launch's device-side enqueue state. */
     void *device_side;
+    /* The work-group's arena of __local kernel arguments, [begin, end):
+     * with the kernel's __local variables (thread-local, see
+     * __ferrocl_is_local_variable) what to_local and get_fence call local. */
+    void *local_arena_begin;
+    void *local_arena_end;
+    /* The highest address of the stack the work-item runs on (its fiber's,
+     * or the worker thread's above the kernel's frames): what lies between
+     * the stack pointer and here is private memory (to_private). */
+    void *stack_top;
 };
 
 /* Sub-groups are FERROCL_SUB_GROUP_SIZE consecutive local linear ids (the

@@ -23,6 +23,28 @@ use crate::core::kernel::{
     PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 };
 
+/// cl_ext_float_atomics queries (not in the system's CL/cl_ext.h yet).
+const CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4231;
+const CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4232;
+const CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4233;
+/// Global and local load/store/exchange, add/sub and min/max
+/// (CL_DEVICE_{GLOBAL,LOCAL}_FP_ATOMIC_{LOAD_STORE,ADD,MIN_MAX}_EXT).
+const FP_ATOMICS_GLOBAL_AND_LOCAL: cl_bitfield = 0x7 | 0x7 << 16;
+
+/// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: 16 MiB.
+const MAX_GLOBAL_VARIABLE_SIZE: usize = 16 << 20;
+
+/// Every memory order and every scope from work-group up (the OpenCL C
+/// features __opencl_c_atomic_order_* and __opencl_c_atomic_scope_* say the
+/// same, in compiler::OPENCL_C_FEATURES).
+const ATOMIC_ORDERS_AND_SCOPES: cl_device_atomic_capabilities = (CL_DEVICE_ATOMIC_ORDER_RELAXED
+    | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+    | CL_DEVICE_ATOMIC_ORDER_SEQ_CST
+    | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+    | CL_DEVICE_ATOMIC_SCOPE_DEVICE
+    | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
+    as cl_device_atomic_capabilities;
+
 fn device_info(
     dev: &Arc<Device>,
     handle: cl_device_id,
@@ -160,18 +182,24 @@ fn device_info(
         } else {
             object::app_ref_count::<Device>(handle)?
         }),
+        // Program-scope global variables (__opencl_c_program_scope_global_variables)
+        // are data of the program's loaded object: any size works; this is
+        // what a single one may take (the spec's minimum is 64 KiB).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
-            info(&0usize)
+            info(&MAX_GLOBAL_VARIABLE_SIZE)
         }
         CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE
         | CL_DEVICE_PIPE_SUPPORT => crate::api::pipe::device_pipe_info(param),
-        // Host memory is the device's: every SVM buffer is coherent, and the
-        // host's atomics work on it.
+        // Host memory is the device's: every SVM buffer is coherent, the
+        // host's atomics work on it (kernel atomics are the host's C11
+        // ones), and kernels use any host allocation at its own address
+        // (fine-grain system SVM).
         CL_DEVICE_SVM_CAPABILITIES => info(
             &((CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
                 | CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+                | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
                 | CL_DEVICE_SVM_ATOMICS) as cl_device_svm_capabilities),
         ),
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
@@ -183,20 +211,27 @@ fn device_info(
         // A group's work-items run on one thread, one sub-group at a time
         // between barriers: a sub-group spinning on another never yields.
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info(&false),
-        // OpenCL 3.0 minimums until the compiler brings the full model.
-        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info(
-            &((CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
-                as cl_device_atomic_capabilities),
-        ),
+        // Atomics and fences are the host's C11 atomics (LLVM atomic
+        // instructions with the same order, at system scope whatever the
+        // OpenCL scope), so every order holds at every scope, up to other
+        // devices and host threads sharing fine-grain SVM.
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info(&ATOMIC_ORDERS_AND_SCOPES),
+        // Fences also at work-item scope (OpenCL C atomic_work_item_fence
+        // with memory_scope_work_item).
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info(
-            &((CL_DEVICE_ATOMIC_ORDER_RELAXED
-                | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
-                | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)
-                as cl_device_atomic_capabilities),
+            &(ATOMIC_ORDERS_AND_SCOPES
+                | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM as cl_device_atomic_capabilities),
         ),
+        // cl_ext_float_atomics: float and double atomics are LLVM's
+        // atomicrmw fadd/fsub/fmin/fmax (builtins/lib/c11_atomic.cl); no
+        // half ones.
+        CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+        | CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT => info(&FP_ATOMICS_GLOBAL_AND_LOCAL),
+        CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT => info(&(0 as cl_bitfield)),
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info(&NON_UNIFORM_WORK_GROUPS),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => info(&true),
-        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&false),
+        // __opencl_c_generic_address_space (compiler::OPENCL_C_FEATURES).
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&true),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info("v0000-01-01-00"),
         _ => Err(CL_INVALID_VALUE),

@@ -353,6 +353,17 @@ cl_entry! {
 
     fn clSetKernelExecInfo(kernel: cl_kernel, param_name: cl_kernel_exec_info, param_value_size: usize, param_value: *const c_void) -> cl_int {
         let k = Kernel::resolve(kernel)?;
+        // CL_KERNEL_EXEC_INFO_SVM_PTRS: "To specify that no SVM allocations
+        // will be accessed by a kernel other than those set as kernel
+        // arguments, specify an empty set by passing param_value_size
+        // equal to zero and param_value equal to NULL."
+        if param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS as cl_kernel_exec_info
+            && param_value_size == 0
+            && param_value.is_null()
+        {
+            k.set_svm_ptrs(Vec::new());
+            return Ok(());
+        }
         if param_value.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -375,11 +386,10 @@ cl_entry! {
                 // "CL_INVALID_OPERATION if param_name is
                 // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value
                 // is CL_TRUE but no devices in the context associated with
-                // kernel support fine-grain system SVM allocations."
-                if on {
-                    return Err(CL_INVALID_OPERATION);
-                }
-                k.set_fine_grain_system(false);
+                // kernel support fine-grain system SVM allocations": the
+                // device does (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM): a kernel
+                // reaches any host memory at its own address.
+                k.set_fine_grain_system(on);
                 Ok(())
             }
             _ => Err(CL_INVALID_VALUE),

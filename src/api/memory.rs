@@ -70,6 +70,15 @@ fn create_buffer(
     if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
     }
+    // "CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR is set in flags and
+    // host_ptr is a pointer returned by clSVMAlloc and size is greater than
+    // the size passed to clSVMAlloc."
+    if has(flags, CL_MEM_USE_HOST_PTR)
+        && svm::contains(&ctx, host_ptr, 0)
+        && !svm::contains(&ctx, host_ptr, size)
+    {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
     // SAFETY: host_ptr is non-NULL exactly when USE/COPY_HOST_PTR is set,
     // and the application guarantees it points to size bytes (which, for
     // CL_MEM_USE_HOST_PTR, stay valid while the buffer lives).

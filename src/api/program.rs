@@ -341,7 +341,11 @@ cl_entry! {
             CL_PROGRAM_BUILD_OPTIONS => info(&state.options),
             CL_PROGRAM_BUILD_LOG => info(&state.log),
             CL_PROGRAM_BINARY_TYPE => info(&state.binary_type),
-            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info(&0usize),
+            // "The total amount of storage, in bytes, used by program
+            // variables in the global address space": 0 until built.
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => {
+                info(&p.executable().map_or(0, |e| e.global_variables_size))
+            }
             _ => Err(CL_INVALID_VALUE),
         }?;
         write_info(&bytes, param_value_size, param_value, param_value_size_ret)

@@ -24,6 +24,9 @@ pub struct WorkGroupContext {
     /// live across barriers (KernelInfo::frame_size bytes per work-item of
     /// the enqueued local size, aligned to regions::FRAME_ALIGN).
     pub frame: *mut c_void,
+    /// The frame's end: values in the frame are private memory too
+    /// (to_private, get_fence).
+    pub frame_end: *mut c_void,
     /// The collective functions' scratch: one slot per work-item (by local
     /// linear id), the group's result slot, one result slot per sub-group.
     pub collective_scratch: *mut u64,
@@ -34,6 +37,13 @@ pub struct WorkGroupContext {
         unsafe extern "C" fn(*mut WorkGroupContext, u32, *mut c_void, isize, *mut c_void) -> isize,
     /// Opaque to compiled code: the launch's device-side enqueue state.
     pub device_side: *mut c_void,
+    /// The group's arena of __local arguments, [begin, end): with the
+    /// kernel's __local variables, what to_local and get_fence call local.
+    pub local_arena_begin: *mut c_void,
+    pub local_arena_end: *mut c_void,
+    /// The highest address of the stack the running work-item uses (its
+    /// fiber's, or the worker's above the kernel's frames): to_private.
+    pub stack_top: *mut c_void,
 }
 
 /// FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local

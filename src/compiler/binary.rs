@@ -10,7 +10,9 @@
 //! Version 3 added the __local variables' size, version 4 the uniform
 //! work-group flag and the region frame size (kernels run as regions).
 
-use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind};
+use super::{
+    abi, address_space, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind,
+};
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
 const VERSION: u32 = 4;
@@ -206,6 +208,14 @@ pub fn load_so(
         group_entries.push(group);
     }
     let mut exe = Executable::with_group_entries(kernels, binary, entries, group_entries);
+    let size_symbol = format!("{}\0", address_space::GLOBAL_VARIABLES_SIZE_SYMBOL);
+    // SAFETY: the symbol, where the program defines it, is an i64
+    // (address_space::global_variables_size); programs built before it
+    // existed have none.
+    if let Ok(size) = unsafe { lib.get::<*const u64>(size_symbol.as_bytes()) } {
+        // SAFETY: as above: the symbol's address is that of the i64.
+        exe.global_variables_size = unsafe { **size } as usize;
+    }
     exe.library = Some(lib);
     exe.log = log;
     Ok(exe)

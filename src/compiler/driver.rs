@@ -2,7 +2,7 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{binary, blocks, ir, regions, Executable, Linked, Object, ObjectKind};
+use super::{address_space, binary, blocks, ir, regions, Executable, Linked, Object, ObjectKind};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -180,17 +180,7 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
     args.push(format!("-cl-std={std}"));
     args.push("-Xclang".to_string());
     args.push(super::extension_option());
-    // clang-19 defines some OpenCL C 3.0 feature macros only for SPIR
-    // targets (opencl-c-base.h: __opencl_c_work_group_collective_functions,
-    // ...), whatever -cl-ext says; defining each reported feature again is
-    // harmless for those it does define.
-    if std == "CL3.0" {
-        args.extend(
-            super::OPENCL_C_FEATURES
-                .iter()
-                .map(|(name, _)| format!("-D{name}=1")),
-        );
-    }
+    args.extend(super::feature_defines(&std));
     // The device's OpenCL version, which clang does not define.
     args.push("-D__OPENCL_VERSION__=300".to_string());
     Ok(args)
@@ -345,6 +335,9 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     blocks::fix_block_kernel_args(module.kernels.iter_mut().map(|k| &mut k.info), text);
     let infos: Vec<_> = module.kernels.iter().map(|k| k.info.clone()).collect();
     let rewritten = blocks::redirect_block_kernels(ir::rewrite(text, &module), &infos);
+    let mut rewritten = rewritten;
+    rewritten.push_str(&address_space::local_variable_test(&rewritten));
+    rewritten.push_str(&address_space::global_variables_size(&rewritten));
     let ll2 = dir.0.join("kernels.ll");
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");

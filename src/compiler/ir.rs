@@ -65,7 +65,7 @@ pub(super) fn matching(s: &str, open: usize) -> usize {
 
 /// The type at the start of a parameter (`ptr addrspace(1)`, `<4 x float>`,
 /// `%struct.S`, `i32`), and the rest (attributes, name).
-fn leading_type(p: &str) -> (&str, &str) {
+pub(super) fn leading_type(p: &str) -> (&str, &str) {
     let end = match p.chars().next() {
         Some('<' | '[' | '{') => matching(p, 0),
         _ => p.find(' ').unwrap_or(p.len()),

@@ -6,6 +6,7 @@
 //! behind `build` is the compiler work (issue 3).
 
 pub mod abi;
+mod address_space;
 mod binary;
 pub mod blocks;
 mod driver;
@@ -31,6 +32,9 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     ("cl_khr_int64_base_atomics", (1, 0, 0)),
     ("cl_khr_int64_extended_atomics", (1, 0, 0)),
     ("cl_khr_fp64", (1, 0, 0)),
+    // float and double atomic add/sub/min/max (builtins/lib/c11_atomic.cl),
+    // global and local: CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT.
+    ("cl_ext_float_atomics", (1, 0, 0)),
 ];
 
 /// The OpenCL C 3.0 optional features implemented (CL_DEVICE_OPENCL_C_FEATURES).
@@ -39,6 +43,16 @@ pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
     ("__opencl_c_fp64", (3, 0, 0)),
     ("__opencl_c_work_group_collective_functions", (3, 0, 0)),
     ("__opencl_c_subgroups", (3, 0, 0)),
+    // C11 atomics (builtins/lib/c11_atomic.cl): every order and scope, as
+    // CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES reports.
+    ("__opencl_c_atomic_order_acq_rel", (3, 0, 0)),
+    ("__opencl_c_atomic_order_seq_cst", (3, 0, 0)),
+    ("__opencl_c_atomic_scope_device", (3, 0, 0)),
+    ("__opencl_c_atomic_scope_all_devices", (3, 0, 0)),
+    // to_global/to_local/to_private/get_fence: builtins/workitem.c.
+    ("__opencl_c_generic_address_space", (3, 0, 0)),
+    // Data of the program's own loaded object (address_space.rs sizes it).
+    ("__opencl_c_program_scope_global_variables", (3, 0, 0)),
 ];
 
 /// Device-side enqueue and pipes: implemented, but clang-19 accepts
@@ -104,6 +118,47 @@ pub fn extension_option() -> String {
         .map(|(name, _)| format!("+{name}"))
         .collect();
     format!("-cl-ext=-all,{}", enabled.join(","))
+}
+
+/// cl_ext_float_atomics, which clang-19 knows only for SPIR targets: its
+/// macro and feature macros, defined directly (fp32 and fp64, global and
+/// local; no fp16).
+const FLOAT_ATOMICS_MACROS: &[&str] = &[
+    "cl_ext_float_atomics",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
+];
+
+/// The -D options for the features and extensions `extension_option`
+/// cannot set, for the `-cl-std` value `std` (e.g. "CL3.0").
+pub fn feature_defines(std: &str) -> Vec<String> {
+    // For OpenCL C 3.0, clang-19's -cl-ext leaves some feature macros
+    // undefined (the atomic scopes it does not know; those it sets only for
+    // SPIR targets, such as __opencl_c_work_group_collective_functions):
+    // every reported feature is defined again (the same value, so
+    // harmless). For 2.0, opencl-c-base.h defines them itself.
+    let features = opencl_c_features()
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|_| std == "CL3.0");
+    let float_atomics = if OPENCL_C_EXTENSIONS
+        .iter()
+        .any(|(name, _)| *name == "cl_ext_float_atomics")
+    {
+        FLOAT_ATOMICS_MACROS
+    } else {
+        &[]
+    };
+    features
+        .chain(float_atomics.iter().copied())
+        .map(|name| format!("-D{name}=1"))
+        .collect()
 }
 
 /// Where a kernel argument lives (kernel_arg_addr_space).
@@ -175,6 +230,10 @@ pub struct Executable {
     library: Option<libloading::Library>,
     /// The compiler's diagnostics (warnings) for a successful build.
     pub log: String,
+    /// Bytes of the program-scope global variables, which live in this
+    /// executable's own copy of the loaded object
+    /// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
+    pub global_variables_size: usize,
 }
 
 /// Builds OpenCL C `source` with the program's build `options`, through
@@ -290,6 +349,7 @@ impl Executable {
             group_entries,
             library: None,
             log: String::new(),
+            global_variables_size: 0,
         }
     }
 

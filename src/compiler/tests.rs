@@ -44,10 +44,14 @@ fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
         printf_fn: no_printf,
         executor: std::ptr::null_mut(),
         frame: std::ptr::null_mut(),
+        frame_end: std::ptr::null_mut(),
         collective_scratch: std::ptr::null_mut(),
         enqueue_fn: crate::sched::device_queue::enqueue_unavailable,
         device_op: crate::sched::device_queue::device_op_unavailable,
         device_side: std::ptr::null_mut(),
+        local_arena_begin: std::ptr::null_mut(),
+        local_arena_end: std::ptr::null_mut(),
+        stack_top: std::ptr::null_mut(),
     }
 }
 
@@ -300,10 +304,14 @@ fn run_range(
                     printf_fn: no_printf,
                     executor: std::ptr::null_mut(),
                     frame: std::ptr::null_mut(),
+                    frame_end: std::ptr::null_mut(),
                     collective_scratch: std::ptr::null_mut(),
                     enqueue_fn: crate::sched::device_queue::enqueue_unavailable,
                     device_op: crate::sched::device_queue::device_op_unavailable,
                     device_side: std::ptr::null_mut(),
+                    local_arena_begin: std::ptr::null_mut(),
+                    local_arena_end: std::ptr::null_mut(),
+                    stack_top: std::ptr::null_mut(),
                 };
                 if group_entry {
                     let entry = exe.group_entry(k).expect("a work-group entry");
@@ -553,4 +561,16 @@ kernel void integer(global int *out, int n) {
             "{name}"
         );
     }
+}
+
+#[test]
+fn feature_macros_clang_does_not_set() {
+    let cl30 = super::feature_defines("CL3.0");
+    assert!(cl30.contains(&"-D__opencl_c_atomic_scope_device=1".to_string()));
+    assert!(cl30.contains(&"-D__opencl_c_atomic_scope_all_devices=1".to_string()));
+    assert!(cl30.contains(&"-Dcl_ext_float_atomics=1".to_string()));
+    // OpenCL C 2.0: opencl-c-base.h defines the scope features itself.
+    let cl20 = super::feature_defines("CL2.0");
+    assert!(!cl20.iter().any(|d| d.contains("atomic_scope")));
+    assert!(cl20.contains(&"-D__opencl_c_ext_fp32_global_atomic_add=1".to_string()));
 }

@@ -18,7 +18,7 @@ use crate::core::memory::BASE_ADDR_ALIGN;
 use crate::sched::device_queue::{self, DeviceSide, Family};
 use crate::sched::pool::Pool;
 use crate::sched::printf::{printf_entry, PrintfBuffer};
-use corosensei::stack::DefaultStack;
+use corosensei::stack::{DefaultStack, Stack};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::RefCell;
 use std::ffi::c_void;
@@ -108,7 +108,7 @@ fn as_bytes(blocks: &mut [Block]) -> &mut [u8] {
 /// values, its own __local arena and the args array pointing into them.
 struct GroupArgs {
     _values: Vec<Block>,
-    _arena: Vec<Block>,
+    arena: Vec<Block>,
     ptrs: Vec<*mut c_void>,
 }
 
@@ -130,9 +130,15 @@ impl GroupArgs {
             .collect();
         GroupArgs {
             _values: values,
-            _arena: arena,
+            arena,
             ptrs,
         }
+    }
+
+    /// The __local argument arena, [begin, end) (WorkGroupContext).
+    fn arena_range(&self) -> (*mut c_void, *mut c_void) {
+        let range = self.arena.as_ptr_range();
+        (range.start as *mut c_void, range.end as *mut c_void)
     }
 }
 
@@ -243,8 +249,11 @@ unsafe fn run_group_fibers(
     let ctx_ptr: *mut WorkGroupContext = ctx;
     let state: *mut Fibers = &mut fibers;
     let mut items = Vec::with_capacity(ids.len());
+    // Each fiber's stack top: private memory for to_private.
+    let mut tops = Vec::with_capacity(ids.len());
     for _ in 0..ids.len() {
         let stack = take_stack()?;
+        tops.push(stack.base().get() as *mut c_void);
         items.push(Some(Coroutine::with_stack(
             stack,
             move |yielder: &Yielder<(), Wait>, ()| {
@@ -272,7 +281,10 @@ unsafe fn run_group_fibers(
                         continue;
                     }
                     // SAFETY: no fiber runs now; the next one reads its id here.
-                    unsafe { (*ctx_ptr).local_id = ids[i] };
+                    unsafe {
+                        (*ctx_ptr).local_id = ids[i];
+                        (*ctx_ptr).stack_top = tops[i];
+                    }
                     match fiber.resume(()) {
                         CoroutineResult::Yield(wait) => {
                             at_sub_group_barrier |= wait == Wait::SubGroup;
@@ -344,6 +356,11 @@ fn execute_groups(
         let args = group_args.ptrs.as_ptr();
         // Values that live across barriers, for kernels run as regions.
         let mut frame = blocks(info.frame_size * range.local.iter().product::<usize>());
+        let (local_arena_begin, local_arena_end) = group_args.arena_range();
+        // The kernel's frames (when it runs on this thread's stack) lie
+        // below this one.
+        let stack_marker = 0u8;
+        let stack_top = std::ptr::addr_of!(stack_marker) as *mut c_void;
         for g in chunk {
             let group_id = [
                 g % groups[0],
@@ -366,10 +383,14 @@ fn execute_groups(
                 printf_fn: printf_entry,
                 executor: std::ptr::null_mut(),
                 frame: frame.as_mut_ptr() as *mut c_void,
+                frame_end: frame.as_mut_ptr_range().end as *mut c_void,
                 collective_scratch: std::ptr::null_mut(),
                 enqueue_fn: device_queue::enqueue_unavailable,
                 device_op: device_queue::device_op_unavailable,
                 device_side: std::ptr::null_mut(),
+                local_arena_begin,
+                local_arena_end,
+                stack_top,
             };
             device_queue::install(&mut ctx, side);
             // SAFETY: the kernel's entry, with the argument array laid out
