@@ -149,15 +149,29 @@ fn device_info(
         CL_DEVICE_PROFILE => info("FULL_PROFILE"),
         CL_DEVICE_VERSION => info(&format!("OpenCL 3.0 FerroCL {}", env!("CARGO_PKG_VERSION"))),
         CL_DEVICE_NUMERIC_VERSION => info(&make_version(3, 0, 0)),
-        CL_DEVICE_OPENCL_C_VERSION => info("OpenCL C 1.2 FerroCL"),
+        // "The highest fully backwards compatible OpenCL C version": 2.0
+        // once every feature OpenCL C 2.0 requires is reported.
+        CL_DEVICE_OPENCL_C_VERSION => info(match crate::compiler::opencl_c_2_0() {
+            true => "OpenCL C 2.0 FerroCL",
+            false => "OpenCL C 1.2 FerroCL",
+        }),
         // cl_khr_extended_versioning: the numeric form of CL_DEVICE_OPENCL_C_VERSION.
-        CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR => info(&make_version(1, 2, 0)),
-        CL_DEVICE_OPENCL_C_ALL_VERSIONS => info(&[
-            name_version("OpenCL C", make_version(1, 0, 0)),
-            name_version("OpenCL C", make_version(1, 1, 0)),
-            name_version("OpenCL C", make_version(1, 2, 0)),
-            name_version("OpenCL C", make_version(3, 0, 0)),
-        ]),
+        CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR => info(&match crate::compiler::opencl_c_2_0() {
+            true => make_version(2, 0, 0),
+            false => make_version(1, 2, 0),
+        }),
+        CL_DEVICE_OPENCL_C_ALL_VERSIONS => {
+            let mut all = vec![
+                name_version("OpenCL C", make_version(1, 0, 0)),
+                name_version("OpenCL C", make_version(1, 1, 0)),
+                name_version("OpenCL C", make_version(1, 2, 0)),
+            ];
+            if crate::compiler::opencl_c_2_0() {
+                all.push(name_version("OpenCL C", make_version(2, 0, 0)));
+            }
+            all.push(name_version("OpenCL C", make_version(3, 0, 0)));
+            info(&all)
+        }
         CL_DEVICE_OPENCL_C_FEATURES => info(&name_versions(&crate::compiler::opencl_c_features())),
         CL_DEVICE_EXTENSIONS => info(&platform::extension_string(&device_extensions())),
         CL_DEVICE_EXTENSIONS_WITH_VERSION => info(&name_versions(&device_extensions())),

@@ -98,6 +98,26 @@ pub fn opencl_c_features() -> Vec<(&'static str, (u32, u32, u32))> {
     all
 }
 
+/// What OpenCL C 2.0 requires of a device (OpenCL C 3.0 spec, "6.2.1
+/// Features": the features a 2.0 device supports), images aside (optional
+/// in 2.0 too, with CL_DEVICE_IMAGE_SUPPORT).
+const OPENCL_C_2_0_FEATURES: &[&str] = &[
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_device_enqueue",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_pipes",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_work_group_collective_functions",
+];
+
+/// The device compiles all of OpenCL C 2.0 (CL_DEVICE_OPENCL_C_VERSION).
+pub fn opencl_c_2_0() -> bool {
+    OPENCL_C_2_0_FEATURES.iter().all(|f| has_feature(f))
+}
+
 /// The device has on-device queues (__opencl_c_device_enqueue).
 pub fn device_enqueue_supported() -> bool {
     has_feature("__opencl_c_device_enqueue")
