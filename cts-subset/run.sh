@@ -11,14 +11,14 @@
 # The OpenCL driver is whatever the ICD loader picks, e.g.
 #   OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd bash cts-subset/run.sh
 #   OCL_ICD_VENDORS=/work/main/target/release/libferrocl.so bash cts-subset/run.sh
-# Optional: CTS_TIMEOUT (seconds per program, default 90), CC, CTS_FILTER
+# Optional: CTS_TIMEOUT (seconds per program, default 300), CC, CTS_FILTER
 # (regex on the program path, e.g. "events/"), CTS_VERBOSE=1 (every failed
 # check on stderr, not just the first), CTS_NOFORK=1.
 set -u
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="${CTS_BUILD_DIR:-/tmp/ferrocl-cts-build}"
-tmo="${CTS_TIMEOUT:-90}"
+tmo="${CTS_TIMEOUT:-300}"
 cc="${CC:-cc}"
 filter="${CTS_FILTER:-}"
 mkdir -p "$build" || exit 2

@@ -59,7 +59,7 @@ pub fn is_plain_barrier(symbol: &str) -> bool {
     PLAIN_BARRIERS.contains(&symbol)
 }
 
-fn calls_plain_barrier(line: &str) -> bool {
+pub(super) fn calls_plain_barrier(line: &str) -> bool {
     PLAIN_BARRIERS
         .iter()
         .any(|b| line.contains(&format!("@{b}(")))
@@ -207,12 +207,14 @@ pub fn isolate_barriers(text: &str) -> String {
         if line.starts_with("define ") || !function.is_empty() {
             function.push(line.to_string());
             if line.starts_with('}') {
-                if function[0].contains(" spir_kernel ")
-                    && !function.iter().any(|l| calls_plain_barrier(l))
-                    && !function.iter().any(|l| l.contains("@_Z") && has_wait(l))
-                {
+                let kernel = function[0].contains(" spir_kernel ");
+                let barriers = function.iter().any(|l| calls_plain_barrier(l));
+                let waits = function.iter().any(|l| l.contains("@_Z") && has_wait(l));
+                if kernel && !barriers && !waits {
                     implicit |=
                         uniform_loops::insert_implicit_barriers(&mut function, &mut counters);
+                } else if kernel && barriers {
+                    uniform_loops::mark_barrier_loop_counters(&mut function, &mut counters);
                 }
                 isolate_in_function(&mut function, &mut splits);
                 for l in function.drain(..) {

@@ -20,7 +20,8 @@
 
 use super::ir::symbol_after_at;
 use super::regions::{
-    entry_number, label_of, percent, rename, used_names, IMPLICIT_BARRIER, UNIFORM_PREFIX,
+    calls_plain_barrier, entry_number, label_of, percent, rename, used_names, IMPLICIT_BARRIER,
+    UNIFORM_PREFIX,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -184,6 +185,21 @@ fn on_every_path(g: &Cfg, b: usize) -> bool {
 /// Inserts implicit barriers at the headers of one kernel's qualifying
 /// loops (its lines, `define` to `}`); true if it inserted any.
 pub fn insert_implicit_barriers(function: &mut Vec<String>, counter: &mut usize) -> bool {
+    cut_loops(function, counter, true)
+}
+
+/// For a kernel with barriers: the uniform counters of the loops that
+/// contain a barrier (every work-item runs those the same number of times,
+/// as OpenCL requires) are marked uniform, so that a region tests them
+/// once, not per work-item (a tree reduction's stride); true if any.
+pub fn mark_barrier_loop_counters(function: &mut Vec<String>, counter: &mut usize) -> bool {
+    cut_loops(function, counter, false)
+}
+
+/// The loop analysis of both: with `implicit`, barriers are inserted in
+/// the qualifying loops; without, loops with barriers only get their
+/// counters marked.
+fn cut_loops(function: &mut Vec<String>, counter: &mut usize, implicit: bool) -> bool {
     let Some(g) = cfg(function) else {
         return false;
     };
@@ -215,24 +231,35 @@ pub fn insert_implicit_barriers(function: &mut Vec<String>, counter: &mut usize)
     }
     let mut headers = Vec::new();
     let mut uniform_phis: Vec<String> = Vec::new();
-    for (&h, body) in &loops {
+    let mut order: Vec<usize> = loops.keys().copied().collect();
+    order.sort_unstable();
+    for h in order {
+        let body = &loops[&h];
         let nested = loops.iter().any(|(&o, other)| o != h && other.contains(&h));
         let outside: Vec<usize> = g.preds[h]
             .iter()
             .copied()
             .filter(|p| !body.contains(p))
             .collect();
+        if !implicit {
+            let has_barrier = body.iter().any(|&b| {
+                let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
+                function[g.starts[b]..end]
+                    .iter()
+                    .any(|l| calls_plain_barrier(l))
+            });
+            if has_barrier {
+                let header_phis = header_phis(function, &g, h);
+                if let Some(counters) = exits_uniformly(function, &g, body, &header_phis, &defs) {
+                    uniform_phis.extend(counters.iter().map(|c| c.to_string()));
+                }
+            }
+            continue;
+        }
         if nested || outside.len() != 1 || !on_every_path(&g, outside[0]) {
             continue;
         }
-        // The header's phis: the loop's carried values.
-        let header_phis: Vec<&str> = function[g.starts[h]..]
-            .iter()
-            .skip(usize::from(h != 0))
-            .take_while(|l| l.contains(" = phi "))
-            .filter_map(|l| l.trim_start().split_once(" = ").map(|(n, _)| n))
-            .map(|n| n.trim_start_matches('%').trim_matches('"'))
-            .collect();
+        let header_phis = header_phis(function, &g, h);
         let carries_float = header_phis.iter().any(|n| {
             defs.get(n).is_some_and(|rhs| {
                 let ty = rhs
@@ -301,6 +328,17 @@ pub fn insert_implicit_barriers(function: &mut Vec<String>, counter: &mut usize)
         }
     }
     true
+}
+
+/// A loop header's phis: the loop's carried values.
+fn header_phis<'a>(function: &'a [String], g: &Cfg, h: usize) -> Vec<&'a str> {
+    function[g.starts[h]..]
+        .iter()
+        .skip(usize::from(h != 0))
+        .take_while(|l| l.contains(" = phi "))
+        .filter_map(|l| l.trim_start().split_once(" = ").map(|(n, _)| n))
+        .map(|n| n.trim_start_matches('%').trim_matches('"'))
+        .collect()
 }
 
 /// Whether each branch out of the loop tests a uniform value: then the
