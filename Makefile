@@ -46,8 +46,11 @@ test: register lint
 	cargo test --release
 	OCL_ICD_VENDORS=$(LIB) bash cts-subset/run.sh
 
+# benches/run.sh once per set: sched (scheduling), kernels, sync (collectives,
+# device enqueue, atomics). `make bench BENCHES=sync` runs one.
+BENCHES ?= sched kernels sync
 bench: register
-	FERROCL_LIB=$(LIB) bash benches/run.sh
+	@for b in $(BENCHES); do FERROCL_LIB=$(LIB) BENCH=$$b bash benches/run.sh || exit 1; done
 
 clean:
 	cargo clean

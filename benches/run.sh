@@ -3,6 +3,7 @@
 #
 # Usage: benches/run.sh              scheduling (sched_bench.c, figures in us)
 #        BENCH=kernels benches/run.sh compiled kernels (kernels_bench.c)
+#        BENCH=sync benches/run.sh    collectives, device enqueue, atomics (sync_bench.c)
 # Environment:
 #   FERROCL_LIB   path of libferrocl.so  (default <repo>/target/release/libferrocl.so)
 #   POCL_ICD      PoCL .icd file or library (default /etc/OpenCL/vendors/pocl.icd)
@@ -44,7 +45,14 @@ kernels)
     cflags="-O3 -march=native -ffast-math"
     groups="vadd sgemm_naive sgemm_tiled reduce histogram nbody build"
     units="*_ms lower, others higher is better" ;;
-*) echo "error: BENCH is sched or kernels" >&2; exit 1 ;;
+sync)
+    cflags="-O2"
+    groups="wg_reduce_int tree_reduce_int wg_reduce_float tree_reduce_float enqueue_device enqueue_host"
+    groups="$groups atomic_wg atomic_device atomic_svm atomic_legacy atomic_local_c11 atomic_local_legacy"
+    # ferrocl's barrier and collective kernels are slow yet: a group gets a minute.
+    export SCHED_BENCH_TIMEOUT=${SCHED_BENCH_TIMEOUT:-60}
+    units="*_us lower, others higher is better" ;;
+*) echo "error: BENCH is sched, kernels or sync" >&2; exit 1 ;;
 esac
 if ! $CC $cflags -o "$bin" "$here/${BENCH}_bench.c" -lOpenCL -lpthread -lm 2>"$work/build.log"; then
     echo "error: cannot build ${BENCH}_bench.c:" >&2
@@ -128,6 +136,8 @@ shopt -s nullglob
 awk -v vendors="$vendors" -v units="$units" '
     function isnum(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
     function ratio(a, b) { return (isnum(a) && isnum(b) && b > 0) ? sprintf("%.2f", a / b) : "NA" }
+    # times (*_us, *_us_per_*, *_ms) are lower is better; rates (GB/s, ...) higher
+    function better(f, x, y) { return (f ~ /_(us|ms)(_|$)/) ? x + 0 < y + 0 : x + 0 > y + 0 }
     # median of the numeric values collected for key k ("NA" if none)
     function med(k,    m, i, j, t, a) {
         m = cnt[k]
@@ -156,7 +166,7 @@ awk -v vendors="$vendors" -v units="$units" '
             for (i = 1; i <= nv; i++) {
                 x = med(V[i] SUBSEP f)
                 line = line sprintf(" %10s", x)
-                if (V[i] != "ferrocl" && isnum(x) && (best == "NA" || x + 0 < best + 0)) best = x
+                if (V[i] != "ferrocl" && isnum(x) && (best == "NA" || better(f, x, best))) best = x
             }
             fv = med("ferrocl" SUBSEP f); pv = med("pocl" SUBSEP f)
             print line sprintf(" %13s %13s", ratio(fv, pv), ratio(fv, best))
