@@ -148,6 +148,7 @@ fn main() {
         }
         println!("cargo:warning=ferrocl builtins not built (kernel compiler disabled): {e}");
         std::fs::write(out_dir.join("builtins.bc"), b"").unwrap();
+        std::fs::write(out_dir.join("collective.bc"), b"").unwrap();
     }
     let bindings = bindgen::Builder::default()
         .header("include/cl_wrapper.h")

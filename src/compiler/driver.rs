@@ -11,6 +11,10 @@ use std::sync::OnceLock;
 
 /// The builtins library (builtins/), compiled by build.rs.
 static BUILTINS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/builtins.bc"));
+/// builtins/lib/collective.cl alone (also part of BUILTINS): linked into a
+/// module that calls work-group functions before the region transform, so
+/// that their barriers become the kernel's own.
+static COLLECTIVES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/collective.bc"));
 
 /// Why a build failed, so that the API can answer the right code.
 #[derive(Debug)]
@@ -390,6 +394,14 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
 /// work-item by work-item or on fibers) when there is nothing to do or a
 /// step fails.
 fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
+    let with_collectives;
+    let text = match regions::calls_work_group_functions(text) && !COLLECTIVES.is_empty() {
+        true => {
+            with_collectives = link_collectives(dir, text)?;
+            with_collectives.as_str()
+        }
+        false => text,
+    };
     let prepared = regions::prepare(text, &ir::call_graph(text))?;
     let inlined = opt(dir, &prepared.text, "always-inline,function(sroa)")?;
     if !prepared.demote {
@@ -402,6 +414,24 @@ fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
         &regions::isolate_barriers(&inlined),
         "function(scalarizer,reg2mem)",
     )
+}
+
+/// The module with the definitions of the work-group functions it calls.
+fn link_collectives(dir: &TempDir, text: &str) -> Option<String> {
+    let input = dir.0.join("collectives.in.ll");
+    let library = dir.0.join("collective.bc");
+    let output = dir.0.join("collectives.out.ll");
+    std::fs::write(&input, text).ok()?;
+    std::fs::write(&library, COLLECTIVES).ok()?;
+    let (ok, _) = run(Command::new(llvm_tool("llvm-link"))
+        .arg("-S")
+        .arg(&input)
+        .arg("--only-needed")
+        .arg(&library)
+        .arg("-o")
+        .arg(&output))
+    .ok()?;
+    ok.then(|| std::fs::read_to_string(&output).ok()).flatten()
 }
 
 /// LLVM's `opt` running `passes` on a module; None if it fails.

@@ -241,6 +241,7 @@ pub(super) fn is_barrier_symbol(name: &str) -> bool {
     name.starts_with("_Z7barrier")
         || name.contains("work_group_")
         || name.contains("wait_group_events")
+        || name == regions::COLLECTIVE_WAIT
         || is_sub_group_symbol(name)
 }
 

@@ -55,6 +55,24 @@ const START: &str = "__fcl.start";
 /// The widest alignment a frame slot gets (the frame's own alignment).
 pub const FRAME_ALIGN: usize = 64;
 
+/// The wait inside the work-group (argument 0) and sub-group functions
+/// (builtins/lib/collective.cl).
+pub const COLLECTIVE_WAIT: &str = "__ferrocl_collective_wait";
+
+/// Whether a module calls work-group collective functions (not sub-group
+/// ones, which keep fibers).
+pub fn calls_work_group_functions(text: &str) -> bool {
+    [
+        "@_Z14work_group_all",
+        "@_Z14work_group_any",
+        "@_Z20work_group_broadcast",
+        "@_Z21work_group_reduce_",
+        "@_Z29work_group_scan_",
+    ]
+    .iter()
+    .any(|f| text.contains(f))
+}
+
 pub fn is_plain_barrier(symbol: &str) -> bool {
     PLAIN_BARRIERS.contains(&symbol)
 }
@@ -125,10 +143,13 @@ pub struct Prepared {
 /// and their callers keep running work-item by work-item or on fibers.
 /// None when there is nothing to inline.
 pub fn prepare(text: &str, calls: &HashMap<String, HashSet<String>>) -> Option<Prepared> {
-    let demote = text.lines().any(calls_plain_barrier) || uniform_loops::worth_trying(text);
+    let demote = text.lines().any(calls_plain_barrier)
+        || text.contains(&format!("@{COLLECTIVE_WAIT}("))
+        || uniform_loops::worth_trying(text);
     let targets: HashSet<&str> = PLAIN_BARRIERS
         .iter()
         .copied()
+        .chain([COLLECTIVE_WAIT])
         .chain(WORK_ITEM_FNS.iter().map(|f| f.0))
         .collect();
     let reaches = |f: &str| -> bool {
@@ -198,7 +219,23 @@ fn mark_alwaysinline(line: &str) -> String {
 /// barrier call alone in a block of its own (the inliner merges blocks, so
 /// this cannot come earlier).
 pub fn isolate_barriers(text: &str) -> String {
+    // A work-group function's wait, inlined into a kernel, is a barrier of
+    // the kernel (collective.cl keeps its values in the group's scratch).
+    let work_group_wait = format!("call void @{COLLECTIVE_WAIT}(i32 noundef 0)");
+    let barrier = "call void @_Z7barrierj(i32 noundef 3)";
+    let mut implicit_declarations = Vec::new();
+    let replaced;
+    let text = match text.contains(&work_group_wait) {
+        true => {
+            replaced = text.replace(&work_group_wait, barrier);
+            replaced.as_str()
+        }
+        false => text,
+    };
     let mut out = String::with_capacity(text.len() + 4096);
+    if text.contains(barrier) && !text.contains("declare void @_Z7barrierj(") {
+        implicit_declarations.push("declare void @_Z7barrierj(i32 noundef)");
+    }
     let mut function: Vec<String> = Vec::new();
     let mut splits = 0usize;
     let mut implicit = false;
@@ -229,6 +266,10 @@ pub fn isolate_barriers(text: &str) -> String {
     }
     if implicit {
         out.push_str(&format!("declare void @{IMPLICIT_BARRIER}()\n"));
+    }
+    for d in implicit_declarations {
+        out.push_str(d);
+        out.push('\n');
     }
     out
 }

@@ -574,3 +574,21 @@ fn feature_macros_clang_does_not_set() {
     assert!(!cl20.iter().any(|d| d.contains("atomic_scope")));
     assert!(cl20.contains(&"-D__opencl_c_ext_fp32_global_atomic_add=1".to_string()));
 }
+
+#[test]
+fn work_group_functions_run_as_regions() {
+    let src = r#"
+kernel void sum(global int *out, global const int *in) {
+    int s = work_group_reduce_add(in[get_global_id(0)]);
+    int any = work_group_any(s > 3);
+    out[get_global_id(0)] = s + any + work_group_scan_inclusive_max(in[get_global_id(0)]);
+}
+kernel void sub(global int *out) { out[get_global_id(0)] = sub_group_reduce_add(1); }
+"#;
+    let exe = compile(src, "-cl-std=CL3.0").unwrap_or_else(|e| panic!("{}", e.log()));
+    let info = |n| &exe.kernels[exe.kernel_index(n).unwrap()];
+    // The work-group functions' waits became the kernel's barriers.
+    assert!(info("sum").uses_barriers && info("sum").group_entry);
+    // Sub-group functions keep fibers.
+    assert!(info("sub").uses_barriers && !info("sub").group_entry);
+}

@@ -355,7 +355,11 @@ fn execute_groups(
         let group_args = GroupArgs::new(&block);
         let args = group_args.ptrs.as_ptr();
         // Values that live across barriers, for kernels run as regions.
-        let mut frame = blocks(info.frame_size * range.local.iter().product::<usize>());
+        let items = range.local.iter().product::<usize>();
+        let mut frame = blocks(info.frame_size * items);
+        // The work-group functions' scratch when they run as regions (the
+        // fiber executor makes its own): a slot per work-item, the result.
+        let mut scratch = vec![0u64; (items + 1) * usize::from(info.uses_barriers)];
         let (local_arena_begin, local_arena_end) = group_args.arena_range();
         // The kernel's frames (when it runs on this thread's stack) lie
         // below this one.
@@ -384,7 +388,7 @@ fn execute_groups(
                 executor: std::ptr::null_mut(),
                 frame: frame.as_mut_ptr() as *mut c_void,
                 frame_end: frame.as_mut_ptr_range().end as *mut c_void,
-                collective_scratch: std::ptr::null_mut(),
+                collective_scratch: scratch.as_mut_ptr(),
                 enqueue_fn: device_queue::enqueue_unavailable,
                 device_op: device_queue::device_op_unavailable,
                 device_side: std::ptr::null_mut(),
