@@ -172,40 +172,49 @@ static int cas_forms(struct text *t, const char *fn)
  * parameters after p (e.g. ", T v"); `call` their arguments. */
 typedef int (*body_fn)(struct text *t, const char *fn);
 
-static char *program(const struct type *ty, body_fn body, const char *fn, const char *params,
-                     const char *call, const char *prelude, int *slots)
+/* The start of a program for type `ty`. */
+static void program_start(struct text *t, const struct type *ty, const char *prelude)
 {
-    struct text t = {0};
-    put(&t, "#define T %s\n#define AT %s\n%s\n", ty->name, ty->atomic, prelude);
+    put(t, "#define T %s\n#define AT %s\n%s\n", ty->name, ty->atomic, prelude);
+}
+
+/* Appends function fn's forms, as three functions forms_<fn>_<space>, and
+ * the four kernels that run them: k_<fn>_global, k_<fn>_local (on a
+ * __local copy per group, read back by work-item 0), k_<fn>_generic_global
+ * and k_<fn>_generic_local. `params` are the parameters after p (e.g.
+ * ", T v"), `call` their arguments. Returns the number of objects. */
+static int program_part(struct text *t, body_fn body, const char *fn, const char *params,
+                        const char *call)
+{
     const char *spaces[] = {"global", "local", ""};
+    int slots = 0;
     for (int s = 0; s < 3; s++) {
-        put(&t, "void forms_%s(volatile %s AT *p%s) {\n", *spaces[s] ? spaces[s] : "generic",
-            spaces[s], params);
-        *slots = body(&t, fn);
-        put(&t, "}\n");
+        put(t, "void forms_%s_%s(volatile %s AT *p%s) {\n", fn,
+            *spaces[s] ? spaces[s] : "generic", spaces[s], params);
+        slots = body(t, fn);
+        put(t, "}\n");
     }
-    put(&t,
-        "#define NS %d\n"
-        "kernel void k_global(global AT *g, global T *out) { size_t i = get_global_id(0); "
-        "forms_global(g%s); }\n"
-        "kernel void k_generic_global(global AT *g, global T *out) { size_t i = "
-        "get_global_id(0); forms_generic(g%s); }\n",
-        *slots, call, call);
+    put(t,
+        "kernel void k_%s_global(global AT *g, global T *out) { size_t i = get_global_id(0); "
+        "forms_%s_global(g%s); }\n"
+        "kernel void k_%s_generic_global(global AT *g, global T *out) { size_t i = "
+        "get_global_id(0); forms_%s_generic(g%s); }\n",
+        fn, fn, call, fn, fn, call);
     const char *local_kernel =
-        "kernel void k_%s(global AT *g, global T *out) {\n"
-        "  local AT l[NS];\n"
+        "kernel void k_%s_%s(global AT *g, global T *out) {\n"
+        "  local AT l[%d];\n"
         "  size_t i = get_global_id(0), grp = get_group_id(0);\n"
-        "  if (get_local_id(0) == 0) for (int k = 0; k < NS; k++) atomic_init(&l[k], "
+        "  if (get_local_id(0) == 0) for (int k = 0; k < %d; k++) atomic_init(&l[k], "
         "atomic_load(&g[k]));\n"
         "  work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "  forms_%s(l%s);\n"
+        "  forms_%s_%s(l%s);\n"
         "  work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "  if (get_local_id(0) == 0) for (int k = 0; k < NS; k++) out[grp * NS + k] = "
+        "  if (get_local_id(0) == 0) for (int k = 0; k < %d; k++) out[grp * %d + k] = "
         "atomic_load(&l[k]);\n"
         "}\n";
-    put(&t, local_kernel, "local", "local", call);
-    put(&t, local_kernel, "generic_local", "generic", call);
-    return t.s;
+    put(t, local_kernel, fn, "local", slots, slots, fn, "local", call, slots, slots);
+    put(t, local_kernel, fn, "generic_local", slots, slots, fn, "generic", call, slots, slots);
+    return slots;
 }
 
 static int rmw_body(struct text *t, const char *fn)
@@ -276,20 +285,26 @@ static void env_close(struct env *v)
  * value. */
 typedef int (*judge_fn)(const struct type *t, uint64_t got, int group, const void *arg);
 
-static void run_four(const struct type *ty, const char *src, int slots, uint64_t init,
-                     judge_fn judge, const void *arg, const char *what)
+/* Opens an env for `src` with room for `slots` objects of type `ty`. */
+static int env_for(struct env *v, const struct type *ty, const char *src, int slots)
 {
     size_t sz = (size_t)ty->size;
-    struct env v;
-    if (!env_open(&v, src, (size_t)slots * sz, (size_t)slots * sz * (N / GS))) {
-        h_fail_at(__FILE__, __LINE__, "%s on %s: build", what, ty->name);
-        env_close(&v);
-        return;
-    }
-    unsigned char *gv = malloc(v.g_bytes), *res = malloc(v.out_bytes);
+    if (env_open(v, src, (size_t)slots * sz * N, (size_t)slots * sz * N)) return 1;
+    h_fail_at(__FILE__, __LINE__, "build for %s", ty->name);
+    env_close(v);
+    return 0;
+}
+
+static void run_four(struct env *v, const struct type *ty, const char *fn, int slots,
+                     uint64_t init, judge_fn judge, const void *arg)
+{
+    size_t sz = (size_t)ty->size;
+    unsigned char *gv = calloc(1, v->g_bytes), *res = calloc(1, v->out_bytes);
     for (int m = 0; m < 4 && !h_failed(); m++) {
+        char name[96];
+        snprintf(name, sizeof name, "k_%s_%s", fn, KERNELS[m] + 2);
         for (int k = 0; k < slots; k++) memcpy(gv + (size_t)k * sz, &init, sz);
-        env_run(&v, KERNELS[m], gv, res, 0);
+        env_run(v, name, gv, res, 0);
         int local = m == 1 || m == 3;
         int bad = 0, first = -1;
         for (int grp = 0; grp < (local ? N / GS : 1); grp++)
@@ -298,12 +313,11 @@ static void run_four(const struct type *ty, const char *src, int slots, uint64_t
                 memcpy(&x, (local ? res : gv) + ((size_t)grp * slots + s) * sz, sz);
                 if (!judge(ty, x, local ? grp : -1, arg)) bad++, first = first < 0 ? s : first;
             }
-        CHECK(bad == 0, "%s on %s, %s: %d of %d objects wrong (first: form %d)", what, ty->name,
-              KERNELS[m], bad, local ? slots * (N / GS) : slots, first);
+        CHECK(bad == 0, "%s on %s, %s: %d of %d objects wrong (first: form %d)", fn, ty->name,
+              name, bad, local ? slots * (N / GS) : slots, first);
     }
     free(gv);
     free(res);
-    env_close(&v);
 }
 
 /* ---- fetch_<op> -------------------------------------------------------- */
@@ -371,19 +385,33 @@ static const struct rmw RMWS[] = {
     {"fetch_max", "(T)(i * 0x9E3779B97F4A7C15ul)", 6},
 };
 
+/* One program per type with every operation of `ops`. */
+static void rmw_ops(const struct type *ty, const struct rmw *ops, int nops, judge_fn judge,
+                    uint64_t (*init)(const struct type *, int))
+{
+    struct text t = {0};
+    program_start(&t, ty, "#define R(k)\n#define S(k) (p + (k))");
+    int slots = 0;
+    for (int r = 0; r < nops; r++) {
+        char call[128];
+        snprintf(call, sizeof call, ", %s", ops[r].value);
+        slots = program_part(&t, rmw_body, ops[r].fn, ", T v", call);
+    }
+    struct env v;
+    int built = env_for(&v, ty, t.s, slots);
+    free(t.s);
+    if (!built) return;
+    for (int r = 0; r < nops && !h_failed(); r++) {
+        struct rmw_arg a = {ops[r].op};
+        run_four(&v, ty, ops[r].fn, slots, init(ty, ops[r].op), judge, &a);
+    }
+    env_close(&v);
+}
+
 static void rmw_type(const struct type *ty)
 {
     if (!need_all_orders_and_scopes()) return;
-    for (int r = 0; r < COUNT(RMWS); r++) {
-        int slots = 0;
-        char call[128];
-        snprintf(call, sizeof call, ", %s", RMWS[r].value);
-        char *src = program(ty, rmw_body, RMWS[r].fn, ", T v", call, "#define R(k)\n#define S(k) (p + (k))", &slots);
-        struct rmw_arg a = {RMWS[r].op};
-        run_four(ty, src, slots, rmw_init(ty, RMWS[r].op), rmw_judge, &a, RMWS[r].fn);
-        free(src);
-        if (h_failed()) return;
-    }
+    rmw_ops(ty, RMWS, COUNT(RMWS), rmw_judge, rmw_init);
 }
 
 TEST(fetch_ops_int) { rmw_type(&TYPES[0]); }
@@ -405,6 +433,11 @@ static double float_value(int op, int i)
 static double float_init(int op)
 {
     return op == 5 ? 1000.0 : op == 6 ? -1000.0 : 0.0;
+}
+
+static uint64_t float_init_bits(const struct type *t, int op)
+{
+    return from_double(t, float_init(op));
 }
 
 static int float_judge(const struct type *t, uint64_t got, int group, const void *arg)
@@ -437,17 +470,7 @@ TEST(float_fetch_add_sub_min_max)
         {"fetch_max", "(T)((i * 37) % 101) - (T)50.5", 6},
     };
     for (int t = 8; t < NTYPES && !h_failed(); t++)
-        for (int r = 0; r < COUNT(ops) && !h_failed(); r++) {
-            int slots = 0;
-            char call[128];
-            snprintf(call, sizeof call, ", %s", ops[r].value);
-            char *src = program(&TYPES[t], rmw_body, ops[r].fn, ", T v", call,
-                                "#define R(k)\n#define S(k) (p + (k))", &slots);
-            struct rmw_arg a = {ops[r].op};
-            run_four(&TYPES[t], src, slots, from_double(&TYPES[t], float_init(ops[r].op)),
-                     float_judge, &a, ops[r].fn);
-            free(src);
-        }
+        rmw_ops(&TYPES[t], ops, COUNT(ops), float_judge, float_init_bits);
 }
 
 /* ---- compare_exchange_strong/weak: increments by CAS loops ------------- */
@@ -463,12 +486,17 @@ static void cas_type(const struct type *ty)
 {
     if (!need_all_orders_and_scopes()) return;
     const char *fns[] = {"compare_exchange_strong", "compare_exchange_weak"};
-    for (int f = 0; f < 2; f++) {
-        int slots = 0;
-        char *src = program(ty, cas_body, fns[f], "", "", "#define S(k) (p + (k))", &slots);
-        run_four(ty, src, slots, 0, count_judge, NULL, fns[f]);
-        free(src);
-    }
+    struct text t = {0};
+    program_start(&t, ty, "#define S(k) (p + (k))");
+    int slots = 0;
+    for (int f = 0; f < 2; f++) slots = program_part(&t, cas_body, fns[f], "", "");
+    struct env v;
+    int built = env_for(&v, ty, t.s, slots);
+    free(t.s);
+    if (!built) return;
+    for (int f = 0; f < 2 && !h_failed(); f++)
+        run_four(&v, ty, fns[f], slots, 0, count_judge, NULL);
+    env_close(&v);
 }
 
 TEST(compare_exchange_all_types)
