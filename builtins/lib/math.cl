@@ -57,7 +57,23 @@ double3 CNFN atanh(double3 x) {double3 r_ = (double3)(atanh(x.s01), atanh(x.s2))
 double4 CNFN atanh(double4 x) {double4 r_ = (double4)(atanh(x.lo), atanh(x.hi));  return r_; }
 double8 CNFN atanh(double8 x) {double8 r_ = (double8)(atanh(x.lo), atanh(x.hi));  return r_; }
 double16 CNFN atanh(double16 x) {double16 r_ = (double16)(atanh(x.lo), atanh(x.hi));  return r_; }
-double CNFN cbrt(double x) { return __builtin_cbrt(x); }
+double CNFN cbrt(double x) {
+  double ax = __builtin_fabs(x), scale = 1.0;
+  if (!(ax < 0x1p900)) {
+    if (!__builtin_isfinite(x)) return x;
+    x *= 0x1p-600;
+    scale = 0x1p200;
+  } else if (ax < 0x1p-900) {
+    if (x == 0.0) return x;
+    x *= 0x1p600;
+    scale = 0x1p-200;
+  }
+  double y = __builtin_cbrt(x);
+  double y2 = y * y, e2 = __builtin_fma(y, y, -y2);
+  double y3 = y2 * y, e3 = __builtin_fma(y2, y, -y3) + e2 * y;
+  double r = (y3 - x) + e3;
+  return (y - r / (3.0 * y2)) * scale;
+}
 double2 CNFN cbrt(double2 x) {double2 r_ = (double2)(cbrt(x.lo), cbrt(x.hi));  return r_; }
 double3 CNFN cbrt(double3 x) {double3 r_ = (double3)(cbrt(x.s01), cbrt(x.s2));  return r_; }
 double4 CNFN cbrt(double4 x) {double4 r_ = (double4)(cbrt(x.lo), cbrt(x.hi));  return r_; }
