@@ -418,33 +418,40 @@ fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
 
 /// The module with the definitions of the work-group functions it calls.
 fn link_collectives(dir: &TempDir, text: &str) -> Option<String> {
-    let input = dir.0.join("collectives.in.ll");
     let library = dir.0.join("collective.bc");
-    let output = dir.0.join("collectives.out.ll");
-    std::fs::write(&input, text).ok()?;
     std::fs::write(&library, COLLECTIVES).ok()?;
-    let (ok, _) = run(Command::new(llvm_tool("llvm-link"))
-        .arg("-S")
-        .arg(&input)
-        .arg("--only-needed")
-        .arg(&library)
-        .arg("-o")
-        .arg(&output))
-    .ok()?;
-    ok.then(|| std::fs::read_to_string(&output).ok()).flatten()
+    llvm_step(
+        dir,
+        "collectives",
+        text,
+        "llvm-link",
+        &["--only-needed".as_ref(), library.as_os_str()],
+    )
 }
 
 /// LLVM's `opt` running `passes` on a module; None if it fails.
 fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
     let step = passes.split([',', '(']).next().unwrap_or("opt");
+    let passes = format!("-passes={passes}");
+    llvm_step(
+        dir,
+        step,
+        text,
+        "opt",
+        &["-scalarize-load-store".as_ref(), passes.as_ref()],
+    )
+}
+
+/// One LLVM tool run on a module's text (`tool -S <module> <args> -o ..`),
+/// its files named after `step` in the build directory; None if it fails.
+fn llvm_step(dir: &TempDir, step: &str, text: &str, tool: &str, args: &[&OsStr]) -> Option<String> {
     let input = dir.0.join(format!("{step}.in.ll"));
     let output = dir.0.join(format!("{step}.out.ll"));
     std::fs::write(&input, text).ok()?;
-    let (ok, _) = run(Command::new(llvm_tool("opt"))
+    let (ok, _) = run(Command::new(llvm_tool(tool))
         .arg("-S")
-        .arg("-scalarize-load-store")
-        .arg(format!("-passes={passes}"))
         .arg(&input)
+        .args(args)
         .arg("-o")
         .arg(&output))
     .ok()?;

@@ -488,17 +488,27 @@ fn reachable(f: &str, calls: &HashMap<String, HashSet<String>>) -> HashSet<Strin
 }
 
 fn reaches_barrier(f: &str, calls: &HashMap<String, HashSet<String>>) -> bool {
+    reaches(f, calls, is_barrier_symbol)
+}
+
+/// Whether `f` calls a symbol `target` accepts, directly or through the
+/// functions it calls.
+pub(super) fn reaches(
+    f: &str,
+    calls: &HashMap<String, HashSet<String>>,
+    target: impl Fn(&str) -> bool,
+) -> bool {
     let mut seen = HashSet::new();
-    let mut stack = vec![f.to_string()];
+    let mut stack = vec![f];
     while let Some(g) = stack.pop() {
-        if !seen.insert(g.clone()) {
+        if !seen.insert(g) {
             continue;
         }
-        for c in calls.get(&g).into_iter().flatten() {
-            if is_barrier_symbol(c) {
+        for c in calls.get(g).into_iter().flatten() {
+            if target(c) {
                 return true;
             }
-            stack.push(c.clone());
+            stack.push(c);
         }
     }
     false

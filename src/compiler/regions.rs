@@ -152,22 +152,7 @@ pub fn prepare(text: &str, calls: &HashMap<String, HashSet<String>>) -> Option<P
         .chain([COLLECTIVE_WAIT])
         .chain(WORK_ITEM_FNS.iter().map(|f| f.0))
         .collect();
-    let reaches = |f: &str| -> bool {
-        let mut seen = HashSet::new();
-        let mut stack = vec![f];
-        while let Some(g) = stack.pop() {
-            if !seen.insert(g) {
-                continue;
-            }
-            for c in calls.get(g).into_iter().flatten() {
-                if targets.contains(c.as_str()) {
-                    return true;
-                }
-                stack.push(c);
-            }
-        }
-        false
-    };
+    let reaches = |f: &str| super::ir::reaches(f, calls, |c| targets.contains(c));
     let mut out = String::with_capacity(text.len() + 4096);
     let mut marked = false;
     // `#N ` references to attribute groups that forbid inlining.
@@ -532,8 +517,6 @@ pub struct RegionPlan {
     /// Barrier block label → the region it starts.
     barriers: HashMap<String, usize>,
     slots: Vec<Slot>,
-    /// Per-alloca names kept in the frame.
-    in_frame: HashSet<String>,
     /// Bytes per work-item of the per-work-item arrays (the uniform area
     /// starts at this times the group's work-items).
     per_item_size: u64,
@@ -797,7 +780,6 @@ pub fn plan(body: &[&str], structs: &HashMap<String, String>) -> Option<RegionPl
         starts,
         barriers,
         slots,
-        in_frame,
         per_item_size: per_item,
         frame_size: (per_item + uniform) as usize,
     })
@@ -923,7 +905,7 @@ pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&
             continue;
         }
         if trimmed.starts_with("call void @llvm.lifetime.")
-            && used_names(line).any(|n| plan.in_frame.contains(n))
+            && used_names(line).any(|n| plan.slots.iter().any(|s| s.name == n))
         {
             continue;
         }
