@@ -108,6 +108,33 @@ static const char *src =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "  C[row * n + col] = sum;\n"
+    "}\n"
+    /* A tree sum: the stride and the level counter are the same in every
+     * work-item (ferrocl keeps them once per group), and every work-item
+     * must see each new value, none a value another one already changed. */
+    "kernel void tree(global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0); int level = 0;\n"
+    "  t[l] = (int)get_global_id(0);\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (l < s) t[l] += t[l + s];\n"
+    "    out[get_global_id(0) * 10 + 1 + level++] = (int)s;\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0) * 10] = t[0] + 1000 * level;\n"
+    "}\n"
+    /* Neighbours across rows and columns of 2-D groups whose rows fill a
+     * vector exactly, or not. */
+    "kernel void rows2d(global float *out, local float *t) {\n"
+    "  size_t x = get_local_id(0), y = get_local_id(1), w = get_local_size(0), h = get_local_size(1);\n"
+    "  float acc = 0;\n"
+    "  for (int i = 0; i < 3; i++) {\n"
+    "    t[y * w + x] = (float)(get_global_id(0) + i * get_global_id(1));\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    acc += t[((y + 1) % h) * w + (x + 1) % w];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;\n"
     "}\n";
 
 static const char *variants[] = {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"};
@@ -449,6 +476,57 @@ TEST(uniform_and_divergent_loops)
     each_variant(check_uniform_and_divergent_loops);
 }
 
+static void check_tree_sum_with_uniform_stride(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t ls[] = {1, 2, 16, 64, 256}, g = 512;
+    static int out[512 * 10];
+    for (int s = 0; s < 5; s++) {
+        memset(out, 0, sizeof out);
+        CHECK_OK(run(c, q, p, "tree", 1, &g, &ls[s], ls[s] * 4, out, sizeof out));
+        int bad = 0, levels = 0;
+        for (size_t n = ls[s]; n > 1; n /= 2) levels++;
+        for (size_t i = 0; i < g; i++) {
+            size_t first = i - i % ls[s];
+            int sum = 0;
+            for (size_t j = first; j < first + ls[s]; j++) sum += (int)j;
+            bad += out[i * 10] != sum + 1000 * levels;
+            for (int v = 0; v < levels; v++) bad += out[i * 10 + 1 + v] != (int)(ls[s] >> (v + 1));
+        }
+        CHECK(bad == 0, "%s, local %zu: %d wrong", variant, ls[s], bad);
+    }
+}
+
+TEST(tree_sum_with_uniform_stride)
+{
+    each_variant(check_tree_sum_with_uniform_stride);
+}
+
+static void check_neighbours_in_two_dimensions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t shapes[][4] = {{16, 4, 32, 8}, {17, 3, 34, 6}, {8, 8, 24, 16}, {1, 5, 3, 10}};
+    for (int s = 0; s < 4; s++) {
+        size_t w = shapes[s][0], h = shapes[s][1], gl[2] = {shapes[s][2], shapes[s][3]};
+        float *out = malloc(gl[0] * gl[1] * sizeof *out);
+        CHECK_OK(run(c, q, p, "rows2d", 2, gl, shapes[s], w * h * 4, out, gl[0] * gl[1] * 4));
+        int bad = 0;
+        for (size_t gy = 0; gy < gl[1]; gy++)
+            for (size_t gx = 0; gx < gl[0]; gx++) {
+                size_t x = gx % w, y = gy % h;
+                size_t nx = gx - x + (x + 1) % w, ny = gy - y + (y + 1) % h;
+                float want = 0;
+                for (int i = 0; i < 3; i++) want += (float)(nx + i * ny);
+                bad += out[gy * gl[0] + gx] != want;
+            }
+        CHECK(bad == 0, "%s, local %zux%zu: %d wrong", variant, w, h, bad);
+        free(out);
+    }
+}
+
+TEST(neighbours_in_two_dimensions)
+{
+    each_variant(check_neighbours_in_two_dimensions);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic/barriers", argc, argv);
@@ -461,5 +539,7 @@ int main(int argc, char **argv)
     H_RUN(uniform_and_divergent_loops);
     H_RUN(uniform_loop_in_two_dimensions);
     H_RUN(uniform_loop_with_vector_sum);
+    H_RUN(tree_sum_with_uniform_stride);
+    H_RUN(neighbours_in_two_dimensions);
     return h_done();
 }

@@ -320,8 +320,12 @@ fn is_work_item_symbol(name: &str) -> bool {
 pub(super) const WG_BODY_PREFIX: &str = "__ferrocl_wgbody.";
 
 /// The parameters a kernel's work-group copy takes after the kernel's own.
+/// Not `noalias`: the inliner would mark each inlined copy with a
+/// `noalias.scope.decl` call, which keeps LLVM from treating the work-item
+/// loop as parallel (see ParallelAccess). The work-group entry's own `ctx`
+/// is `noalias readonly`, which makes every load from it invariant.
 pub(super) const WG_PARAMS: &str =
-    "ptr noalias nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
+    "ptr nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
 const WG_ARGS: &str = "ptr %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
 
 /// A parsed module: its kernels and what rewriting needs.
@@ -774,6 +778,16 @@ pub fn rewrite(text: &str, module: &Module) -> String {
         }
     }
     let mut next_md = max_md + 1;
+    // The local sizes' range (group_entry_head).
+    let range_md = next_md;
+    next_md += 1;
+    if !copies.is_empty() {
+        let _ = writeln!(
+            out,
+            "!{range_md} = !{{i64 0, i64 {}}}",
+            crate::core::kernel::MAX_WORK_GROUP_SIZE + 1
+        );
+    }
     for (n, (name, body)) in copies.iter().enumerate() {
         let Some(k) = module.kernels.iter().find(|k| &k.info.name == name) else {
             continue;
@@ -781,23 +795,27 @@ pub fn rewrite(text: &str, module: &Module) -> String {
         let group = max_attr + 1 + n;
         let (define, rest) = body.split_once('\n').unwrap_or((body, ""));
         let (define, attrs) = copy_define(define, name, group, &attr_groups);
+        let access = ParallelAccess::new(&mut next_md);
         match &k.regions {
             None => {
-                let _ = write!(out, "\n{define}\n{rest}");
-                let call_args = group_entry_head(&mut out, k);
-                group_loops_ir(&mut out, k, call_args, next_md);
-                next_md += 1;
+                let _ = writeln!(out, "\n{define}");
+                for line in rest.lines() {
+                    let _ = writeln!(out, "{}", access.tag(line));
+                }
+                let call_args = group_entry_head(&mut out, k, range_md);
+                group_loops_ir(&mut out, k, call_args, &access, &mut next_md);
             }
             Some(plan) => {
                 let lines: Vec<&str> = rest.lines().collect();
                 for r in 0..plan.regions() {
                     let define = regions::region_define(&define, name, r);
-                    regions::write_region(&mut out, plan, &define, &lines, r);
+                    regions::write_region(&mut out, plan, &define, &lines, r, &access);
                 }
-                let call_args = group_entry_head(&mut out, k);
-                regions::write_group_entry(&mut out, name, plan, &call_args, &mut next_md);
+                let call_args = group_entry_head(&mut out, k, range_md);
+                regions::write_group_entry(&mut out, name, plan, &call_args, &access, &mut next_md);
             }
         }
+        let _ = writeln!(out, "{}", access.declaration());
         let _ = writeln!(out, "attributes #{group} = {attrs}");
     }
     out
@@ -925,19 +943,22 @@ fn entry_ir(out: &mut String, k: &IrKernel) {
 /// The head of `void __ferrocl_wg_K(args, ctx)`: the kernel's arguments
 /// (returned as call arguments), the group's local size (`%ls0..2`) and
 /// whether it is empty (`%ls.zero`).
-fn group_entry_head(out: &mut String, k: &IrKernel) -> Vec<String> {
+fn group_entry_head(out: &mut String, k: &IrKernel, range_md: usize) -> Vec<String> {
     let local_size = std::mem::offset_of!(super::abi::WorkGroupContext, local_size);
     let _ = writeln!(
         out,
-        "\ndefine void @{}{}(ptr %args, ptr noalias %ctx) {{\nentry:\n  store ptr %ctx, ptr @__ferrocl_ctx",
+        "\ndefine void @{}{}(ptr %args, ptr noalias readonly %ctx) {{\nentry:\n  store ptr %ctx, ptr @__ferrocl_ctx",
         super::abi::GROUP_ENTRY_PREFIX,
         k.info.name
     );
     let call_args = load_args(out, k);
+    // A local size is at most the device's limit, so LLVM knows the local
+    // ids fit in 32 bits: an `int` index built from one (`A[i * n + lx]`)
+    // is then a consecutive access, and the loop over it vectorizes.
     for d in 0..3 {
         let _ = writeln!(
             out,
-            "  %ls.p{d} = getelementptr inbounds i8, ptr %ctx, i64 {}\n  %ls{d} = load i64, ptr %ls.p{d}, align 8\n  %ls.zero{d} = icmp eq i64 %ls{d}, 0",
+            "  %ls.p{d} = getelementptr inbounds i8, ptr %ctx, i64 {}\n  %ls{d} = load i64, ptr %ls.p{d}, align 8, !range !{range_md}\n  %ls.zero{d} = icmp eq i64 %ls{d}, 0",
             local_size + 8 * d
         );
     }
@@ -948,10 +969,166 @@ fn group_entry_head(out: &mut String, k: &IrKernel) -> Vec<String> {
     call_args
 }
 
+/// What the work-item loops of one kernel may assume about its memory
+/// accesses, told to LLVM as metadata on the text.
+///
+/// An access group: the accesses no other work-item of the group touches
+/// between two barriers. The work-item loops declare it parallel, so the
+/// vectorizer needs no dependence checks (which fail at run time for a
+/// tree reduction's `tmp[l] += tmp[l + s]`, and cannot tell `__local` from
+/// `__global`). Why this is sound: "a data race [conflicting accesses by
+/// different work-items, not both atomic, neither happening before the
+/// other] results in undefined behavior" (OpenCL 3.0, 3.3.6.1), and between
+/// barriers nothing orders two work-items of a group but atomics and
+/// fences, which LLVM never vectorizes. Only plain loads and stores through
+/// `__global`, `__constant` and `__local` pointers are in it, and the
+/// region frame's slots: private memory (allocas the loop reuses for every
+/// work-item) and generic pointers (which may point there) are not, and
+/// LLVM treats a loop with any access outside the group as an ordinary one.
+///
+/// Four alias scopes, for memory that never overlaps but LLVM cannot see
+/// so (the frame's address is loaded from the context): global, constant
+/// and local memory; the work-items' frame slots; the group's uniform
+/// slots; and the uniform slots' staging copy (see regions.rs).
+pub struct ParallelAccess {
+    /// The first of its metadata nodes: the access group, then the scope
+    /// domain, the scopes (by AccessKind), and per kind its own scope list
+    /// and the list of the others.
+    first: usize,
+}
+
+/// Which memory an access touches.
+#[derive(Clone, Copy)]
+pub enum AccessKind {
+    Memory = 0,
+    Frame = 1,
+    Uniform = 2,
+    Staging = 3,
+}
+
+const ACCESS_KINDS: [&str; 4] = ["memory", "frame", "uniform", "staging"];
+
+impl ParallelAccess {
+    /// Takes the metadata numbers it needs.
+    pub fn new(next_md: &mut usize) -> Self {
+        let first = *next_md;
+        *next_md += 2 + 3 * ACCESS_KINDS.len();
+        ParallelAccess { first }
+    }
+
+    fn group(&self) -> usize {
+        self.first
+    }
+
+    fn scope(&self, kind: usize) -> usize {
+        self.first + 2 + kind
+    }
+
+    /// The lists of `kind`: its own scope, and the others'.
+    fn lists(&self, kind: usize) -> (usize, usize) {
+        let at = self.first + 2 + ACCESS_KINDS.len() + 2 * kind;
+        (at, at + 1)
+    }
+
+    /// The definitions of its metadata nodes.
+    pub fn declaration(&self) -> String {
+        let domain = self.first + 1;
+        let mut out = format!(
+            "!{} = distinct !{{}}\n!{domain} = distinct !{{!{domain}, !\"ferrocl work-group\"}}",
+            self.group()
+        );
+        for (k, name) in ACCESS_KINDS.iter().enumerate() {
+            let s = self.scope(k);
+            out.push_str(&format!(
+                "\n!{s} = distinct !{{!{s}, !{domain}, !\"{name}\"}}"
+            ));
+        }
+        for k in 0..ACCESS_KINDS.len() {
+            let (own, others) = self.lists(k);
+            let rest: Vec<String> = (0..ACCESS_KINDS.len())
+                .filter(|&o| o != k)
+                .map(|o| format!("!{}", self.scope(o)))
+                .collect();
+            out.push_str(&format!(
+                "\n!{own} = !{{!{}}}\n!{others} = !{{{}}}",
+                self.scope(k),
+                rest.join(", ")
+            ));
+        }
+        out
+    }
+
+    /// The work-item loop's metadata: its identity and the group it runs in
+    /// parallel. `id` is the loop's metadata number; `next_md` gives one
+    /// more.
+    pub fn loop_metadata(&self, id: usize, next_md: &mut usize) -> String {
+        let parallel = *next_md;
+        *next_md += 1;
+        format!(
+            "!{id} = distinct !{{!{id}, !{parallel}}}\n!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{}}}",
+            self.group()
+        )
+    }
+
+    /// The metadata of an access of one kind: its scope and, unless the
+    /// access already has scopes of its own (from inlining), the others'.
+    fn attachments(&self, kind: AccessKind, scoped: bool) -> String {
+        let (own, others) = self.lists(kind as usize);
+        let group = format!(", !llvm.access.group !{}", self.group());
+        match scoped {
+            true => group,
+            false => format!(", !alias.scope !{own}, !noalias !{others}{group}"),
+        }
+    }
+
+    /// The metadata of a region's access to its frame (a slot of one of
+    /// the kinds but Memory). Every such access is in the group: a
+    /// work-item's slot is its own, uniform slots are only read while the
+    /// loop runs, and the staging copy is written by every work-item with
+    /// the same value.
+    pub fn slot_tag(&self, kind: AccessKind) -> String {
+        self.attachments(kind, false)
+    }
+
+    /// The line with its metadata attached, if it is a plain load or store
+    /// through a global, constant or local pointer.
+    pub fn tag<'a>(&self, line: &'a str) -> std::borrow::Cow<'a, str> {
+        let t = line.trim_start();
+        let plain = t.starts_with("store ") && !t.starts_with("store atomic")
+            || t.split_once(" = ").is_some_and(|(_, rhs)| {
+                rhs.starts_with("load ") && !rhs.starts_with("load atomic")
+            });
+        if !plain || t.contains(" volatile ") || t.starts_with("store volatile") {
+            return line.into();
+        }
+        // The pointer operand is the last before the alignment.
+        let Some(before) = line.rfind(", align ").map(|i| &line[..i]) else {
+            return line.into();
+        };
+        let space = before
+            .rfind(", ptr addrspace(")
+            .and_then(|i| before[i + 16..].split(')').next());
+        match space {
+            Some("1" | "2" | "3") => {
+                let scoped = line.contains("!alias.scope") || line.contains("!noalias");
+                format!("{line}{}", self.attachments(AccessKind::Memory, scoped)).into()
+            }
+            _ => line.into(),
+        }
+    }
+}
+
 /// The rest of a barrier-free kernel's work-group entry: its work-group
-/// copy called for every local id, z outermost, x innermost. `md` is a free
-/// metadata number for the x loop's identity.
-fn group_loops_ir(out: &mut String, k: &IrKernel, mut call_args: Vec<String>, md: usize) {
+/// copy called for every local id, z outermost, x innermost.
+fn group_loops_ir(
+    out: &mut String,
+    k: &IrKernel,
+    mut call_args: Vec<String>,
+    access: &ParallelAccess,
+    next_md: &mut usize,
+) {
+    let md = *next_md;
+    *next_md += 1;
     call_args.push("ptr %ctx, i64 %lx, i64 %ly, i64 %lz".into());
     let _ = writeln!(
         out,
@@ -979,9 +1156,10 @@ z.latch:
 done:
   ret void
 }}
-!{md} = distinct !{{!{md}}}",
+{}",
         k.info.name,
-        call_args.join(", ")
+        call_args.join(", "),
+        access.loop_metadata(md, next_md)
     );
 }
 

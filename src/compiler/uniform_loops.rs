@@ -283,7 +283,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, implicit: bool) ->
             uniform_phis.extend(counters.iter().map(|c| c.to_string()));
         }
     }
-    if headers.is_empty() {
+    if headers.is_empty() && uniform_phis.is_empty() {
         return false;
     }
     // After the phis of each header, and of each block the loops exit to,
@@ -327,7 +327,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, implicit: bool) ->
             *line = rename(line, &renames);
         }
     }
-    true
+    !headers.is_empty()
 }
 
 /// A loop header's phis: the loop's carried values.
