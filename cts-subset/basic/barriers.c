@@ -135,6 +135,38 @@ static const char *src =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;\n"
+    "}\n"
+    /* Regions starting with `if (get_local_id(0) < uniform)`: ferrocl runs
+     * only the work-items below the bound when the others have no effect
+     * of their own (clip), and all of them when they do (effects, late). */
+    "kernel void clip(global int *out, local int *t, int limit) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  t[l] = (int)get_global_id(0) + 1;\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (s > l) t[l] += t[l + s];\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l < (size_t)limit) t[l] *= 2;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l == 0) out[get_group_id(0)] = t[0];\n"
+    "}\n"
+    "kernel void effects(global int *out, local int *t, int unused) {\n"
+    "  size_t l = get_local_id(0); int idle = 0;\n"
+    "  t[l] = (int)get_global_id(0) + 1;\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (l < s) t[l] += t[l + s]; else idle++;\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = t[0] * 100 + idle;\n"
+    "}\n"
+    "kernel void late(global int *out, local int *t, int unused) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  t[l] = 1;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l < 3) t[l] = 5;\n"
+    "  out[get_global_id(0)] = (int)l;\n"
     "}\n";
 
 static const char *variants[] = {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"};
@@ -527,6 +559,66 @@ TEST(neighbours_in_two_dimensions)
     each_variant(check_neighbours_in_two_dimensions);
 }
 
+/* Runs `name` (args: out, __local ints, int) over 1-D groups of `l`. */
+static int run_int(cl_context c, cl_command_queue q, cl_program p, const char *name, size_t g,
+                   size_t l, int arg, int *out, size_t out_ints)
+{
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, name, &e);
+    if (!k) return e;
+    cl_mem o = clCreateBuffer(c, 0, out_ints * 4, NULL, &e);
+    clSetKernelArg(k, 0, sizeof o, &o);
+    clSetKernelArg(k, 1, l * 4, NULL);
+    clSetKernelArg(k, 2, sizeof arg, &arg);
+    e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+    if (!e) e = clEnqueueReadBuffer(q, o, CL_TRUE, 0, out_ints * 4, out, 0, NULL, NULL);
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+    return e;
+}
+
+static void check_guarded_regions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t ls[] = {1, 2, 16, 64, 256}, g = 512;
+    int limits[] = {0, 1, 1000};
+    static int out[512];
+    for (int s = 0; s < 5; s++) {
+        size_t l = ls[s], groups = g / l;
+        int levels = 0;
+        for (size_t n = l; n > 1; n /= 2) levels++;
+        for (int li = 0; li < 3; li++) {
+            memset(out, 0, sizeof out);
+            CHECK_OK(run_int(c, q, p, "clip", g, l, limits[li], out, groups));
+            int bad = 0;
+            for (size_t gr = 0; gr < groups; gr++) {
+                int sum = 0;
+                for (size_t j = gr * l; j < (gr + 1) * l; j++) sum += (int)j + 1;
+                bad += out[gr] != sum * (limits[li] > 0 ? 2 : 1);
+            }
+            CHECK(bad == 0, "%s clip, local %zu, limit %d: %d wrong", variant, l, limits[li], bad);
+        }
+        CHECK_OK(run_int(c, q, p, "effects", g, l, 0, out, g));
+        int bad = 0;
+        for (size_t i = 0; i < g; i++) {
+            size_t first = i - i % l, lid = i % l;
+            int sum = 0, idle = 0;
+            for (size_t j = first; j < first + l; j++) sum += (int)j + 1;
+            for (size_t st = l / 2; st > 0; st /= 2) idle += lid >= st;
+            bad += out[i] != sum * 100 + idle;
+        }
+        CHECK(bad == 0, "%s effects, local %zu: %d wrong", variant, l, bad);
+        CHECK_OK(run_int(c, q, p, "late", g, l, 0, out, g));
+        bad = 0;
+        for (size_t i = 0; i < g; i++) bad += out[i] != (int)(i % l);
+        CHECK(bad == 0, "%s late, local %zu: %d wrong", variant, l, bad);
+    }
+}
+
+TEST(guarded_regions_skip_only_idle_work_items)
+{
+    each_variant(check_guarded_regions);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic/barriers", argc, argv);
@@ -541,5 +633,6 @@ int main(int argc, char **argv)
     H_RUN(uniform_loop_with_vector_sum);
     H_RUN(tree_sum_with_uniform_stride);
     H_RUN(neighbours_in_two_dimensions);
+    H_RUN(guarded_regions_skip_only_idle_work_items);
     return h_done();
 }

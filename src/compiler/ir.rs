@@ -807,12 +807,27 @@ pub fn rewrite(text: &str, module: &Module) -> String {
             }
             Some(plan) => {
                 let lines: Vec<&str> = rest.lines().collect();
+                let mut guarded = Vec::new();
                 for r in 0..plan.regions() {
                     let define = regions::region_define(&define, name, r);
                     regions::write_region(&mut out, plan, &define, &lines, r, &access);
+                    let guard = super::clip::guard(plan, &lines, r);
+                    if let Some(g) = &guard {
+                        let bound = regions::bound_define(&define, name, r);
+                        super::clip::write_bound_function(&mut out, &bound, plan, g);
+                    }
+                    guarded.push(guard.is_some());
                 }
                 let call_args = group_entry_head(&mut out, k, range_md);
-                regions::write_group_entry(&mut out, name, plan, &call_args, &access, &mut next_md);
+                regions::write_group_entry(
+                    &mut out,
+                    name,
+                    plan,
+                    &call_args,
+                    &access,
+                    &guarded,
+                    &mut next_md,
+                );
             }
         }
         let _ = writeln!(out, "{}", access.declaration());

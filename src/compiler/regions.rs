@@ -951,6 +951,7 @@ pub fn write_group_entry(
     plan: &RegionPlan,
     call_args: &[String],
     access: &ParallelAccess,
+    guarded: &[bool],
     md: &mut usize,
 ) {
     let frame = std::mem::offset_of!(super::abi::WorkGroupContext, frame);
@@ -978,11 +979,31 @@ pub fn write_group_entry(
         let m = *md;
         *md += 1;
         loop_ids.push(m);
+        // The x loop's end: for a guarded region (clip.rs), only the
+        // work-items below its bound, at least one.
+        let x_end = match guarded.get(r).copied().unwrap_or(false) {
+            true => {
+                let b = bound_name(kernel, r);
+                let _ = writeln!(
+                    out,
+                    "run{r}:
+  %r{r}.bound = call i64 @{b}({args}ptr %ctx, i64 0, i64 0, i64 0, i64 0, i64 %nwi, ptr %frame, ptr %uniform)
+  %r{r}.lt = icmp ult i64 %r{r}.bound, %ls0
+  %r{r}.below = select i1 %r{r}.lt, i64 %r{r}.bound, i64 %ls0
+  %r{r}.none = icmp eq i64 %r{r}.below, 0
+  %r{r}.x.end = select i1 %r{r}.none, i64 1, i64 %r{r}.below
+  br label %r{r}.z"
+                );
+                format!("%r{r}.x.end")
+            }
+            false => {
+                let _ = writeln!(out, "run{r}:\n  br label %r{r}.z");
+                "%ls0".to_string()
+            }
+        };
         let _ = writeln!(
             out,
-            "run{r}:
-  br label %r{r}.z
-r{r}.z:
+            "r{r}.z:
   %r{r}.lz = phi i64 [ 0, %run{r} ], [ %r{r}.lz.next, %r{r}.ylatch ]
   br label %r{r}.y
 r{r}.y:
@@ -996,7 +1017,7 @@ r{r}.x:
   %r{r}.wi = add i64 %r{r}.row, %r{r}.lx
   call void @{f}({args}ptr %ctx, i64 %r{r}.lx, i64 %r{r}.ly, i64 %r{r}.lz, i64 %r{r}.wi, i64 %nwi, ptr %frame, ptr %uniform)
   %r{r}.lx.next = add nuw i64 %r{r}.lx, 1
-  %r{r}.x.more = icmp ult i64 %r{r}.lx.next, %ls0
+  %r{r}.x.more = icmp ult i64 %r{r}.lx.next, {x_end}
   %r{r}.ly.next = add nuw i64 %r{r}.ly, 1
   %r{r}.y.more = icmp ult i64 %r{r}.ly.next, %ls1
   br i1 %r{r}.x.more, label %r{r}.x, label %r{r}.x.done, !llvm.loop !{m}
@@ -1051,6 +1072,55 @@ impl RegionPlan {
     pub fn regions(&self) -> usize {
         self.starts.len()
     }
+
+    /// The label of region `r`'s first block.
+    pub(super) fn start(&self, r: usize) -> &str {
+        &self.starts[r]
+    }
+
+    /// The allocas of the uniform slots.
+    pub(super) fn uniform_slot_names(&self) -> impl Iterator<Item = &str> {
+        self.slots
+            .iter()
+            .filter(|s| s.uniform)
+            .map(|s| s.name.as_str())
+    }
+
+    /// Whether an alloca is a slot of each work-item's own.
+    pub(super) fn is_work_item_slot(&self, name: &str) -> bool {
+        self.slots.iter().any(|s| !s.uniform && s.name == name)
+    }
+
+    /// Whether a block is a barrier's (where a region ends).
+    pub(super) fn is_barrier_block(&self, label: &str) -> bool {
+        self.barriers.contains_key(label)
+    }
+
+    /// The uniform slots' registers, loaded from the uniform area (for a
+    /// function with the region parameters).
+    pub(super) fn write_uniform_copy_in(&self, out: &mut String) {
+        for (i, s) in self.slots.iter().enumerate() {
+            if let (true, Some(ty)) = (s.uniform, &s.copied) {
+                let _ = writeln!(
+                    out,
+                    "  {name} = alloca {ty}\n  %__fcl.at.{i} = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 {}\n  %__fcl.in.{i} = load {ty}, ptr %__fcl.at.{i}\n  store {ty} %__fcl.in.{i}, ptr {name}",
+                    s.offset,
+                    name = percent(&s.name)
+                );
+            }
+        }
+    }
+}
+
+/// The `define` line of region `r`'s bound function (clip.rs), from the
+/// region's own.
+pub fn bound_define(region_define: &str, kernel: &str, r: usize) -> String {
+    region_define.replacen(&region_name(kernel, r), &bound_name(kernel, r), 1)
+}
+
+/// The name of region `r`'s bound function.
+fn bound_name(kernel: &str, r: usize) -> String {
+    format!("\"__ferrocl_bound.{kernel}.{r}\"")
 }
 
 /// A region function's `define` line from the kernel's work-group copy's:

@@ -26,7 +26,7 @@ use super::regions::{
 use std::collections::{HashMap, HashSet};
 
 /// Work-item functions whose value is the same for the whole group.
-const UNIFORM_FNS: &[&str] = &[
+pub(super) const UNIFORM_FNS: &[&str] = &[
     "_Z12get_work_dimv",
     "_Z15get_global_sizej",
     "_Z14get_local_sizej",
