@@ -69,7 +69,8 @@ static const char *src =
     "}\n"
     /* Loops with the same trip count in every work-item (ferrocl adds
      * implicit barriers to vectorize across work-items) and without. */
-    "kernel void dot_rows(global float *out, global const float *m, global const float4 *v, int n) {\n"
+    "kernel void dot_rows(global float *restrict out, global const float *restrict m,\n"
+    "                     global const float4 *restrict v, int n) {\n"
     "  float s = 0; float4 s4 = 0;\n"
     "  for (int k = 0; k < n; k++) { s += m[get_global_id(0) * n + k] * v[k].x; s4 += v[k] * s; }\n"
     "  out[get_global_id(0)] = s + s4.y;\n"
@@ -94,8 +95,10 @@ static const char *src =
     "  for (int k = 0; k < (int)get_local_id(0); k++) s += k * 0.5f;\n"
     "  out[get_global_id(0)] = s;\n"
     "}\n"
-    /* Row tiles of A and column tiles of B staged in __local memory. */
-    "kernel void tiled(global const float *A, global const float *B, global float *C, int n) {\n"
+    /* Row tiles of A and column tiles of B staged in __local memory
+     * (restrict: ferrocl drops it, the work-item loop says more). */
+    "kernel void tiled(global const float *restrict A, global const float *restrict B,\n"
+    "                  global float *restrict C, int n) {\n"
     "  local float rows[8][8], cols[8][8];\n"
     "  int r = get_local_id(1), q = get_local_id(0);\n"
     "  int row = get_group_id(1) * 8 + r, col = get_group_id(0) * 8 + q;\n"

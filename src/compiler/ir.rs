@@ -849,7 +849,10 @@ fn copy_define(
     let at = line.find('@').unwrap_or(0);
     let open = at + line[at..].find('(').unwrap_or(0);
     let close = matching(line, open);
-    let params = line[open + 1..close - 1].trim();
+    // No `noalias` (restrict): inlined, it leaves noalias.scope.decl calls
+    // in the work-item loop, which keep LLVM from treating it as parallel
+    // (ParallelAccess says more than restrict would).
+    let params = line[open + 1..close - 1].trim().replace(" noalias", "");
     let sep = if params.is_empty() { "" } else { ", " };
     let mut tail = line[close..].to_string();
     let mut attrs = String::from("{ }");
@@ -1076,11 +1079,16 @@ impl ParallelAccess {
     /// The work-item loop's metadata: its identity and the group it runs in
     /// parallel. `id` is the loop's metadata number; `next_md` gives one
     /// more.
+    ///
+    /// Not interleaved: a vector loop interleaved 4 times needs 64
+    /// work-items per row before it runs at all, and rows of 16 (a 16 x 16
+    /// group) would run in the 8-wide remainder loop.
     pub fn loop_metadata(&self, id: usize, next_md: &mut usize) -> String {
         let parallel = *next_md;
-        *next_md += 1;
+        let once = parallel + 1;
+        *next_md += 2;
         format!(
-            "!{id} = distinct !{{!{id}, !{parallel}}}\n!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{}}}",
+            "!{id} = distinct !{{!{id}, !{parallel}, !{once}}}\n!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{}}}\n!{once} = !{{!\"llvm.loop.interleave.count\", i32 1}}",
             self.group()
         )
     }
