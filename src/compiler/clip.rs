@@ -8,13 +8,14 @@
 //! region ends (no store but to uniform values and temporaries, no call but
 //! work-item functions; a branch on `get_local_id(0) == 0` counts as not
 //! taken, as a skipped work-item has `lx >= 1`), the work-items with
-//! `lx >= V` change nothing the others do not change too. The work-group entry then runs the region
-//! only for `lx < max(1, min(V, local size))` (one always runs, to note the
-//! uniform values and the next region), computing V first with a small
-//! function made of the test's inputs.
+//! `lx >= V` change nothing the others do not change too. The work-group
+//! entry then runs the region only for `lx < max(1, min(V, local size))`
+//! (one always runs, to note the uniform values and the next region),
+//! computing V first with a small function made of the test's inputs.
 
+use super::cfg::Block;
 use super::ir::WORK_ITEM_FNS;
-use super::regions::{label_of, used_names, RegionPlan};
+use super::regions::{used_names, RegionPlan};
 use super::uniform_loops::UNIFORM_FNS;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
@@ -28,26 +29,6 @@ pub struct Guard {
 
 /// The twin of `get_local_id`, as region bodies call it.
 const LOCAL_ID_TWIN: &str = "@__ferrocl_loop_local_id(";
-
-/// The blocks of a work-group copy's body, by label (the entry is "").
-fn blocks<'a>(body: &[&'a str]) -> HashMap<&'a str, Vec<&'a str>> {
-    let mut out: HashMap<&str, Vec<&str>> = HashMap::new();
-    let mut current = "";
-    for &line in body {
-        if line.starts_with('}') {
-            break;
-        }
-        if let Some(l) = label_of(line) {
-            current = l;
-            continue;
-        }
-        if line.trim().is_empty() {
-            continue;
-        }
-        out.entry(current).or_default().push(line);
-    }
-    out
-}
 
 /// The call's callee, if the line calls one.
 fn callee(line: &str) -> Option<&str> {
@@ -69,13 +50,13 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
     if r == 0 {
         return None;
     }
-    let blocks = blocks(body);
-    let start = blocks.get(plan.start(r))?;
+    let parsed = super::cfg::blocks(body, "");
+    let by_label: HashMap<&str, &Block> = parsed.iter().map(|b| (b.label.as_str(), b)).collect();
+    let start = by_label.get(plan.start(r))?.lines.as_slice();
     let (term, rest) = start.split_last()?;
     let cond = term.trim_start().strip_prefix("br i1 ")?;
-    let mut parts = cond.split(", label ");
-    let (c, _, f) = (parts.next()?.trim(), parts.next()?, parts.next()?);
-    let false_label = name_of(f);
+    let c = cond.split(',').next()?.trim();
+    let false_label = super::cfg::branch_targets(term).nth(1)?;
     let defs: HashMap<&str, &str> = rest
         .iter()
         .filter_map(|l| l.trim_start().split_once(" = "))
@@ -97,6 +78,11 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
     if !is_local_id_0(defs.get(lid.trim_start_matches('%'))?) {
         return None;
     }
+    let all_defs: HashMap<&str, &str> = body
+        .iter()
+        .filter_map(|l| l.trim_start().split_once(" = "))
+        .map(|(n, rhs)| (n.trim_start_matches('%').trim_matches('"'), rhs))
+        .collect();
     // The bound and what it is computed from: uniform values only.
     let uniform_allocas: HashSet<&str> = plan.uniform_slot_names().collect();
     let mut needed: Vec<&str> = Vec::new();
@@ -104,10 +90,7 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
     while let Some(n) = stack.pop() {
         let Some(rhs) = defs.get(n) else {
             // A parameter, or defined outside the block: parameters only.
-            if body
-                .iter()
-                .any(|l| l.trim_start().starts_with(&format!("%{n} = ")))
-            {
+            if all_defs.contains_key(n) {
                 return None;
             }
             continue;
@@ -138,11 +121,6 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
     }
     // A work-item failing the test has no effect of its own until the
     // region ends.
-    let all_defs: HashMap<&str, &str> = body
-        .iter()
-        .filter_map(|l| l.trim_start().split_once(" = "))
-        .map(|(n, rhs)| (n.trim_start_matches('%').trim_matches('"'), rhs))
-        .collect();
     let allocas: HashSet<&str> = all_defs
         .iter()
         .filter(|(_, rhs)| rhs.starts_with("alloca "))
@@ -154,29 +132,28 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
         if !seen.insert(b) || plan.is_barrier_block(b) {
             continue;
         }
-        for line in blocks.get(b)? {
-            if !pure(line, plan, &allocas) {
-                return None;
-            }
-            let t = line.trim_start();
-            if let Some(rest) = t.strip_prefix("br i1 ") {
-                // br i1 %c, label %then, label %else
-                let mut p = rest.split(", label ");
-                let (c, then, other) = (p.next()?, p.next()?, p.next()?);
-                let skipped_false = all_defs
-                    .get(c.trim().trim_start_matches('%'))
-                    .and_then(|rhs| rhs.strip_prefix("icmp eq i64 "))
-                    .and_then(|ops| ops.strip_suffix(", 0"))
-                    .and_then(|x| all_defs.get(x.trim_start_matches('%')))
-                    .is_some_and(|d| is_local_id_0(d));
-                if !skipped_false {
-                    todo.push(name_of(then));
-                }
-                todo.push(name_of(other));
-            } else if t.starts_with("br ") || t.starts_with("switch ") {
-                todo.extend(t.split("label %").skip(1).map(name_of));
-            }
+        let block = *by_label.get(b)?;
+        if block.lines.iter().any(|l| !pure(l, plan, &allocas)) {
+            return None;
         }
+        // A branch on `get_local_id(0) == 0`: a skipped work-item takes
+        // its false edge (the last target).
+        let on_first = block.lines.last().and_then(|t| {
+            let c = t.trim_start().strip_prefix("br i1 ")?.split(',').next()?;
+            let ops = all_defs
+                .get(c.trim().trim_start_matches('%'))?
+                .strip_prefix("icmp eq i64 ")?
+                .strip_suffix(", 0")?;
+            all_defs
+                .get(ops.trim_start_matches('%'))
+                .is_some_and(|d| is_local_id_0(d))
+                .then_some(())
+        });
+        let targets = match on_first {
+            Some(()) => &block.successors[block.successors.len().saturating_sub(1)..],
+            None => &block.successors[..],
+        };
+        todo.extend(targets.iter().map(String::as_str));
     }
     let lines = rest
         .iter()
@@ -198,15 +175,6 @@ fn is_local_id_0(rhs: &str) -> bool {
     rhs.split_once(LOCAL_ID_TWIN)
         .and_then(|(_, args)| args.split(')').next())
         .is_some_and(|args| args.ends_with("i32 noundef 0"))
-}
-
-/// A label operand's name (`%x`, `%"x"`, with what follows).
-fn name_of(operand: &str) -> &str {
-    let o = operand.trim().trim_start_matches('%');
-    match o.strip_prefix('"') {
-        Some(q) => q.split('"').next().unwrap_or(""),
-        None => o.split([',', ' ', ']']).next().unwrap_or(""),
-    }
 }
 
 /// Whether a line has no effect but on registers: no store except to a

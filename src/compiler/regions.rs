@@ -487,12 +487,6 @@ enum Visit {
     Continue,
 }
 
-struct Block<'a> {
-    label: String,
-    lines: Vec<&'a str>,
-    successors: Vec<String>,
-}
-
 /// One frame slot: an alloca kept per work-item.
 struct Slot {
     name: String,
@@ -581,59 +575,31 @@ fn direct_access(line: &str, a: &str) -> Option<Access> {
 /// `define` line to `}`). None when the body has a shape the transform does
 /// not handle; the kernel then runs on fibers.
 pub fn plan(body: &[&str], structs: &HashMap<String, String>) -> Option<RegionPlan> {
-    // Blocks; the entry is split after its allocas into START.
-    let mut blocks: Vec<Block> = Vec::new();
+    // Blocks; the entry's allocas come out of it, the rest is START.
+    let mut blocks = super::cfg::blocks(&body[1..], START);
     let mut allocas: Vec<(&str, &str)> = Vec::new();
-    let mut in_entry_allocas = true;
-    for &line in &body[1..] {
-        if line.starts_with('}') {
-            break;
-        }
-        if line.trim().is_empty() || line.trim_start().starts_with(';') {
-            continue;
-        }
-        if let Some(label) = label_of(line) {
-            in_entry_allocas = false;
-            blocks.push(Block {
-                label: label.to_string(),
-                lines: Vec::new(),
-                successors: Vec::new(),
-            });
-            continue;
-        }
-        if in_entry_allocas {
+    if blocks.first()?.label == START {
+        let entry = &mut blocks[0];
+        let leading = entry
+            .lines
+            .iter()
+            .take_while(|l| l.contains(" = alloca ") || l.contains("\"reg2mem alloca point\""))
+            .count();
+        for line in entry.lines.drain(..leading) {
             if let Some((name, rest)) = line.trim_start().split_once(" = alloca ") {
                 allocas.push((name.trim_start_matches('%').trim_matches('"'), rest));
-                continue;
             }
-            if line.contains("\"reg2mem alloca point\"") {
-                continue;
-            }
-            in_entry_allocas = false;
-            blocks.push(Block {
-                label: START.into(),
-                lines: Vec::new(),
-                successors: Vec::new(),
-            });
         }
-        let block = blocks.last_mut()?;
-        if line.contains(" alloca ") {
-            // A dynamic alloca: not a fixed frame slot.
-            return None;
+        if entry.lines.is_empty() {
+            blocks.remove(0);
         }
-        block.lines.push(line);
     }
-    for b in &mut blocks {
-        for l in &b.lines {
-            let mut rest = *l;
-            while let Some(i) = rest.find("label %") {
-                rest = &rest[i + "label ".len()..];
-                if let Some(name) = used_names(rest).next() {
-                    b.successors.push(name.to_string());
-                }
-                rest = &rest[1..];
-            }
-        }
+    // A dynamic alloca: not a fixed frame slot.
+    if blocks
+        .iter()
+        .any(|b| b.lines.iter().any(|l| l.contains(" alloca ")))
+    {
+        return None;
     }
     let index: HashMap<&str, usize> = blocks
         .iter()
