@@ -741,7 +741,9 @@ pub fn rewrite(text: &str, module: &Module) -> String {
             line.replace(" spir_kernel ", " ")
                 .replace(" spir_func ", " ")
         } else {
-            guard_division(line).unwrap_or_else(|| line.to_string())
+            guard_division(line)
+                .or_else(|| exact_division(line))
+                .unwrap_or_else(|| line.to_string())
         };
         if line.starts_with("define ") {
             let name = symbol_after_at(line).unwrap_or_default();
@@ -1186,6 +1188,70 @@ done:
     );
 }
 
+/// The first comma of an operand list outside `<>`, `()` and `[]`.
+fn top_level_comma(operands: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in operands.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A relaxed-math divide by a run-time value stays a true division: its
+/// `arcp` flag (from -cl-fast-relaxed-math or -cl-unsafe-math-optimizations,
+/// also inside `fast`) is dropped. With `arcp`, LLVM's x86 back end divides
+/// 128- and 256-bit vectors through a 12-bit reciprocal estimate refined
+/// once, which is off by up to 3 ulp, and the relaxed bound for `x / y` is
+/// 2.5 ulp (OpenCL C 3.0, 7.4, "x / y" with -cl-unsafe-math-optimizations).
+/// A divide by a constant keeps `arcp`: it becomes x * (1/c), within 1.5 ulp.
+fn exact_division(line: &str) -> Option<String> {
+    const FLAGS: &[&str] = &[
+        "fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn",
+    ];
+    let (lhs, rhs) = line.split_once(" = fdiv ")?;
+    if !lhs.trim_start().starts_with('%') {
+        return None;
+    }
+    let mut flags = Vec::new();
+    let mut rest = rhs;
+    while let Some((word, after)) = rest.split_once(' ') {
+        if !FLAGS.contains(&word) {
+            break;
+        }
+        flags.push(word);
+        rest = after;
+    }
+    if !flags.iter().any(|&f| f == "arcp" || f == "fast") {
+        return None;
+    }
+    // The operands follow the type (`float` or `<N x float>`).
+    let operands = match rest.strip_prefix('<') {
+        Some(r) => &r[r.find('>')? + 1..],
+        None => rest.split_once(' ')?.1,
+    };
+    let divisor = operands[top_level_comma(operands)? + 1..].trim_start();
+    if !divisor.starts_with('%') {
+        return None;
+    }
+    let mut kept = String::new();
+    for f in flags {
+        match f {
+            "arcp" => {}
+            "fast" => kept.push_str("reassoc nnan ninf nsz contract afn "),
+            _ => {
+                kept.push_str(f);
+                kept.push(' ');
+            }
+        }
+    }
+    Some(format!("{lhs} = fdiv {kept}{rest}"))
+}
+
 /// Integer division by zero (and INT_MIN / -1) is undefined in OpenCL C, but
 /// on x86 it traps and would kill the application. Each division whose
 /// divisor is not a literal safe constant divides by 1 instead in those
@@ -1222,20 +1288,7 @@ pub fn guard_division(line: &str) -> Option<String> {
     };
     // Two operands split at the first top-level comma; anything after the
     // second operand (", !dbg ...") is kept.
-    let mut depth = 0i32;
-    let mut cut = None;
-    for (i, c) in operands.char_indices() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                cut = Some(i);
-                break;
-            }
-            _ => {}
-        }
-    }
-    let cut = cut?;
+    let cut = top_level_comma(operands)?;
     let a = operands[..cut].trim();
     let rest2 = operands[cut + 1..].trim_start();
     let (b, trailer) = match rest2.find(", !") {
@@ -1324,6 +1377,29 @@ mod tests {
         assert_eq!(type_layout("<2 x i8>", &s).0, 2);
         assert_eq!(type_layout("{ <4 x float>, [5 x i32] }", &s).0, 48);
         assert_eq!(type_layout("ptr addrspace(1)", &s).0, 8);
+    }
+
+    #[test]
+    fn relaxed_divides_by_variables_lose_arcp() {
+        assert_eq!(
+            exact_division(
+                "  %17 = fdiv reassoc nnan ninf nsz arcp afn <2 x float> %12, %16, !fpmath !18"
+            )
+            .as_deref(),
+            Some("  %17 = fdiv reassoc nnan ninf nsz afn <2 x float> %12, %16, !fpmath !18")
+        );
+        assert_eq!(
+            exact_division("  %q = fdiv fast float 1.000000e+00, %x").as_deref(),
+            Some("  %q = fdiv reassoc nnan ninf nsz contract afn float 1.000000e+00, %x")
+        );
+        // By a constant, or without arcp: unchanged.
+        assert_eq!(
+            exact_division("  %q = fdiv arcp <2 x float> %x, <float 3.0, float 3.0>"),
+            None
+        );
+        assert_eq!(exact_division("  %q = fdiv arcp float %x, 3.0"), None);
+        assert_eq!(exact_division("  %q = fdiv float %x, %y"), None);
+        assert_eq!(exact_division("  %q = fdiv nnan double %x, %y"), None);
     }
 
     #[test]
