@@ -387,31 +387,38 @@ static void check_uniform_and_divergent_loops(cl_context c, cl_command_queue q, 
     cl_mem O = clCreateBuffer(c, 0, sizeof out, NULL, &e);
     cl_mem M = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof m, m, &e);
     cl_mem V = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof v, v, &e);
-    int n = N;
     CHECK_OK(clSetKernelArg(k, 0, sizeof O, &O));
     CHECK_OK(clSetKernelArg(k, 1, sizeof M, &M));
     CHECK_OK(clSetKernelArg(k, 2, sizeof V, &V));
-    CHECK_OK(clSetKernelArg(k, 3, sizeof n, &n));
     size_t g = G, l = 8;
-    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
-    int bad = 0;
-    for (int i = 0; i < G; i++) {
-        float s = 0, s4y = 0;
-        for (int x = 0; x < N; x++) {
-            s += m[i * N + x] * v[x * 4];
-            s4y += v[x * 4 + 1] * s;
+    /* Trip counts with every remainder of an unrolled loop (ferrocl runs
+     * four iterations per region), and none. */
+    int counts[] = {N, N - 1, N - 2, 5, 1, 0};
+    for (int t = 0; t < 6; t++) {
+        int n = counts[t];
+        CHECK_OK(clSetKernelArg(k, 3, sizeof n, &n));
+        CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        int bad = 0;
+        for (int i = 0; i < G; i++) {
+            float s = 0, s4y = 0;
+            for (int x = 0; x < n; x++) {
+                s += m[i * n + x] * v[x * 4];
+                s4y += v[x * 4 + 1] * s;
+            }
+            bad += out[i] != s + s4y; /* small integers and quarters: exact */
         }
-        bad += out[i] != s + s4y; /* small integers and quarters: exact */
+        CHECK(bad == 0, "dot_rows %s, n %d: %d wrong", variant, n, bad);
     }
-    CHECK(bad == 0, "dot_rows %s: %d wrong", variant, bad);
+    int n = N;
+    CHECK_OK(clSetKernelArg(k, 3, sizeof n, &n));
     clReleaseKernel(k);
     k = clCreateKernel(p, "divergent", &e);
     CHECK_OK(clSetKernelArg(k, 0, sizeof O, &O));
     CHECK_OK(clSetKernelArg(k, 1, sizeof n, &n));
     CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
-    bad = 0;
+    int bad = 0;
     for (int i = 0; i < G; i++) {
         float s = 0;
         for (int x = 0; x < i % 8; x++) s += x * 0.5f;

@@ -2,7 +2,10 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{address_space, binary, blocks, ir, regions, Executable, Linked, Object, ObjectKind};
+use super::{
+    address_space, binary, blocks, ir, regions, uniform_loops, Executable, Linked, Object,
+    ObjectKind,
+};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -407,6 +410,17 @@ fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
     if !prepared.demote {
         return Some(inlined);
     }
+    // Loops that will get implicit barriers unrolled first (only those:
+    // the unroller's own heuristics stay for the back end).
+    let inlined = match uniform_loops::mark_for_unrolling(&inlined) {
+        Some(marked) => opt(
+            dir,
+            &marked,
+            "loop-simplify,lcssa,loop-unroll<O3;no-partial;no-peeling;no-runtime;full-unroll-max=0>",
+        )
+        .unwrap_or(inlined),
+        None => inlined,
+    };
     // Vector values split into scalars first: the work-item loops vectorize
     // scalar code only (a float4 becomes four vectors of lanes).
     opt(

@@ -670,7 +670,7 @@ fn kernel_of(
 }
 
 /// The highest `#N` attribute group and `!N` metadata number in the module.
-fn max_numbers(text: &str) -> (usize, usize) {
+pub(super) fn max_numbers(text: &str) -> (usize, usize) {
     let (mut attrs, mut md) = (0, 0);
     for line in text.lines() {
         let num = |s: &str| -> Option<usize> {

@@ -224,34 +224,20 @@ pub fn isolate_barriers(text: &str) -> String {
     if text.contains(barrier) && !text.contains("declare void @_Z7barrierj(") {
         implicit_declarations.push("declare void @_Z7barrierj(i32 noundef)");
     }
-    let mut function: Vec<String> = Vec::new();
     let mut splits = 0usize;
     let mut implicit = false;
     let mut counters = 0usize;
-    for line in text.lines() {
-        if line.starts_with("define ") || !function.is_empty() {
-            function.push(line.to_string());
-            if line.starts_with('}') {
-                let kernel = function[0].contains(" spir_kernel ");
-                let barriers = function.iter().any(|l| calls_plain_barrier(l));
-                let waits = function.iter().any(|l| l.contains("@_Z") && has_wait(l));
-                if kernel && !barriers && !waits {
-                    implicit |=
-                        uniform_loops::insert_implicit_barriers(&mut function, &mut counters);
-                } else if kernel && barriers {
-                    uniform_loops::mark_barrier_loop_counters(&mut function, &mut counters);
-                }
-                isolate_in_function(&mut function, &mut splits);
-                for l in function.drain(..) {
-                    out.push_str(&l);
-                    out.push('\n');
-                }
-            }
-            continue;
+    out.push_str(&each_function(text, |function| {
+        let kernel = function[0].contains(" spir_kernel ");
+        let barriers = function.iter().any(|l| calls_plain_barrier(l));
+        let waits = function.iter().any(|l| l.contains("@_Z") && has_wait(l));
+        if kernel && !barriers && !waits {
+            implicit |= uniform_loops::insert_implicit_barriers(function, &mut counters);
+        } else if kernel && barriers {
+            uniform_loops::mark_barrier_loop_counters(function, &mut counters);
         }
-        out.push_str(line);
-        out.push('\n');
-    }
+        isolate_in_function(function, &mut splits);
+    }));
     if implicit {
         out.push_str(&format!("declare void @{IMPLICIT_BARRIER}()\n"));
     }
@@ -262,9 +248,32 @@ pub fn isolate_barriers(text: &str) -> String {
     out
 }
 
+/// The module text with `rewrite` applied to each function's lines
+/// (`define` to `}`).
+pub(super) fn each_function(text: &str, mut rewrite: impl FnMut(&mut Vec<String>)) -> String {
+    let mut out = String::with_capacity(text.len() + 4096);
+    let mut function: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("define ") || !function.is_empty() {
+            function.push(line.to_string());
+            if line.starts_with('}') {
+                rewrite(&mut function);
+                for l in function.drain(..) {
+                    out.push_str(&l);
+                    out.push('\n');
+                }
+            }
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// Whether a line calls a function that makes work-items wait for each
 /// other (a kernel with one keeps its fibers: no implicit barriers).
-fn has_wait(line: &str) -> bool {
+pub(super) fn has_wait(line: &str) -> bool {
     symbol_after_at(&line[line.find("call ").unwrap_or(0)..])
         .is_some_and(|f| super::ir::is_barrier_symbol(&f))
 }
@@ -276,8 +285,9 @@ fn isolate_in_function(function: &mut Vec<String>, splits: &mut usize) {
     if !function.iter().any(|l| calls_plain_barrier(l)) {
         return;
     }
-    let entry = format!("%{}", entry_number(&function[0]));
-    let mut current = entry;
+    // The block being read, as the phis name it: its own label, however
+    // many barriers have split it since (the last piece ends it).
+    let mut current = format!("%{}", entry_number(&function[0]));
     let mut renamed: HashMap<String, String> = HashMap::new();
     let mut out = Vec::with_capacity(function.len() + 16);
     for line in function.drain(..) {
@@ -293,7 +303,6 @@ fn isolate_in_function(function: &mut Vec<String>, splits: &mut usize) {
             out.push(format!("  br label %__fcl.post.{n}"));
             out.push(format!("__fcl.post.{n}:"));
             renamed.insert(current.clone(), format!("%__fcl.post.{n}"));
-            current = format!("%__fcl.post.{n}");
         } else {
             out.push(line);
         }

@@ -650,3 +650,27 @@ kernel void reduce(global const float *x, global float *out, local float *tmp) {
     // next region's number make the uniform area.
     assert_eq!(info.frame_size, 8 + 8 + 8);
 }
+
+#[test]
+fn two_barriers_in_one_block_before_a_join_still_make_regions() {
+    // The join's phi names the block the barriers split: it must name the
+    // last piece, whatever order the splits are looked up in (this fell
+    // back to fibers in about half of the builds).
+    let src = r#"
+kernel void uniform_branch(global int *out, local int *t) {
+    size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);
+    int v = (int)l;
+    if (g % 2) {
+        t[l] = v; barrier(CLK_LOCAL_MEM_FENCE);
+        v = t[n - 1 - l] * 3; barrier(CLK_LOCAL_MEM_FENCE);
+    } else {
+        v += 1000;
+    }
+    out[get_global_id(0)] = v;
+}
+"#;
+    for _ in 0..6 {
+        let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+        assert!(exe.kernels[0].group_entry && exe.kernels[0].uses_barriers);
+    }
+}

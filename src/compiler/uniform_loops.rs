@@ -20,8 +20,8 @@
 
 use super::ir::symbol_after_at;
 use super::regions::{
-    calls_plain_barrier, entry_number, label_of, rename, used_names, IMPLICIT_BARRIER,
-    UNIFORM_PREFIX,
+    calls_plain_barrier, each_function, entry_number, has_wait, label_of, rename, used_names,
+    IMPLICIT_BARRIER, UNIFORM_PREFIX,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -158,6 +158,33 @@ fn dominators(g: &Cfg) -> Vec<HashSet<usize>> {
     dom
 }
 
+/// Whether all work-items agree on reaching `b`: every branch before it
+/// (on the way from the entry) tests a uniform value, so they all take the
+/// same path (a loop unrolled at run time sits behind a test of its trip
+/// count).
+fn uniformly_reached(function: &[String], g: &Cfg, b: usize, defs: &HashMap<&str, &str>) -> bool {
+    let mut seen = vec![false; g.blocks];
+    let mut stack = vec![0];
+    while let Some(x) = stack.pop() {
+        if x == b || std::mem::replace(&mut seen[x], true) {
+            continue;
+        }
+        if g.succs[x].len() > 1 {
+            let end = g.starts.get(x + 1).copied().unwrap_or(function.len());
+            let cond = function[g.starts[x]..end]
+                .iter()
+                .rev()
+                .find_map(|l| l.trim_start().strip_prefix("br i1 "))
+                .and_then(|c| c.split(',').next());
+            if !cond.is_some_and(|c| uniform(c.trim(), defs, &HashSet::new(), 0)) {
+                return false;
+            }
+        }
+        stack.extend(&g.succs[x]);
+    }
+    true
+}
+
 /// Whether every path from the entry to a return passes `b`.
 fn on_every_path(g: &Cfg, b: usize) -> bool {
     let mut seen = vec![false; g.blocks];
@@ -177,7 +204,43 @@ fn on_every_path(g: &Cfg, b: usize) -> bool {
 /// Inserts implicit barriers at the headers of one kernel's qualifying
 /// loops (its lines, `define` to `}`); true if it inserted any.
 pub fn insert_implicit_barriers(function: &mut Vec<String>, counter: &mut usize) -> bool {
-    cut_loops(function, counter, true)
+    cut_loops(function, counter, Mode::Implicit)
+}
+
+/// How many iterations of a qualifying loop become one region: the
+/// work-item's sum stays in a register across them, and the loads of
+/// consecutive iterations overlap (naive SGEMM: 2.3x over one).
+const UNROLL: u32 = 4;
+
+/// Before the implicit barriers: the qualifying loops of the module's
+/// barrier-free kernels get `llvm.loop.unroll.count` (`opt` unrolls them
+/// next, and the barriers then go into the unrolled loops); None if no
+/// loop qualifies.
+pub fn mark_for_unrolling(text: &str) -> Option<String> {
+    let mut next_md = super::ir::max_numbers(text).1 + 1;
+    let mut definitions = String::new();
+    let mut out = each_function(text, |function| {
+        let kernel = function[0].contains(" spir_kernel ");
+        let waits = function
+            .iter()
+            .any(|l| calls_plain_barrier(l) || l.contains("@_Z") && has_wait(l));
+        if kernel && !waits {
+            let first = next_md;
+            cut_loops(function, &mut next_md, Mode::Unroll);
+            for m in (first..next_md).step_by(2) {
+                definitions.push_str(&format!(
+                    "!{m} = distinct !{{!{m}, !{}}}\n!{} = !{{!\"llvm.loop.unroll.count\", i32 {UNROLL}}}\n",
+                    m + 1,
+                    m + 1
+                ));
+            }
+        }
+    });
+    if definitions.is_empty() {
+        return None;
+    }
+    out.push_str(&definitions);
+    Some(out)
 }
 
 /// For a kernel with barriers: the uniform counters of the loops that
@@ -185,13 +248,24 @@ pub fn insert_implicit_barriers(function: &mut Vec<String>, counter: &mut usize)
 /// as OpenCL requires) are marked uniform, so that a region tests them
 /// once, not per work-item (a tree reduction's stride); true if any.
 pub fn mark_barrier_loop_counters(function: &mut Vec<String>, counter: &mut usize) -> bool {
-    cut_loops(function, counter, false)
+    cut_loops(function, counter, Mode::Counters)
 }
 
-/// The loop analysis of both: with `implicit`, barriers are inserted in
-/// the qualifying loops; without, loops with barriers only get their
-/// counters marked.
-fn cut_loops(function: &mut Vec<String>, counter: &mut usize, implicit: bool) -> bool {
+/// What cut_loops does with the loops it finds.
+#[derive(PartialEq, Clone, Copy)]
+enum Mode {
+    /// Barriers in the qualifying loops, their counters marked uniform.
+    Implicit,
+    /// Only the counters of loops with barriers marked uniform.
+    Counters,
+    /// The qualifying loops' latches get loop metadata numbered from
+    /// `counter` (two numbers each: the loop and its unroll count).
+    Unroll,
+}
+
+/// The loop analysis of all three modes.
+fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> bool {
+    let implicit = mode != Mode::Counters;
     let Some(g) = cfg(function) else {
         return false;
     };
@@ -248,7 +322,11 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, implicit: bool) ->
             }
             continue;
         }
-        if nested || outside.len() != 1 || !on_every_path(&g, outside[0]) {
+        if nested
+            || outside.len() != 1
+            || !(on_every_path(&g, outside[0])
+                || uniformly_reached(function, &g, outside[0], &defs))
+        {
             continue;
         }
         let header_phis = header_phis(function, &g, h);
@@ -274,6 +352,31 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, implicit: bool) ->
             headers.push(h);
             uniform_phis.extend(counters.iter().map(|c| c.to_string()));
         }
+    }
+    if mode == Mode::Unroll {
+        let mut latches = Vec::new();
+        for &h in &headers {
+            latches.extend(
+                loops[&h]
+                    .iter()
+                    .copied()
+                    .filter(|&b| g.succs[b].contains(&h)),
+            );
+        }
+        for b in latches {
+            let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
+            let Some(term) = (g.starts[b]..end)
+                .rev()
+                .find(|&i| function[i].trim_start().starts_with("br "))
+            else {
+                continue;
+            };
+            if !function[term].contains("!llvm.loop") {
+                function[term].push_str(&format!(", !llvm.loop !{}", *counter));
+                *counter += 2;
+            }
+        }
+        return false;
     }
     if headers.is_empty() && uniform_phis.is_empty() {
         return false;
