@@ -10,6 +10,7 @@ mod address_space;
 mod binary;
 pub mod blocks;
 mod driver;
+mod inprocess;
 mod ir;
 mod regions;
 #[cfg(test)]

@@ -1,0 +1,354 @@
+// ferrocl's kernel compiler steps run inside the process: clang-19's driver
+// and cc1 from libclang-cpp, LLVM 19's opt, llvm-link and bitcode pruning
+// from libLLVM. Built by build.rs into a shared object that
+// src/compiler/inprocess.rs loads on the first build (dlopen), so programs
+// that only load cached kernels never map LLVM. Each function mirrors one
+// tool run of driver.rs's subprocess path, with the same inputs and
+// outputs (files), so either path gives the same results.
+//
+// Every function returns 0 on success; `*log` receives a malloc'd
+// NUL-terminated text (diagnostics, possibly empty) to release with
+// ferrocl_llvm_free.
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Driver/Compilation.h>
+#include <clang/Driver/Driver.h>
+#include <clang/Driver/Job.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticBuffer.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/FrontendTool/Utils.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+char *to_c(const std::string &s)
+{
+    char *p = static_cast<char *>(std::malloc(s.size() + 1));
+    if (p) {
+        std::memcpy(p, s.data(), s.size());
+        p[s.size()] = 0;
+    }
+    return p;
+}
+
+int finish(int status, const std::string &log, char **out)
+{
+    if (out)
+        *out = to_c(log);
+    return status;
+}
+
+// One cc1 job (`args` after "-cc1"), like clang's cc1_main, with the
+// diagnostics and the "N errors generated" line into `log`.
+bool run_cc1(const char *argv0, ArrayRef<const char *> args, raw_ostream &log)
+{
+    auto clang = std::make_unique<clang::CompilerInstance>();
+    IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+    IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
+    auto *buffer = new clang::TextDiagnosticBuffer;
+    clang::DiagnosticsEngine parse_diags(ids, &*opts, buffer);
+    bool ok = clang::CompilerInvocation::CreateFromArgs(clang->getInvocation(), args, parse_diags,
+                                                        argv0);
+    // The driver asks cc1 to leak its AST and module at exit (a process
+    // about to end); here the process lives on.
+    clang->getFrontendOpts().DisableFree = false;
+    clang->createDiagnostics(new clang::TextDiagnosticPrinter(log, &clang->getDiagnosticOpts()),
+                             true);
+    clang->setVerboseOutputStream(log);
+    buffer->FlushDiagnostics(clang->getDiagnostics());
+    if (!ok)
+        return false;
+    ok = clang::ExecuteCompilerInvocation(clang.get());
+    log.flush();
+    return ok;
+}
+
+std::unique_ptr<Module> parse(const char *path, LLVMContext &ctx, raw_ostream &log)
+{
+    SMDiagnostic err;
+    auto m = parseIRFile(path, err, ctx);
+    if (!m)
+        err.print("ferrocl", log);
+    return m;
+}
+
+bool write_text(const Module &m, const char *path, raw_ostream &log)
+{
+    std::error_code ec;
+    raw_fd_ostream out(path, ec);
+    if (ec) {
+        log << path << ": " << ec.message() << "\n";
+        return false;
+    }
+    m.print(out, nullptr);
+    return !out.has_error();
+}
+
+// The target machine `opt` builds for a module without -mcpu: the module's
+// triple, generic CPU, so that passes see the target's cost model.
+std::unique_ptr<TargetMachine> target_machine(const Module &m)
+{
+    std::string err;
+    const Target *t = TargetRegistry::lookupTarget(m.getTargetTriple(), err);
+    if (!t)
+        return nullptr;
+    return std::unique_ptr<TargetMachine>(
+        t->createTargetMachine(m.getTargetTriple(), "", "", TargetOptions(), std::nullopt));
+}
+
+} // namespace
+
+extern "C" {
+
+// Once per process, before anything else.
+int ferrocl_llvm_init(void)
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        InitializeNativeTarget();
+        InitializeNativeTargetAsmPrinter();
+        InitializeNativeTargetAsmParser();
+        // driver.rs runs `opt -scalarize-load-store`; a global option of
+        // the scalarizer pass only, which no other pipeline here runs.
+        const char *args[] = {"ferrocl", "-scalarize-load-store"};
+        cl::ParseCommandLineOptions(2, args, "", nullptr);
+    });
+    return 0;
+}
+
+void ferrocl_llvm_free(char *p) { std::free(p); }
+
+// clang's driver with `argv` (argv[0]: the clang executable): its cc1 jobs
+// run here; the other jobs (the linker) are not run but returned in
+// `*external`, each argument NUL-terminated and each job ending with an
+// empty argument, for the caller to run and capture.
+int ferrocl_llvm_clang(int argc, const char *const *argv, char **log, char **external)
+{
+    std::string text, jobs;
+    raw_string_ostream out(text);
+    IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+    IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
+    auto *printer = new clang::TextDiagnosticPrinter(out, &*opts);
+    printer->setPrefix("clang");
+    clang::DiagnosticsEngine diags(ids, &*opts, printer);
+    clang::driver::Driver driver(argv[0], sys::getDefaultTargetTriple(), diags);
+    std::unique_ptr<clang::driver::Compilation> c(
+        driver.BuildCompilation(ArrayRef<const char *>(argv, argc)));
+    int status = 0;
+    if (!c || c->containsError() || diags.hasErrorOccurred()) {
+        status = 1;
+    } else {
+        for (const clang::driver::Command &job : c->getJobs()) {
+            const auto &args = job.getArguments();
+            if (!args.empty() && StringRef(args[0]) == "-cc1") {
+                if (!run_cc1(job.getExecutable(), ArrayRef<const char *>(args).drop_front(), out)) {
+                    status = 1;
+                    break;
+                }
+            } else {
+                jobs.append(job.getExecutable());
+                jobs.push_back('\0');
+                for (const char *a : args) {
+                    jobs.append(a);
+                    jobs.push_back('\0');
+                }
+                jobs.push_back('\0');
+            }
+        }
+    }
+    out.flush();
+    if (external)
+        *external = static_cast<char *>(std::malloc(jobs.size() + 1));
+    if (external && *external) {
+        std::memcpy(*external, jobs.data(), jobs.size());
+        (*external)[jobs.size()] = 0;
+    }
+    return finish(status, text, log);
+}
+
+// `opt -S <input> -passes=<passes> -o <output>`.
+int ferrocl_llvm_opt(const char *input, const char *passes, const char *output, char **log)
+{
+    std::string text;
+    raw_string_ostream out(text);
+    LLVMContext ctx;
+    auto m = parse(input, ctx, out);
+    if (!m)
+        return finish(1, text, log);
+    auto tm = target_machine(*m);
+    LoopAnalysisManager lam;
+    FunctionAnalysisManager fam;
+    CGSCCAnalysisManager cgam;
+    ModuleAnalysisManager mam;
+    PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    ModulePassManager mpm;
+    if (Error e = pb.parsePassPipeline(mpm, passes)) {
+        out << toString(std::move(e)) << "\n";
+        return finish(1, text, log);
+    }
+    mpm.addPass(VerifierPass());
+    mpm.run(*m, mam);
+    if (verifyModule(*m, &out))
+        return finish(1, text, log);
+    return finish(write_text(*m, output, out) ? 0 : 1, text, log);
+}
+
+// `llvm-link -S <input> --only-needed <library> -o <output>`: all of
+// `input`, and what it needs of `library`.
+int ferrocl_llvm_link_needed(const char *input, const char *library, const char *output,
+                             char **log)
+{
+    std::string text;
+    raw_string_ostream out(text);
+    LLVMContext ctx;
+    auto m = parse(input, ctx, out);
+    if (!m)
+        return finish(1, text, log);
+    SMDiagnostic err;
+    auto lib = getLazyIRFileModule(library, err, ctx);
+    if (!lib) {
+        err.print("ferrocl", out);
+        return finish(1, text, log);
+    }
+    auto composite = std::make_unique<Module>("llvm-link", ctx);
+    Linker linker(*composite);
+    if (linker.linkInModule(std::move(m)) ||
+        linker.linkInModule(std::move(lib), Linker::Flags::LinkOnlyNeeded))
+        return finish(1, text, log);
+    if (verifyModule(*composite, &out))
+        return finish(1, text, log);
+    return finish(write_text(*composite, output, out) ? 0 : 1, text, log);
+}
+
+// The part of the bitcode library (`library`, `size` bytes) that the module
+// in `input` needs: the definitions it references, transitively, written
+// as bitcode to `output`. Linking that instead of the whole library (as
+// clang's -mlink-builtin-bitcode does, only-needed) gives the same module
+// without reading every function of the library.
+int ferrocl_llvm_prune(const char *input, const char *library, size_t size, const char *output,
+                       char **log)
+{
+    std::string text;
+    raw_string_ostream out(text);
+    LLVMContext ctx;
+    auto m = parse(input, ctx, out);
+    if (!m)
+        return finish(1, text, log);
+    auto lib_or = getOwningLazyBitcodeModule(
+        MemoryBuffer::getMemBuffer(StringRef(library, size), "builtins", false), ctx);
+    if (!lib_or) {
+        out << toString(lib_or.takeError()) << "\n";
+        return finish(1, text, log);
+    }
+    Module &lib = **lib_or;
+    SmallPtrSet<const GlobalValue *, 32> needed;
+    std::vector<GlobalValue *> work;
+    auto want = [&](GlobalValue *g) {
+        if (g && g->getParent() == &lib && !g->isDeclaration() && needed.insert(g).second)
+            work.push_back(g);
+    };
+    for (GlobalValue &g : m->global_values())
+        if (g.isDeclaration() && g.hasName())
+            want(lib.getNamedValue(g.getName()));
+    for (GlobalVariable &g : lib.globals())
+        if (g.hasAppendingLinkage())
+            want(&g);
+    // Every global value a constant refers to, through constant
+    // expressions and aggregates.
+    SmallPtrSet<const Constant *, 32> seen;
+    std::vector<const Constant *> consts;
+    auto visit = [&](const Value *v) {
+        if (auto *c = dyn_cast_or_null<Constant>(v))
+            if (seen.insert(c).second)
+                consts.push_back(c);
+        while (!consts.empty()) {
+            const Constant *c = consts.back();
+            consts.pop_back();
+            if (auto *g = dyn_cast<GlobalValue>(c)) {
+                want(const_cast<GlobalValue *>(g));
+                continue;
+            }
+            for (const Use &op : c->operands())
+                if (auto *oc = dyn_cast<Constant>(op.get()))
+                    if (seen.insert(oc).second)
+                        consts.push_back(oc);
+        }
+    };
+    while (!work.empty()) {
+        GlobalValue *g = work.back();
+        work.pop_back();
+        if (Error e = g->materialize()) {
+            out << toString(std::move(e)) << "\n";
+            return finish(1, text, log);
+        }
+        if (auto *f = dyn_cast<Function>(g)) {
+            if (f->hasPersonalityFn())
+                visit(f->getPersonalityFn());
+            for (const BasicBlock &bb : *f)
+                for (const Instruction &i : bb)
+                    for (const Use &op : i.operands())
+                        visit(op.get());
+        } else if (auto *v = dyn_cast<GlobalVariable>(g)) {
+            if (v->hasInitializer())
+                visit(v->getInitializer());
+        } else if (auto *a = dyn_cast<GlobalAlias>(g)) {
+            visit(a->getAliasee());
+        }
+    }
+    ValueToValueMapTy map;
+    auto pruned = CloneModule(lib, map, [&](const GlobalValue *g) { return needed.count(g) != 0; });
+    // The declarations left for everything else are unused: dropped.
+    for (Function &f : make_early_inc_range(pruned->functions()))
+        if (f.isDeclaration() && f.use_empty())
+            f.eraseFromParent();
+    for (GlobalVariable &v : make_early_inc_range(pruned->globals()))
+        if (v.isDeclaration() && v.use_empty())
+            v.eraseFromParent();
+    if (verifyModule(*pruned, &out))
+        return finish(1, text, log);
+    std::error_code ec;
+    raw_fd_ostream file(output, ec);
+    if (ec) {
+        out << output << ": " << ec.message() << "\n";
+        return finish(1, text, log);
+    }
+    WriteBitcodeToFile(*pruned, file);
+    return finish(file.has_error() ? 1 : 0, text, log);
+}
+
+} // extern "C"
