@@ -288,8 +288,11 @@ fn front_end(
     let fe_args = front_end_args(options)?;
     let clang = clang()?;
     builtins()?;
-    // Once per process: loading LLVM (timed apart from the front end).
-    timed("in-process LLVM", inprocess::llvm);
+    // Once per process: loading LLVM (timed apart from the front end), then
+    // reading the builtins' index while the front end runs.
+    if let Some(llvm) = timed("in-process LLVM", inprocess::llvm) {
+        llvm.open_library_soon(BUILTINS);
+    }
     for (name, text) in headers {
         let rel = Path::new(name);
         if rel.is_absolute() || rel.components().any(|c| c.as_os_str() == "..") {
@@ -395,30 +398,9 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     timed("builtins", || write_builtins(&ll2, &bc))?;
     // Compiled, then linked: one clang run that does both starts its
     // compile job as a process of its own.
-    let obj = dir.0.join("kernels.o");
     let so = dir.0.join("program.so");
-    let compile_args: Vec<OsString> = [
-        "-target",
-        "x86_64-unknown-linux-gnu",
-        "-O3",
-        "-march=native",
-        "-fPIC",
-        "-c",
-        "-Wno-override-module",
-    ]
-    .iter()
-    .map(OsString::from)
-    .chain([
-        ll2.into(),
-        "-Xclang".into(),
-        "-mlink-builtin-bitcode".into(),
-        "-Xclang".into(),
-        bc.into(),
-        "-o".into(),
-        obj.clone().into(),
-    ])
-    .collect();
-    let (mut ok, mut link_log) = timed("compile", || run_clang(clang, &compile_args))?;
+    let (mut ok, mut link_log, object) =
+        timed("compile", || back_end_compile(dir, clang, &ll2, &bc))?;
     if ok {
         let link_args: Vec<OsString> = [
             "-target",
@@ -429,7 +411,7 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
         ]
         .iter()
         .map(OsString::from)
-        .chain([obj.into(), "-o".into(), so.clone().into(), "-lm".into()])
+        .chain([object.into(), "-o".into(), so.clone().into(), "-lm".into()])
         .collect();
         (ok, link_log) = timed("link", || run_clang(clang, &link_args))?;
     }
@@ -451,6 +433,40 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
 }
 
+/// The back end's compile step: the module in `module`, with what it needs
+/// of the builtins in `builtins`, optimized to an object file: (success,
+/// the log, the object).
+fn back_end_compile(
+    dir: &TempDir,
+    clang: &Path,
+    module: &Path,
+    builtins: &Path,
+) -> Result<(bool, String, PathBuf), BuildError> {
+    let object = dir.0.join("kernels.o");
+    let args: Vec<OsString> = [
+        "-target",
+        "x86_64-unknown-linux-gnu",
+        "-O3",
+        "-march=native",
+        "-fPIC",
+        "-c",
+        "-Wno-override-module",
+    ]
+    .iter()
+    .map(OsString::from)
+    .chain([
+        module.into(),
+        "-Xclang".into(),
+        "-mlink-builtin-bitcode".into(),
+        "-Xclang".into(),
+        builtins.into(),
+        "-o".into(),
+        object.clone().into(),
+    ])
+    .collect();
+    run_clang(clang, &args).map(|(ok, log)| (ok, log, object))
+}
+
 /// Writes the builtins library for the module in `module` to `path`: when
 /// in process, only what the module needs of it (the back end links only
 /// that anyway, and reading all 11,000 functions of the library took most
@@ -458,7 +474,7 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
 fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
     let library = builtins()?;
     if let Some(llvm) = inprocess::llvm() {
-        if llvm.prune(module, library, path).ok {
+        if llvm.prune(library, module, path).ok {
             return Ok(());
         }
     }

@@ -10,10 +10,10 @@
 //! build time), cannot be loaded, FERROCL_CLANG names another clang, or
 //! FERROCL_IN_PROCESS=0, driver.rs runs the same steps as tools.
 
-use std::ffi::{c_char, c_int, CStr, CString, OsStr};
+use std::ffi::{c_char, c_int, c_void, CStr, CString, OsStr};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Mutex, Once, OnceLock};
 
 /// The shared object, empty when build.rs could not build it.
 static OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libferrocl_llvm.so"));
@@ -22,8 +22,9 @@ type ClangFn =
     unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char, *mut *mut c_char) -> c_int;
 type OptFn =
     unsafe extern "C" fn(*const c_char, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
+type OpenFn = unsafe extern "C" fn(*const u8, usize, *mut *mut c_char) -> *mut c_void;
 type PruneFn =
-    unsafe extern "C" fn(*const c_char, *const u8, usize, *const c_char, *mut *mut c_char) -> c_int;
+    unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
 type FreeFn = unsafe extern "C" fn(*mut c_char);
 
 /// The loaded object's entry points.
@@ -31,8 +32,12 @@ pub struct Llvm {
     clang: ClangFn,
     opt: OptFn,
     link_needed: OptFn,
-    prune: PruneFn,
+    library_open: OpenFn,
+    library_prune: PruneFn,
     free: FreeFn,
+    /// The builtins library, opened lazily once (see `prune`).
+    library: Mutex<Option<Library>>,
+    library_soon: Once,
     /// Kept loaded for the life of the process (the fns above point into it).
     _library: libloading::Library,
 }
@@ -86,24 +91,28 @@ fn load() -> Result<Llvm, String> {
             return Err("ferrocl_llvm_init failed".into());
         }
         Ok(Llvm {
-            clang: *library
-                .get(b"ferrocl_llvm_clang\0")
-                .map_err(|e| e.to_string())?,
-            opt: *library
-                .get(b"ferrocl_llvm_opt\0")
-                .map_err(|e| e.to_string())?,
-            link_needed: *library
-                .get(b"ferrocl_llvm_link_needed\0")
-                .map_err(|e| e.to_string())?,
-            prune: *library
-                .get(b"ferrocl_llvm_prune\0")
-                .map_err(|e| e.to_string())?,
-            free: *library
-                .get(b"ferrocl_llvm_free\0")
-                .map_err(|e| e.to_string())?,
+            clang: symbol(&library, "ferrocl_llvm_clang")?,
+            opt: symbol(&library, "ferrocl_llvm_opt")?,
+            link_needed: symbol(&library, "ferrocl_llvm_link_needed")?,
+            library_open: symbol(&library, "ferrocl_llvm_library_open")?,
+            library_prune: symbol(&library, "ferrocl_llvm_library_prune")?,
+            free: symbol(&library, "ferrocl_llvm_free")?,
+            library: Mutex::new(None),
+            library_soon: Once::new(),
             _library: library,
         })
     }
+}
+
+/// The function `name` of the object.
+///
+/// # Safety
+/// `T` must be the function's type.
+unsafe fn symbol<T: Copy>(library: &libloading::Library, name: &str) -> Result<T, String> {
+    // SAFETY: the caller's type is the symbol's.
+    unsafe { library.get::<T>(name.as_bytes()) }
+        .map(|s| *s)
+        .map_err(|e| e.to_string())
 }
 
 fn c_path(p: &Path) -> CString {
@@ -214,17 +223,48 @@ impl Llvm {
         }
     }
 
-    /// Writes to `output` (bitcode) the definitions of `library` (bitcode)
-    /// that the module in `input` needs, transitively.
-    pub fn prune(&self, input: &Path, library: &[u8], output: &Path) -> Outcome {
+    /// Opens `library` (bitcode) on another thread, for a `prune` to come:
+    /// reading its index of 11,000 functions then overlaps the front end.
+    pub fn open_library_soon(&'static self, library: &'static [u8]) {
+        self.library_soon.call_once(|| {
+            std::thread::spawn(move || drop(self.opened(library)));
+        });
+    }
+
+    /// The library, opened on the first call; None if it cannot be read.
+    fn opened(&self, library: &'static [u8]) -> std::sync::MutexGuard<'_, Option<Library>> {
+        let mut slot = self.library.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            let mut log = std::ptr::null_mut();
+            // SAFETY: `library` is 'static, as the handle requires; log is
+            // taken below.
+            let handle = unsafe { (self.library_open)(library.as_ptr(), library.len(), &mut log) };
+            self.take(log);
+            *slot = (!handle.is_null()).then_some(Library(handle));
+        }
+        slot
+    }
+
+    /// Writes to `output` (bitcode) the definitions of `library` (bitcode,
+    /// always the same one) that the module in `input` needs, transitively.
+    /// The library stays open: the functions read for one build serve the
+    /// next.
+    pub fn prune(&self, library: &'static [u8], input: &Path, output: &Path) -> Outcome {
+        let slot = self.opened(library);
+        let Some(handle) = slot.as_ref() else {
+            return Outcome {
+                ok: false,
+                log: "ferrocl: the builtins library cannot be read".into(),
+            };
+        };
         let mut log = std::ptr::null_mut();
-        // SAFETY: library is valid for its length; the strings for the
-        // call's duration; log taken below.
+        // SAFETY: an open library handle, used by one thread at a time (the
+        // lock is held); the strings for the call's duration; log taken
+        // below.
         let status = unsafe {
-            (self.prune)(
+            (self.library_prune)(
+                handle.0,
                 c_path(input).as_ptr(),
-                library.as_ptr(),
-                library.len(),
                 c_path(output).as_ptr(),
                 &mut log,
             )
@@ -235,3 +275,10 @@ impl Llvm {
         }
     }
 }
+
+/// An opened bitcode library (llvm_inprocess.cpp's Library), never closed.
+struct Library(*mut c_void);
+
+// SAFETY: the handle is only used under Llvm::library's lock, by one thread
+// at a time, which LLVM allows for a context and its modules.
+unsafe impl Send for Library {}

@@ -126,6 +126,68 @@ std::unique_ptr<TargetMachine> target_machine(const Module &m)
         t->createTargetMachine(m.getTargetTriple(), "", "", TargetOptions(), std::nullopt));
 }
 
+// A lazily read bitcode library, in a context of its own.
+struct Library {
+    LLVMContext ctx;
+    std::unique_ptr<Module> module;
+};
+
+// Adds to `needed` the definitions in `lib` among `roots` (null: not in
+// the library) and every definition they refer to, transitively, reading
+// each function's body on the way.
+Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots,
+                     SmallPtrSet<const GlobalValue *, 32> &needed)
+{
+    std::vector<GlobalValue *> work;
+    auto want = [&](GlobalValue *g) {
+        if (g && g->getParent() == &lib && !g->isDeclaration() && needed.insert(g).second)
+            work.push_back(g);
+    };
+    for (GlobalValue *g : roots)
+        want(g);
+    // Every global value a constant refers to, through constant
+    // expressions and aggregates.
+    SmallPtrSet<const Constant *, 32> seen;
+    std::vector<const Constant *> consts;
+    auto visit = [&](const Value *v) {
+        if (auto *c = dyn_cast_or_null<Constant>(v))
+            if (seen.insert(c).second)
+                consts.push_back(c);
+        while (!consts.empty()) {
+            const Constant *c = consts.back();
+            consts.pop_back();
+            if (auto *g = dyn_cast<GlobalValue>(c)) {
+                want(const_cast<GlobalValue *>(g));
+                continue;
+            }
+            for (const Use &op : c->operands())
+                if (auto *oc = dyn_cast<Constant>(op.get()))
+                    if (seen.insert(oc).second)
+                        consts.push_back(oc);
+        }
+    };
+    while (!work.empty()) {
+        GlobalValue *g = work.back();
+        work.pop_back();
+        if (Error e = g->materialize())
+            return e;
+        if (auto *f = dyn_cast<Function>(g)) {
+            if (f->hasPersonalityFn())
+                visit(f->getPersonalityFn());
+            for (const BasicBlock &bb : *f)
+                for (const Instruction &i : bb)
+                    for (const Use &op : i.operands())
+                        visit(op.get());
+        } else if (auto *v = dyn_cast<GlobalVariable>(g)) {
+            if (v->hasInitializer())
+                visit(v->getInitializer());
+        } else if (auto *a = dyn_cast<GlobalAlias>(g)) {
+            visit(a->getAliasee());
+        }
+    }
+    return Error::success();
+}
+
 } // namespace
 
 extern "C" {
@@ -255,80 +317,50 @@ int ferrocl_llvm_link_needed(const char *input, const char *library, const char 
     return finish(write_text(*composite, output, out) ? 0 : 1, text, log);
 }
 
-// The part of the bitcode library (`library`, `size` bytes) that the module
-// in `input` needs: the definitions it references, transitively, written
-// as bitcode to `output`. Linking that instead of the whole library (as
-// clang's -mlink-builtin-bitcode does, only-needed) gives the same module
-// without reading every function of the library.
-int ferrocl_llvm_prune(const char *input, const char *library, size_t size, const char *output,
-                       char **log)
+// The bitcode library (`size` bytes at `data`, which must outlive it),
+// opened lazily: its functions are read when a module needs them.
+void *ferrocl_llvm_library_open(const char *data, size_t size, char **log)
+{
+    auto lib = std::make_unique<Library>();
+    auto module = getOwningLazyBitcodeModule(
+        MemoryBuffer::getMemBuffer(StringRef(data, size), "builtins", false), lib->ctx);
+    if (!module) {
+        finish(1, toString(module.takeError()), log);
+        return nullptr;
+    }
+    lib->module = std::move(*module);
+    finish(0, "", log);
+    return lib.release();
+}
+
+// The part of the library that the module in `input` needs: the
+// definitions it references, transitively, written as bitcode to `output`.
+// Linking that instead of the whole library (as clang's
+// -mlink-builtin-bitcode does, only-needed) gives the same module without
+// reading every function of the library. Not to be called for one library
+// from two threads at once.
+int ferrocl_llvm_library_prune(void *library, const char *input, const char *output, char **log)
 {
     std::string text;
     raw_string_ostream out(text);
-    LLVMContext ctx;
-    auto m = parse(input, ctx, out);
-    if (!m)
-        return finish(1, text, log);
-    auto lib_or = getOwningLazyBitcodeModule(
-        MemoryBuffer::getMemBuffer(StringRef(library, size), "builtins", false), ctx);
-    if (!lib_or) {
-        out << toString(lib_or.takeError()) << "\n";
-        return finish(1, text, log);
+    Module &lib = *static_cast<Library *>(library)->module;
+    std::vector<GlobalValue *> roots;
+    {
+        LLVMContext ctx;
+        auto m = parse(input, ctx, out);
+        if (!m)
+            return finish(1, text, log);
+        for (GlobalValue &g : m->global_values())
+            if (g.isDeclaration() && g.hasName())
+                roots.push_back(lib.getNamedValue(g.getName()));
     }
-    Module &lib = **lib_or;
-    SmallPtrSet<const GlobalValue *, 32> needed;
-    std::vector<GlobalValue *> work;
-    auto want = [&](GlobalValue *g) {
-        if (g && g->getParent() == &lib && !g->isDeclaration() && needed.insert(g).second)
-            work.push_back(g);
-    };
-    for (GlobalValue &g : m->global_values())
-        if (g.isDeclaration() && g.hasName())
-            want(lib.getNamedValue(g.getName()));
     for (GlobalVariable &g : lib.globals())
         if (g.hasAppendingLinkage())
-            want(&g);
-    // Every global value a constant refers to, through constant
-    // expressions and aggregates.
-    SmallPtrSet<const Constant *, 32> seen;
-    std::vector<const Constant *> consts;
-    auto visit = [&](const Value *v) {
-        if (auto *c = dyn_cast_or_null<Constant>(v))
-            if (seen.insert(c).second)
-                consts.push_back(c);
-        while (!consts.empty()) {
-            const Constant *c = consts.back();
-            consts.pop_back();
-            if (auto *g = dyn_cast<GlobalValue>(c)) {
-                want(const_cast<GlobalValue *>(g));
-                continue;
-            }
-            for (const Use &op : c->operands())
-                if (auto *oc = dyn_cast<Constant>(op.get()))
-                    if (seen.insert(oc).second)
-                        consts.push_back(oc);
-        }
-    };
-    while (!work.empty()) {
-        GlobalValue *g = work.back();
-        work.pop_back();
-        if (Error e = g->materialize()) {
-            out << toString(std::move(e)) << "\n";
-            return finish(1, text, log);
-        }
-        if (auto *f = dyn_cast<Function>(g)) {
-            if (f->hasPersonalityFn())
-                visit(f->getPersonalityFn());
-            for (const BasicBlock &bb : *f)
-                for (const Instruction &i : bb)
-                    for (const Use &op : i.operands())
-                        visit(op.get());
-        } else if (auto *v = dyn_cast<GlobalVariable>(g)) {
-            if (v->hasInitializer())
-                visit(v->getInitializer());
-        } else if (auto *a = dyn_cast<GlobalAlias>(g)) {
-            visit(a->getAliasee());
-        }
+            roots.push_back(&g);
+    SmallPtrSet<const GlobalValue *, 32> needed;
+    if (Error e = needed_closure(lib, roots, needed)) {
+        out << toString(std::move(e)) << "\n";
+        return finish(1, text, log);
     }
     ValueToValueMapTy map;
     auto pruned = CloneModule(lib, map, [&](const GlobalValue *g) { return needed.count(g) != 0; });
