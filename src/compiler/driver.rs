@@ -540,7 +540,7 @@ fn llvm_step(dir: &TempDir, name: &str, text: &str, step: Step) -> Option<String
     std::fs::write(&input, text).ok()?;
     let ok = match (inprocess::llvm(), step) {
         (Some(llvm), Step::Opt(passes)) => llvm.opt(&input, passes, &output).ok,
-        (Some(llvm), Step::LinkNeeded(library)) => llvm.link_needed(&input, library, &output).ok,
+        (Some(llvm), Step::LinkNeeded(library)) => llvm.link(&[&input], Some(library), &output).ok,
         (None, Step::Opt(passes)) => {
             run(Command::new(llvm_tool("opt"))
                 .arg("-S")
@@ -636,11 +636,18 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
         inputs.push(p);
     }
     let linked = dir.0.join("linked.ll");
-    let (ok, log) = run(Command::new(llvm_tool("llvm-link"))
-        .arg("-S")
-        .args(&inputs)
-        .arg("-o")
-        .arg(&linked))?;
+    let (ok, log) = match inprocess::llvm() {
+        Some(llvm) => {
+            let inputs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+            let outcome = llvm.link(&inputs, None, &linked);
+            (outcome.ok, outcome.log)
+        }
+        None => run(Command::new(llvm_tool("llvm-link"))
+            .arg("-S")
+            .args(&inputs)
+            .arg("-o")
+            .arg(&linked))?,
+    };
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
         return Err(BuildError::Failed(format!(

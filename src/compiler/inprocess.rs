@@ -22,6 +22,13 @@ type ClangFn =
     unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char, *mut *mut c_char) -> c_int;
 type OptFn =
     unsafe extern "C" fn(*const c_char, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
+type LinkFn = unsafe extern "C" fn(
+    c_int,
+    *const *const c_char,
+    *const c_char,
+    *const c_char,
+    *mut *mut c_char,
+) -> c_int;
 type OpenFn = unsafe extern "C" fn(*const u8, usize, *mut *mut c_char) -> *mut c_void;
 type PruneFn =
     unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
@@ -31,7 +38,7 @@ type FreeFn = unsafe extern "C" fn(*mut c_char);
 pub struct Llvm {
     clang: ClangFn,
     opt: OptFn,
-    link_needed: OptFn,
+    link: LinkFn,
     library_open: OpenFn,
     library_prune: PruneFn,
     free: FreeFn,
@@ -93,7 +100,7 @@ fn load() -> Result<Llvm, String> {
         Ok(Llvm {
             clang: symbol(&library, "ferrocl_llvm_clang")?,
             opt: symbol(&library, "ferrocl_llvm_opt")?,
-            link_needed: symbol(&library, "ferrocl_llvm_link_needed")?,
+            link: symbol(&library, "ferrocl_llvm_link")?,
             library_open: symbol(&library, "ferrocl_llvm_library_open")?,
             library_prune: symbol(&library, "ferrocl_llvm_library_prune")?,
             free: symbol(&library, "ferrocl_llvm_free")?,
@@ -205,14 +212,19 @@ impl Llvm {
         }
     }
 
-    /// `llvm-link -S <input> --only-needed <library> -o <output>`.
-    pub fn link_needed(&self, input: &Path, library: &Path, output: &Path) -> Outcome {
+    /// `llvm-link -S <inputs> [--only-needed <library>] -o <output>`.
+    pub fn link(&self, inputs: &[&Path], only_needed: Option<&Path>, output: &Path) -> Outcome {
+        let inputs: Vec<CString> = inputs.iter().map(|p| c_path(p)).collect();
+        let pointers: Vec<*const c_char> = inputs.iter().map(|p| p.as_ptr()).collect();
+        let library = only_needed.map(c_path);
         let mut log = std::ptr::null_mut();
-        // SAFETY: valid C strings for the call's duration; log taken below.
+        // SAFETY: valid C strings (the library's or null) for the call's
+        // duration; log taken below.
         let status = unsafe {
-            (self.link_needed)(
-                c_path(input).as_ptr(),
-                c_path(library).as_ptr(),
+            (self.link)(
+                pointers.len() as c_int,
+                pointers.as_ptr(),
+                library.as_ref().map_or(std::ptr::null(), |l| l.as_ptr()),
                 c_path(output).as_ptr(),
                 &mut log,
             )

@@ -24,6 +24,8 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -93,8 +95,19 @@ bool run_cc1(const char *argv0, ArrayRef<const char *> args, raw_ostream &log)
     return ok;
 }
 
+// `path`'s module in `ctx`, which from now on reports to `log` (not to
+// the application's stderr) what passes and the linker have to say.
 std::unique_ptr<Module> parse(const char *path, LLVMContext &ctx, raw_ostream &log)
 {
+    ctx.setDiagnosticHandlerCallBack(
+        [](const DiagnosticInfo *info, void *context) {
+            auto &out = *static_cast<raw_ostream *>(context);
+            DiagnosticPrinterRawOStream printer(out);
+            out << LLVMContext::getDiagnosticMessagePrefix(info->getSeverity()) << ": ";
+            info->print(printer);
+            out << "\n";
+        },
+        &log);
     SMDiagnostic err;
     auto m = parseIRFile(path, err, ctx);
     if (!m)
@@ -290,28 +303,31 @@ int ferrocl_llvm_opt(const char *input, const char *passes, const char *output, 
     return finish(write_text(*m, output, out) ? 0 : 1, text, log);
 }
 
-// `llvm-link -S <input> --only-needed <library> -o <output>`: all of
-// `input`, and what it needs of `library`.
-int ferrocl_llvm_link_needed(const char *input, const char *library, const char *output,
-                             char **log)
+// `llvm-link -S <inputs> [--only-needed <library>] -o <output>`: all of
+// the `n` inputs, and what they need of `library` (if not null).
+int ferrocl_llvm_link(int n, const char *const *inputs, const char *library, const char *output,
+                      char **log)
 {
     std::string text;
     raw_string_ostream out(text);
     LLVMContext ctx;
-    auto m = parse(input, ctx, out);
-    if (!m)
-        return finish(1, text, log);
-    SMDiagnostic err;
-    auto lib = getLazyIRFileModule(library, err, ctx);
-    if (!lib) {
-        err.print("ferrocl", out);
-        return finish(1, text, log);
-    }
     auto composite = std::make_unique<Module>("llvm-link", ctx);
     Linker linker(*composite);
-    if (linker.linkInModule(std::move(m)) ||
-        linker.linkInModule(std::move(lib), Linker::Flags::LinkOnlyNeeded))
-        return finish(1, text, log);
+    for (int i = 0; i < n; i++) {
+        auto m = parse(inputs[i], ctx, out);
+        if (!m || linker.linkInModule(std::move(m)))
+            return finish(1, text, log);
+    }
+    if (library) {
+        SMDiagnostic err;
+        auto lib = getLazyIRFileModule(library, err, ctx);
+        if (!lib) {
+            err.print("ferrocl", out);
+            return finish(1, text, log);
+        }
+        if (linker.linkInModule(std::move(lib), Linker::Flags::LinkOnlyNeeded))
+            return finish(1, text, log);
+    }
     if (verifyModule(*composite, &out))
         return finish(1, text, log);
     return finish(write_text(*composite, output, out) ? 0 : 1, text, log);
