@@ -474,8 +474,16 @@ fn back_end_compile(
 fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
     let library = builtins()?;
     if let Some(llvm) = inprocess::llvm() {
-        if llvm.prune(library, module, path).ok {
-            return Ok(());
+        match llvm.prune(library, module, path) {
+            inprocess::Pruned::Done => return Ok(()),
+            // The tool would crash on it or reject it; in process it
+            // must not get it.
+            inprocess::Pruned::InvalidModule(log) => {
+                return Err(BuildError::Failed(format!(
+                    "ferrocl: the back end failed:\n{log}"
+                )))
+            }
+            inprocess::Pruned::Failed => {}
         }
     }
     std::fs::write(path, library).map_err(|e| io_err("writing builtins", e))

@@ -261,13 +261,10 @@ impl Llvm {
     /// always the same one) that the module in `input` needs, transitively.
     /// The library stays open: the functions read for one build serve the
     /// next.
-    pub fn prune(&self, library: &'static [u8], input: &Path, output: &Path) -> Outcome {
+    pub fn prune(&self, library: &'static [u8], input: &Path, output: &Path) -> Pruned {
         let slot = self.opened(library);
         let Some(handle) = slot.as_ref() else {
-            return Outcome {
-                ok: false,
-                log: "ferrocl: the builtins library cannot be read".into(),
-            };
+            return Pruned::Failed;
         };
         let mut log = std::ptr::null_mut();
         // SAFETY: an open library handle, used by one thread at a time (the
@@ -281,11 +278,23 @@ impl Llvm {
                 &mut log,
             )
         };
-        Outcome {
-            ok: status == 0,
-            log: self.take(log),
+        let log = self.take(log);
+        match status {
+            0 => Pruned::Done,
+            2 => Pruned::InvalidModule(log),
+            _ => Pruned::Failed,
         }
     }
+}
+
+/// What `Llvm::prune` did.
+pub enum Pruned {
+    Done,
+    /// The module is not valid IR (the log says why): no back end can
+    /// take it.
+    InvalidModule(String),
+    /// The library could not be pruned (it can still be linked whole).
+    Failed,
 }
 
 /// An opened bitcode library (llvm_inprocess.cpp's Library), never closed.

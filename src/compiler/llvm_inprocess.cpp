@@ -33,6 +33,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
@@ -96,7 +97,10 @@ bool run_cc1(const char *argv0, ArrayRef<const char *> args, raw_ostream &log)
 }
 
 // `path`'s module in `ctx`, which from now on reports to `log` (not to
-// the application's stderr) what passes and the linker have to say.
+// the application's stderr) what passes and the linker have to say. Null
+// if it does not parse or is not valid IR: checked first, as `opt` and
+// `llvm-link` do, since passes may crash on invalid IR, here taking the
+// application with them.
 std::unique_ptr<Module> parse(const char *path, LLVMContext &ctx, raw_ostream &log)
 {
     ctx.setDiagnosticHandlerCallBack(
@@ -110,8 +114,12 @@ std::unique_ptr<Module> parse(const char *path, LLVMContext &ctx, raw_ostream &l
         &log);
     SMDiagnostic err;
     auto m = parseIRFile(path, err, ctx);
-    if (!m)
+    if (!m) {
         err.print("ferrocl", log);
+    } else if (verifyModule(*m, &log)) {
+        log << path << ": error: input module is broken!\n";
+        m = nullptr;
+    }
     return m;
 }
 
@@ -145,15 +153,21 @@ struct Library {
     std::unique_ptr<Module> module;
 };
 
+using GlobalSet = SmallPtrSet<const GlobalValue *, 32>;
+
 // Adds to `needed` the definitions in `lib` among `roots` (null: not in
 // the library) and every definition they refer to, transitively, reading
-// each function's body on the way.
-Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots,
-                     SmallPtrSet<const GlobalValue *, 32> &needed)
+// each function's body on the way; to `referenced`, those and the
+// declarations they refer to.
+Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots, GlobalSet &needed,
+                     GlobalSet &referenced)
 {
     std::vector<GlobalValue *> work;
     auto want = [&](GlobalValue *g) {
-        if (g && g->getParent() == &lib && !g->isDeclaration() && needed.insert(g).second)
+        if (!g || g->getParent() != &lib)
+            return;
+        referenced.insert(g);
+        if (!g->isDeclaration() && needed.insert(g).second)
             work.push_back(g);
     };
     for (GlobalValue *g : roots)
@@ -199,6 +213,112 @@ Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots,
         }
     }
     return Error::success();
+}
+
+// Puts the uses of each argument, block and instruction of `f`'s copy
+// (through `map`) in the order of the original's. A module read from
+// bitcode has the use-list order that was written (llvm-link keeps it);
+// a copy has the order in which it was built. Optimizations visit uses in
+// that order, so without this a function linked from a copy could be
+// optimized differently from one linked from the library.
+void copy_use_list_orders(const Function &f, ValueToValueMapTy &map)
+{
+    DenseMap<const Use *, unsigned> position;
+    auto sort_like = [&](const Value &original) {
+        if (!original.hasNUsesOrMore(2))
+            return;
+        Value *copy = map.lookup(&original);
+        if (!copy)
+            return;
+        position.clear();
+        unsigned i = 0;
+        for (const Use &use : original.uses()) {
+            auto *user = dyn_cast_or_null<User>(map.lookup(use.getUser()));
+            if (!user)
+                return; // a use outside the function: left as it is
+            position[&user->getOperandUse(use.getOperandNo())] = i++;
+        }
+        copy->sortUseList([&](const Use &l, const Use &r) {
+            return position.lookup(&l) < position.lookup(&r);
+        });
+    };
+    for (const Argument &a : f.args())
+        sort_like(a);
+    for (const BasicBlock &bb : f) {
+        sort_like(bb);
+        for (const Instruction &i : bb)
+            sort_like(i);
+    }
+}
+
+// A module with `lib`'s definitions in `needed` and declarations of the
+// rest of `referenced`: CloneModule's copy, without the declarations of
+// every other function of the library that CloneModule makes and the
+// caller would drop. Null if `lib` has what this does not copy (aliases,
+// ifuncs, comdats).
+std::unique_ptr<Module> clone_needed(const Module &lib, const GlobalSet &needed,
+                                     const GlobalSet &referenced)
+{
+    if (!lib.alias_empty() || !lib.ifunc_empty() || !lib.getComdatSymbolTable().empty())
+        return nullptr;
+    auto out = std::make_unique<Module>(lib.getModuleIdentifier(), lib.getContext());
+    out->setSourceFileName(lib.getSourceFileName());
+    out->setDataLayout(lib.getDataLayout());
+    out->setTargetTriple(lib.getTargetTriple());
+    out->setModuleInlineAsm(lib.getModuleInlineAsm());
+    out->IsNewDbgInfoFormat = lib.IsNewDbgInfoFormat;
+    ValueToValueMapTy map;
+    // Declarations first, in the library's order, so that definitions can
+    // refer to any of them.
+    for (const GlobalVariable &v : lib.globals()) {
+        if (!referenced.count(&v))
+            continue;
+        auto *copy = new GlobalVariable(*out, v.getValueType(), v.isConstant(), v.getLinkage(),
+                                        nullptr, v.getName(), nullptr, v.getThreadLocalMode(),
+                                        v.getType()->getAddressSpace());
+        copy->copyAttributesFrom(&v);
+        map[&v] = copy;
+    }
+    for (const Function &f : lib.functions()) {
+        if (!referenced.count(&f))
+            continue;
+        Function *copy = Function::Create(f.getFunctionType(), f.getLinkage(),
+                                          f.getAddressSpace(), f.getName(), out.get());
+        copy->copyAttributesFrom(&f);
+        map[&f] = copy;
+    }
+    for (const GlobalVariable &v : lib.globals()) {
+        if (!needed.count(&v))
+            continue;
+        auto *copy = cast<GlobalVariable>(map[&v]);
+        if (v.hasInitializer())
+            copy->setInitializer(MapValue(v.getInitializer(), map));
+        SmallVector<std::pair<unsigned, MDNode *>, 1> metadata;
+        v.getAllMetadata(metadata);
+        for (auto &[kind, node] : metadata)
+            copy->addMetadata(kind, *MapMetadata(node, map));
+    }
+    for (const Function &f : lib.functions()) {
+        if (!needed.count(&f))
+            continue;
+        auto *copy = cast<Function>(map[&f]);
+        auto arg = copy->arg_begin();
+        for (const Argument &a : f.args()) {
+            arg->setName(a.getName());
+            map[&a] = &*arg++;
+        }
+        SmallVector<ReturnInst *, 8> returns;
+        CloneFunctionInto(copy, &f, map, CloneFunctionChangeType::ClonedModule, returns);
+        if (f.hasPersonalityFn())
+            copy->setPersonalityFn(MapValue(f.getPersonalityFn(), map));
+        copy_use_list_orders(f, map);
+    }
+    for (const NamedMDNode &node : lib.named_metadata()) {
+        NamedMDNode *copy = out->getOrInsertNamedMetadata(node.getName());
+        for (const MDNode *op : node.operands())
+            copy->addOperand(MapMetadata(op, map));
+    }
+    return out;
 }
 
 } // namespace
@@ -285,7 +405,12 @@ int ferrocl_llvm_opt(const char *input, const char *passes, const char *output, 
     FunctionAnalysisManager fam;
     CGSCCAnalysisManager cgam;
     ModuleAnalysisManager mam;
-    PassBuilder pb(tm.get());
+    // As in `opt`: among others, the instrumentation that skips optnone
+    // functions (-cl-opt-disable builds).
+    PassInstrumentationCallbacks callbacks;
+    StandardInstrumentations instrumentations(ctx, false, false);
+    instrumentations.registerCallbacks(callbacks, &mam);
+    PassBuilder pb(tm.get(), PipelineTuningOptions(), std::nullopt, &callbacks);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);
@@ -354,7 +479,7 @@ void *ferrocl_llvm_library_open(const char *data, size_t size, char **log)
 // Linking that instead of the whole library (as clang's
 // -mlink-builtin-bitcode does, only-needed) gives the same module without
 // reading every function of the library. Not to be called for one library
-// from two threads at once.
+// from two threads at once. Returns 2 if the module is not valid IR.
 int ferrocl_llvm_library_prune(void *library, const char *input, const char *output, char **log)
 {
     std::string text;
@@ -365,7 +490,7 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
         LLVMContext ctx;
         auto m = parse(input, ctx, out);
         if (!m)
-            return finish(1, text, log);
+            return finish(2, text, log);
         for (GlobalValue &g : m->global_values())
             if (g.isDeclaration() && g.hasName())
                 roots.push_back(lib.getNamedValue(g.getName()));
@@ -373,20 +498,23 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
     for (GlobalVariable &g : lib.globals())
         if (g.hasAppendingLinkage())
             roots.push_back(&g);
-    SmallPtrSet<const GlobalValue *, 32> needed;
-    if (Error e = needed_closure(lib, roots, needed)) {
+    GlobalSet needed, referenced;
+    if (Error e = needed_closure(lib, roots, needed, referenced)) {
         out << toString(std::move(e)) << "\n";
         return finish(1, text, log);
     }
-    ValueToValueMapTy map;
-    auto pruned = CloneModule(lib, map, [&](const GlobalValue *g) { return needed.count(g) != 0; });
-    // The declarations left for everything else are unused: dropped.
-    for (Function &f : make_early_inc_range(pruned->functions()))
-        if (f.isDeclaration() && f.use_empty())
-            f.eraseFromParent();
-    for (GlobalVariable &v : make_early_inc_range(pruned->globals()))
-        if (v.isDeclaration() && v.use_empty())
-            v.eraseFromParent();
+    auto pruned = clone_needed(lib, needed, referenced);
+    if (!pruned) {
+        ValueToValueMapTy map;
+        pruned = CloneModule(lib, map, [&](const GlobalValue *g) { return needed.count(g) != 0; });
+        // The declarations left for everything else are unused: dropped.
+        for (Function &f : make_early_inc_range(pruned->functions()))
+            if (f.isDeclaration() && f.use_empty())
+                f.eraseFromParent();
+        for (GlobalVariable &v : make_early_inc_range(pruned->globals()))
+            if (v.isDeclaration() && v.use_empty())
+                v.eraseFromParent();
+    }
     if (verifyModule(*pruned, &out))
         return finish(1, text, log);
     std::error_code ec;
@@ -395,7 +523,8 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
         out << output << ": " << ec.message() << "\n";
         return finish(1, text, log);
     }
-    WriteBitcodeToFile(*pruned, file);
+    // With the use-list orders (see copy_use_list_orders).
+    WriteBitcodeToFile(*pruned, file, true);
     return finish(file.has_error() ? 1 : 0, text, log);
 }
 
