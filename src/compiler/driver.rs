@@ -288,11 +288,8 @@ fn front_end(
     let fe_args = front_end_args(options)?;
     let clang = clang()?;
     builtins()?;
-    // Once per process: loading LLVM (timed apart from the front end), then
-    // reading the builtins' index while the front end runs.
-    if let Some(llvm) = timed("in-process LLVM", inprocess::llvm) {
-        llvm.open_library_soon(BUILTINS);
-    }
+    // Once per process: loading LLVM (timed apart from the front end).
+    timed("in-process LLVM", inprocess::llvm);
     for (name, text) in headers {
         let rel = Path::new(name);
         if rel.is_absolute() || rel.components().any(|c| c.as_os_str() == "..") {

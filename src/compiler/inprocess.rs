@@ -13,7 +13,7 @@
 use std::ffi::{c_char, c_int, c_void, CStr, CString, OsStr};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::{Mutex, Once, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 /// The shared object, empty when build.rs could not build it.
 static OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libferrocl_llvm.so"));
@@ -44,7 +44,6 @@ pub struct Llvm {
     free: FreeFn,
     /// The builtins library, opened lazily once (see `prune`).
     library: Mutex<Option<Library>>,
-    library_soon: Once,
     /// Kept loaded for the life of the process (the fns above point into it).
     _library: libloading::Library,
 }
@@ -105,7 +104,6 @@ fn load() -> Result<Llvm, String> {
             library_prune: symbol(&library, "ferrocl_llvm_library_prune")?,
             free: symbol(&library, "ferrocl_llvm_free")?,
             library: Mutex::new(None),
-            library_soon: Once::new(),
             _library: library,
         })
     }
@@ -233,14 +231,6 @@ impl Llvm {
             ok: status == 0,
             log: self.take(log),
         }
-    }
-
-    /// Opens `library` (bitcode) on another thread, for a `prune` to come:
-    /// reading its index of 11,000 functions then overlaps the front end.
-    pub fn open_library_soon(&'static self, library: &'static [u8]) {
-        self.library_soon.call_once(|| {
-            std::thread::spawn(move || drop(self.opened(library)));
-        });
     }
 
     /// The library, opened on the first call; None if it cannot be read.
