@@ -202,9 +202,12 @@ unsigned _Z9get_fencePU9CLgenericKv(const AS_GENERIC void *p) {
  * load from the context (hoisted out of the work-item loops) or a loop
  * variable; a runtime dimension becomes a select. The executor fills the
  * dimensions at and past work_dim with the spec's defaults (sizes 1, ids and
- * offsets 0), so only dimensions past 2 need a test. */
+ * offsets 0), so only dimensions past 2 need a test. `c` is not restrict: an
+ * inlined restrict parameter leaves a noalias.scope.decl call in the loop,
+ * which keeps LLVM from treating it as parallel; the entry's ctx is noalias
+ * readonly, which makes these loads invariant anyway. */
 #define WG_FN __attribute__((always_inline))
-#define WG_ARGS const struct ferrocl_wg_ctx *restrict c, size_t lx, size_t ly, size_t lz
+#define WG_ARGS const struct ferrocl_wg_ctx *c, size_t lx, size_t ly, size_t lz
 #define WG_LID(d) ((d) == 0 ? lx : (d) == 1 ? ly : (d) == 2 ? lz : 0)
 
 WG_FN unsigned __ferrocl_loop_work_dim(WG_ARGS) {

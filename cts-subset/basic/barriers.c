@@ -69,7 +69,8 @@ static const char *src =
     "}\n"
     /* Loops with the same trip count in every work-item (ferrocl adds
      * implicit barriers to vectorize across work-items) and without. */
-    "kernel void dot_rows(global float *out, global const float *m, global const float4 *v, int n) {\n"
+    "kernel void dot_rows(global float *restrict out, global const float *restrict m,\n"
+    "                     global const float4 *restrict v, int n) {\n"
     "  float s = 0; float4 s4 = 0;\n"
     "  for (int k = 0; k < n; k++) { s += m[get_global_id(0) * n + k] * v[k].x; s4 += v[k] * s; }\n"
     "  out[get_global_id(0)] = s + s4.y;\n"
@@ -94,8 +95,10 @@ static const char *src =
     "  for (int k = 0; k < (int)get_local_id(0); k++) s += k * 0.5f;\n"
     "  out[get_global_id(0)] = s;\n"
     "}\n"
-    /* Row tiles of A and column tiles of B staged in __local memory. */
-    "kernel void tiled(global const float *A, global const float *B, global float *C, int n) {\n"
+    /* Row tiles of A and column tiles of B staged in __local memory
+     * (restrict: ferrocl drops it, the work-item loop says more). */
+    "kernel void tiled(global const float *restrict A, global const float *restrict B,\n"
+    "                  global float *restrict C, int n) {\n"
     "  local float rows[8][8], cols[8][8];\n"
     "  int r = get_local_id(1), q = get_local_id(0);\n"
     "  int row = get_group_id(1) * 8 + r, col = get_group_id(0) * 8 + q;\n"
@@ -108,6 +111,65 @@ static const char *src =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "  C[row * n + col] = sum;\n"
+    "}\n"
+    /* A tree sum: the stride and the level counter are the same in every
+     * work-item (ferrocl keeps them once per group), and every work-item
+     * must see each new value, none a value another one already changed. */
+    "kernel void tree(global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0); int level = 0;\n"
+    "  t[l] = (int)get_global_id(0);\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (l < s) t[l] += t[l + s];\n"
+    "    out[get_global_id(0) * 10 + 1 + level++] = (int)s;\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0) * 10] = t[0] + 1000 * level;\n"
+    "}\n"
+    /* Neighbours across rows and columns of 2-D groups whose rows fill a
+     * vector exactly, or not. */
+    "kernel void rows2d(global float *out, local float *t) {\n"
+    "  size_t x = get_local_id(0), y = get_local_id(1), w = get_local_size(0), h = get_local_size(1);\n"
+    "  float acc = 0;\n"
+    "  for (int i = 0; i < 3; i++) {\n"
+    "    t[y * w + x] = (float)(get_global_id(0) + i * get_global_id(1));\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    acc += t[((y + 1) % h) * w + (x + 1) % w];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;\n"
+    "}\n"
+    /* Regions starting with `if (get_local_id(0) < uniform)`: ferrocl runs
+     * only the work-items below the bound when the others have no effect
+     * of their own (clip), and all of them when they do (effects, late). */
+    "kernel void clip(global int *out, local int *t, int limit) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  t[l] = (int)get_global_id(0) + 1;\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (s > l) t[l] += t[l + s];\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l < (size_t)limit) t[l] *= 2;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l == 0) out[get_group_id(0)] = t[0];\n"
+    "}\n"
+    "kernel void effects(global int *out, local int *t, int unused) {\n"
+    "  size_t l = get_local_id(0); int idle = 0;\n"
+    "  t[l] = (int)get_global_id(0) + 1;\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (l < s) t[l] += t[l + s]; else idle++;\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = t[0] * 100 + idle;\n"
+    "}\n"
+    "kernel void late(global int *out, local int *t, int unused) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  t[l] = 1;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l < 3) t[l] = 5;\n"
+    "  out[get_global_id(0)] = (int)l;\n"
     "}\n";
 
 static const char *variants[] = {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"};
@@ -449,6 +511,117 @@ TEST(uniform_and_divergent_loops)
     each_variant(check_uniform_and_divergent_loops);
 }
 
+static void check_tree_sum_with_uniform_stride(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t ls[] = {1, 2, 16, 64, 256}, g = 512;
+    static int out[512 * 10];
+    for (int s = 0; s < 5; s++) {
+        memset(out, 0, sizeof out);
+        CHECK_OK(run(c, q, p, "tree", 1, &g, &ls[s], ls[s] * 4, out, sizeof out));
+        int bad = 0, levels = 0;
+        for (size_t n = ls[s]; n > 1; n /= 2) levels++;
+        for (size_t i = 0; i < g; i++) {
+            size_t first = i - i % ls[s];
+            int sum = 0;
+            for (size_t j = first; j < first + ls[s]; j++) sum += (int)j;
+            bad += out[i * 10] != sum + 1000 * levels;
+            for (int v = 0; v < levels; v++) bad += out[i * 10 + 1 + v] != (int)(ls[s] >> (v + 1));
+        }
+        CHECK(bad == 0, "%s, local %zu: %d wrong", variant, ls[s], bad);
+    }
+}
+
+TEST(tree_sum_with_uniform_stride)
+{
+    each_variant(check_tree_sum_with_uniform_stride);
+}
+
+static void check_neighbours_in_two_dimensions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t shapes[][4] = {{16, 4, 32, 8}, {17, 3, 34, 6}, {8, 8, 24, 16}, {1, 5, 3, 10}};
+    for (int s = 0; s < 4; s++) {
+        size_t w = shapes[s][0], h = shapes[s][1], gl[2] = {shapes[s][2], shapes[s][3]};
+        float *out = malloc(gl[0] * gl[1] * sizeof *out);
+        CHECK_OK(run(c, q, p, "rows2d", 2, gl, shapes[s], w * h * 4, out, gl[0] * gl[1] * 4));
+        int bad = 0;
+        for (size_t gy = 0; gy < gl[1]; gy++)
+            for (size_t gx = 0; gx < gl[0]; gx++) {
+                size_t x = gx % w, y = gy % h;
+                size_t nx = gx - x + (x + 1) % w, ny = gy - y + (y + 1) % h;
+                float want = 0;
+                for (int i = 0; i < 3; i++) want += (float)(nx + i * ny);
+                bad += out[gy * gl[0] + gx] != want;
+            }
+        CHECK(bad == 0, "%s, local %zux%zu: %d wrong", variant, w, h, bad);
+        free(out);
+    }
+}
+
+TEST(neighbours_in_two_dimensions)
+{
+    each_variant(check_neighbours_in_two_dimensions);
+}
+
+/* Runs `name` (args: out, __local ints, int) over 1-D groups of `l`. */
+static int run_int(cl_context c, cl_command_queue q, cl_program p, const char *name, size_t g,
+                   size_t l, int arg, int *out, size_t out_ints)
+{
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, name, &e);
+    if (!k) return e;
+    cl_mem o = clCreateBuffer(c, 0, out_ints * 4, NULL, &e);
+    clSetKernelArg(k, 0, sizeof o, &o);
+    clSetKernelArg(k, 1, l * 4, NULL);
+    clSetKernelArg(k, 2, sizeof arg, &arg);
+    e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+    if (!e) e = clEnqueueReadBuffer(q, o, CL_TRUE, 0, out_ints * 4, out, 0, NULL, NULL);
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+    return e;
+}
+
+static void check_guarded_regions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t ls[] = {1, 2, 16, 64, 256}, g = 512;
+    int limits[] = {0, 1, 1000};
+    static int out[512];
+    for (int s = 0; s < 5; s++) {
+        size_t l = ls[s], groups = g / l;
+        int levels = 0;
+        for (size_t n = l; n > 1; n /= 2) levels++;
+        for (int li = 0; li < 3; li++) {
+            memset(out, 0, sizeof out);
+            CHECK_OK(run_int(c, q, p, "clip", g, l, limits[li], out, groups));
+            int bad = 0;
+            for (size_t gr = 0; gr < groups; gr++) {
+                int sum = 0;
+                for (size_t j = gr * l; j < (gr + 1) * l; j++) sum += (int)j + 1;
+                bad += out[gr] != sum * (limits[li] > 0 ? 2 : 1);
+            }
+            CHECK(bad == 0, "%s clip, local %zu, limit %d: %d wrong", variant, l, limits[li], bad);
+        }
+        CHECK_OK(run_int(c, q, p, "effects", g, l, 0, out, g));
+        int bad = 0;
+        for (size_t i = 0; i < g; i++) {
+            size_t first = i - i % l, lid = i % l;
+            int sum = 0, idle = 0;
+            for (size_t j = first; j < first + l; j++) sum += (int)j + 1;
+            for (size_t st = l / 2; st > 0; st /= 2) idle += lid >= st;
+            bad += out[i] != sum * 100 + idle;
+        }
+        CHECK(bad == 0, "%s effects, local %zu: %d wrong", variant, l, bad);
+        CHECK_OK(run_int(c, q, p, "late", g, l, 0, out, g));
+        bad = 0;
+        for (size_t i = 0; i < g; i++) bad += out[i] != (int)(i % l);
+        CHECK(bad == 0, "%s late, local %zu: %d wrong", variant, l, bad);
+    }
+}
+
+TEST(guarded_regions_skip_only_idle_work_items)
+{
+    each_variant(check_guarded_regions);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic/barriers", argc, argv);
@@ -461,5 +634,8 @@ int main(int argc, char **argv)
     H_RUN(uniform_and_divergent_loops);
     H_RUN(uniform_loop_in_two_dimensions);
     H_RUN(uniform_loop_with_vector_sum);
+    H_RUN(tree_sum_with_uniform_stride);
+    H_RUN(neighbours_in_two_dimensions);
+    H_RUN(guarded_regions_skip_only_idle_work_items);
     return h_done();
 }

@@ -320,8 +320,12 @@ fn is_work_item_symbol(name: &str) -> bool {
 pub(super) const WG_BODY_PREFIX: &str = "__ferrocl_wgbody.";
 
 /// The parameters a kernel's work-group copy takes after the kernel's own.
+/// Not `noalias`: the inliner would mark each inlined copy with a
+/// `noalias.scope.decl` call, which keeps LLVM from treating the work-item
+/// loop as parallel (see ParallelAccess). The work-group entry's own `ctx`
+/// is `noalias readonly`, which makes every load from it invariant.
 pub(super) const WG_PARAMS: &str =
-    "ptr noalias nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
+    "ptr nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
 const WG_ARGS: &str = "ptr %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz";
 
 /// A parsed module: its kernels and what rewriting needs.
@@ -737,7 +741,9 @@ pub fn rewrite(text: &str, module: &Module) -> String {
             line.replace(" spir_kernel ", " ")
                 .replace(" spir_func ", " ")
         } else {
-            guard_division(line).unwrap_or_else(|| line.to_string())
+            guard_division(line)
+                .or_else(|| exact_division(line))
+                .unwrap_or_else(|| line.to_string())
         };
         if line.starts_with("define ") {
             let name = symbol_after_at(line).unwrap_or_default();
@@ -774,6 +780,16 @@ pub fn rewrite(text: &str, module: &Module) -> String {
         }
     }
     let mut next_md = max_md + 1;
+    // The local sizes' range (group_entry_head).
+    let range_md = next_md;
+    next_md += 1;
+    if !copies.is_empty() {
+        let _ = writeln!(
+            out,
+            "!{range_md} = !{{i64 0, i64 {}}}",
+            crate::core::kernel::MAX_WORK_GROUP_SIZE + 1
+        );
+    }
     for (n, (name, body)) in copies.iter().enumerate() {
         let Some(k) = module.kernels.iter().find(|k| &k.info.name == name) else {
             continue;
@@ -781,23 +797,42 @@ pub fn rewrite(text: &str, module: &Module) -> String {
         let group = max_attr + 1 + n;
         let (define, rest) = body.split_once('\n').unwrap_or((body, ""));
         let (define, attrs) = copy_define(define, name, group, &attr_groups);
+        let access = ParallelAccess::new(&mut next_md);
         match &k.regions {
             None => {
-                let _ = write!(out, "\n{define}\n{rest}");
-                let call_args = group_entry_head(&mut out, k);
-                group_loops_ir(&mut out, k, call_args, next_md);
-                next_md += 1;
+                let _ = writeln!(out, "\n{define}");
+                for line in rest.lines() {
+                    let _ = writeln!(out, "{}", access.tag(line));
+                }
+                let call_args = group_entry_head(&mut out, k, range_md);
+                group_loops_ir(&mut out, k, call_args, &access, &mut next_md);
             }
             Some(plan) => {
                 let lines: Vec<&str> = rest.lines().collect();
+                let mut guarded = Vec::new();
                 for r in 0..plan.regions() {
                     let define = regions::region_define(&define, name, r);
-                    regions::write_region(&mut out, plan, &define, &lines, r);
+                    regions::write_region(&mut out, plan, &define, &lines, r, &access);
+                    let guard = super::clip::guard(plan, &lines, r);
+                    if let Some(g) = &guard {
+                        let bound = regions::bound_define(&define, name, r);
+                        super::clip::write_bound_function(&mut out, &bound, plan, g);
+                    }
+                    guarded.push(guard.is_some());
                 }
-                let call_args = group_entry_head(&mut out, k);
-                regions::write_group_entry(&mut out, name, plan, &call_args, &mut next_md);
+                let call_args = group_entry_head(&mut out, k, range_md);
+                regions::write_group_entry(
+                    &mut out,
+                    name,
+                    plan,
+                    &call_args,
+                    &access,
+                    &guarded,
+                    &mut next_md,
+                );
             }
         }
+        let _ = writeln!(out, "{}", access.declaration());
         let _ = writeln!(out, "attributes #{group} = {attrs}");
     }
     out
@@ -816,7 +851,10 @@ fn copy_define(
     let at = line.find('@').unwrap_or(0);
     let open = at + line[at..].find('(').unwrap_or(0);
     let close = matching(line, open);
-    let params = line[open + 1..close - 1].trim();
+    // No `noalias` (restrict): inlined, it leaves noalias.scope.decl calls
+    // in the work-item loop, which keep LLVM from treating it as parallel
+    // (ParallelAccess says more than restrict would).
+    let params = line[open + 1..close - 1].trim().replace(" noalias", "");
     let sep = if params.is_empty() { "" } else { ", " };
     let mut tail = line[close..].to_string();
     let mut attrs = String::from("{ }");
@@ -925,19 +963,22 @@ fn entry_ir(out: &mut String, k: &IrKernel) {
 /// The head of `void __ferrocl_wg_K(args, ctx)`: the kernel's arguments
 /// (returned as call arguments), the group's local size (`%ls0..2`) and
 /// whether it is empty (`%ls.zero`).
-fn group_entry_head(out: &mut String, k: &IrKernel) -> Vec<String> {
+fn group_entry_head(out: &mut String, k: &IrKernel, range_md: usize) -> Vec<String> {
     let local_size = std::mem::offset_of!(super::abi::WorkGroupContext, local_size);
     let _ = writeln!(
         out,
-        "\ndefine void @{}{}(ptr %args, ptr noalias %ctx) {{\nentry:\n  store ptr %ctx, ptr @__ferrocl_ctx",
+        "\ndefine void @{}{}(ptr %args, ptr noalias readonly %ctx) {{\nentry:\n  store ptr %ctx, ptr @__ferrocl_ctx",
         super::abi::GROUP_ENTRY_PREFIX,
         k.info.name
     );
     let call_args = load_args(out, k);
+    // A local size is at most the device's limit, so LLVM knows the local
+    // ids fit in 32 bits: an `int` index built from one (`A[i * n + lx]`)
+    // is then a consecutive access, and the loop over it vectorizes.
     for d in 0..3 {
         let _ = writeln!(
             out,
-            "  %ls.p{d} = getelementptr inbounds i8, ptr %ctx, i64 {}\n  %ls{d} = load i64, ptr %ls.p{d}, align 8\n  %ls.zero{d} = icmp eq i64 %ls{d}, 0",
+            "  %ls.p{d} = getelementptr inbounds i8, ptr %ctx, i64 {}\n  %ls{d} = load i64, ptr %ls.p{d}, align 8, !range !{range_md}\n  %ls.zero{d} = icmp eq i64 %ls{d}, 0",
             local_size + 8 * d
         );
     }
@@ -948,10 +989,171 @@ fn group_entry_head(out: &mut String, k: &IrKernel) -> Vec<String> {
     call_args
 }
 
+/// What the work-item loops of one kernel may assume about its memory
+/// accesses, told to LLVM as metadata on the text.
+///
+/// An access group: the accesses no other work-item of the group touches
+/// between two barriers. The work-item loops declare it parallel, so the
+/// vectorizer needs no dependence checks (which fail at run time for a
+/// tree reduction's `tmp[l] += tmp[l + s]`, and cannot tell `__local` from
+/// `__global`). Why this is sound: "a data race [conflicting accesses by
+/// different work-items, not both atomic, neither happening before the
+/// other] results in undefined behavior" (OpenCL 3.0, 3.3.6.1), and between
+/// barriers nothing orders two work-items of a group but atomics and
+/// fences, which LLVM never vectorizes. Only plain loads and stores through
+/// `__global`, `__constant` and `__local` pointers are in it, and the
+/// region frame's slots: private memory (allocas the loop reuses for every
+/// work-item) and generic pointers (which may point there) are not, and
+/// LLVM treats a loop with any access outside the group as an ordinary one.
+///
+/// Four alias scopes, for memory that never overlaps but LLVM cannot see
+/// so (the frame's address is loaded from the context): global, constant
+/// and local memory; the work-items' frame slots; the group's uniform
+/// slots; and the uniform slots' staging copy (see regions.rs).
+pub struct ParallelAccess {
+    /// The first of its metadata nodes: the access group, then the scope
+    /// domain, the scopes (by AccessKind), and per kind its own scope list
+    /// and the list of the others.
+    first: usize,
+}
+
+/// Which memory an access touches.
+#[derive(Clone, Copy)]
+pub enum AccessKind {
+    Memory = 0,
+    Frame = 1,
+    Uniform = 2,
+    Staging = 3,
+}
+
+const ACCESS_KINDS: [&str; 4] = ["memory", "frame", "uniform", "staging"];
+
+impl ParallelAccess {
+    /// Takes the metadata numbers it needs.
+    pub fn new(next_md: &mut usize) -> Self {
+        let first = *next_md;
+        *next_md += 2 + 3 * ACCESS_KINDS.len();
+        ParallelAccess { first }
+    }
+
+    fn group(&self) -> usize {
+        self.first
+    }
+
+    fn scope(&self, kind: usize) -> usize {
+        self.first + 2 + kind
+    }
+
+    /// The lists of `kind`: its own scope, and the others'.
+    fn lists(&self, kind: usize) -> (usize, usize) {
+        let at = self.first + 2 + ACCESS_KINDS.len() + 2 * kind;
+        (at, at + 1)
+    }
+
+    /// The definitions of its metadata nodes.
+    pub fn declaration(&self) -> String {
+        let domain = self.first + 1;
+        let mut out = format!(
+            "!{} = distinct !{{}}\n!{domain} = distinct !{{!{domain}, !\"ferrocl work-group\"}}",
+            self.group()
+        );
+        for (k, name) in ACCESS_KINDS.iter().enumerate() {
+            let s = self.scope(k);
+            out.push_str(&format!(
+                "\n!{s} = distinct !{{!{s}, !{domain}, !\"{name}\"}}"
+            ));
+        }
+        for k in 0..ACCESS_KINDS.len() {
+            let (own, others) = self.lists(k);
+            let rest: Vec<String> = (0..ACCESS_KINDS.len())
+                .filter(|&o| o != k)
+                .map(|o| format!("!{}", self.scope(o)))
+                .collect();
+            out.push_str(&format!(
+                "\n!{own} = !{{!{}}}\n!{others} = !{{{}}}",
+                self.scope(k),
+                rest.join(", ")
+            ));
+        }
+        out
+    }
+
+    /// The work-item loop's metadata: its identity and the group it runs in
+    /// parallel. `id` is the loop's metadata number; `next_md` gives one
+    /// more.
+    ///
+    /// Not interleaved: a vector loop interleaved 4 times needs 64
+    /// work-items per row before it runs at all, and rows of 16 (a 16 x 16
+    /// group) would run in the 8-wide remainder loop.
+    pub fn loop_metadata(&self, id: usize, next_md: &mut usize) -> String {
+        let parallel = *next_md;
+        let once = parallel + 1;
+        *next_md += 2;
+        format!(
+            "!{id} = distinct !{{!{id}, !{parallel}, !{once}}}\n!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{}}}\n!{once} = !{{!\"llvm.loop.interleave.count\", i32 1}}",
+            self.group()
+        )
+    }
+
+    /// The metadata of an access of one kind: its scope and, unless the
+    /// access already has scopes of its own (from inlining), the others'.
+    fn attachments(&self, kind: AccessKind, scoped: bool) -> String {
+        let (own, others) = self.lists(kind as usize);
+        let group = format!(", !llvm.access.group !{}", self.group());
+        match scoped {
+            true => group,
+            false => format!(", !alias.scope !{own}, !noalias !{others}{group}"),
+        }
+    }
+
+    /// The metadata of a region's access to its frame (a slot of one of
+    /// the kinds but Memory). Every such access is in the group: a
+    /// work-item's slot is its own, uniform slots are only read while the
+    /// loop runs, and the staging copy is written by every work-item with
+    /// the same value.
+    pub fn slot_tag(&self, kind: AccessKind) -> String {
+        self.attachments(kind, false)
+    }
+
+    /// The line with its metadata attached, if it is a plain load or store
+    /// through a global, constant or local pointer.
+    pub fn tag<'a>(&self, line: &'a str) -> std::borrow::Cow<'a, str> {
+        let t = line.trim_start();
+        let plain = t.starts_with("store ") && !t.starts_with("store atomic")
+            || t.split_once(" = ").is_some_and(|(_, rhs)| {
+                rhs.starts_with("load ") && !rhs.starts_with("load atomic")
+            });
+        if !plain || t.contains(" volatile ") || t.starts_with("store volatile") {
+            return line.into();
+        }
+        // The pointer operand is the last before the alignment.
+        let Some(before) = line.rfind(", align ").map(|i| &line[..i]) else {
+            return line.into();
+        };
+        let space = before
+            .rfind(", ptr addrspace(")
+            .and_then(|i| before[i + 16..].split(')').next());
+        match space {
+            Some("1" | "2" | "3") => {
+                let scoped = line.contains("!alias.scope") || line.contains("!noalias");
+                format!("{line}{}", self.attachments(AccessKind::Memory, scoped)).into()
+            }
+            _ => line.into(),
+        }
+    }
+}
+
 /// The rest of a barrier-free kernel's work-group entry: its work-group
-/// copy called for every local id, z outermost, x innermost. `md` is a free
-/// metadata number for the x loop's identity.
-fn group_loops_ir(out: &mut String, k: &IrKernel, mut call_args: Vec<String>, md: usize) {
+/// copy called for every local id, z outermost, x innermost.
+fn group_loops_ir(
+    out: &mut String,
+    k: &IrKernel,
+    mut call_args: Vec<String>,
+    access: &ParallelAccess,
+    next_md: &mut usize,
+) {
+    let md = *next_md;
+    *next_md += 1;
     call_args.push("ptr %ctx, i64 %lx, i64 %ly, i64 %lz".into());
     let _ = writeln!(
         out,
@@ -979,10 +1181,75 @@ z.latch:
 done:
   ret void
 }}
-!{md} = distinct !{{!{md}}}",
+{}",
         k.info.name,
-        call_args.join(", ")
+        call_args.join(", "),
+        access.loop_metadata(md, next_md)
     );
+}
+
+/// The first comma of an operand list outside `<>`, `()` and `[]`.
+fn top_level_comma(operands: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in operands.char_indices() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A relaxed-math divide by a run-time value stays a true division: its
+/// `arcp` flag (from -cl-fast-relaxed-math or -cl-unsafe-math-optimizations,
+/// also inside `fast`) is dropped. With `arcp`, LLVM's x86 back end divides
+/// 128- and 256-bit vectors through a 12-bit reciprocal estimate refined
+/// once, which is off by up to 3 ulp, and the relaxed bound for `x / y` is
+/// 2.5 ulp (OpenCL C 3.0, 7.4, "x / y" with -cl-unsafe-math-optimizations).
+/// A divide by a constant keeps `arcp`: it becomes x * (1/c), within 1.5 ulp.
+fn exact_division(line: &str) -> Option<String> {
+    const FLAGS: &[&str] = &[
+        "fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn",
+    ];
+    let (lhs, rhs) = line.split_once(" = fdiv ")?;
+    if !lhs.trim_start().starts_with('%') {
+        return None;
+    }
+    let mut flags = Vec::new();
+    let mut rest = rhs;
+    while let Some((word, after)) = rest.split_once(' ') {
+        if !FLAGS.contains(&word) {
+            break;
+        }
+        flags.push(word);
+        rest = after;
+    }
+    if !flags.iter().any(|&f| f == "arcp" || f == "fast") {
+        return None;
+    }
+    // The operands follow the type (`float` or `<N x float>`).
+    let operands = match rest.strip_prefix('<') {
+        Some(r) => &r[r.find('>')? + 1..],
+        None => rest.split_once(' ')?.1,
+    };
+    let divisor = operands[top_level_comma(operands)? + 1..].trim_start();
+    if !divisor.starts_with('%') {
+        return None;
+    }
+    let mut kept = String::new();
+    for f in flags {
+        match f {
+            "arcp" => {}
+            "fast" => kept.push_str("reassoc nnan ninf nsz contract afn "),
+            _ => {
+                kept.push_str(f);
+                kept.push(' ');
+            }
+        }
+    }
+    Some(format!("{lhs} = fdiv {kept}{rest}"))
 }
 
 /// Integer division by zero (and INT_MIN / -1) is undefined in OpenCL C, but
@@ -1021,20 +1288,7 @@ pub fn guard_division(line: &str) -> Option<String> {
     };
     // Two operands split at the first top-level comma; anything after the
     // second operand (", !dbg ...") is kept.
-    let mut depth = 0i32;
-    let mut cut = None;
-    for (i, c) in operands.char_indices() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                cut = Some(i);
-                break;
-            }
-            _ => {}
-        }
-    }
-    let cut = cut?;
+    let cut = top_level_comma(operands)?;
     let a = operands[..cut].trim();
     let rest2 = operands[cut + 1..].trim_start();
     let (b, trailer) = match rest2.find(", !") {
@@ -1123,6 +1377,29 @@ mod tests {
         assert_eq!(type_layout("<2 x i8>", &s).0, 2);
         assert_eq!(type_layout("{ <4 x float>, [5 x i32] }", &s).0, 48);
         assert_eq!(type_layout("ptr addrspace(1)", &s).0, 8);
+    }
+
+    #[test]
+    fn relaxed_divides_by_variables_lose_arcp() {
+        assert_eq!(
+            exact_division(
+                "  %17 = fdiv reassoc nnan ninf nsz arcp afn <2 x float> %12, %16, !fpmath !18"
+            )
+            .as_deref(),
+            Some("  %17 = fdiv reassoc nnan ninf nsz afn <2 x float> %12, %16, !fpmath !18")
+        );
+        assert_eq!(
+            exact_division("  %q = fdiv fast float 1.000000e+00, %x").as_deref(),
+            Some("  %q = fdiv reassoc nnan ninf nsz contract afn float 1.000000e+00, %x")
+        );
+        // By a constant, or without arcp: unchanged.
+        assert_eq!(
+            exact_division("  %q = fdiv arcp <2 x float> %x, <float 3.0, float 3.0>"),
+            None
+        );
+        assert_eq!(exact_division("  %q = fdiv arcp float %x, 3.0"), None);
+        assert_eq!(exact_division("  %q = fdiv float %x, %y"), None);
+        assert_eq!(exact_division("  %q = fdiv nnan double %x, %y"), None);
     }
 
     #[test]

@@ -9,6 +9,8 @@ pub mod abi;
 mod address_space;
 mod binary;
 pub mod blocks;
+mod cfg;
+mod clip;
 mod driver;
 mod inprocess;
 mod ir;

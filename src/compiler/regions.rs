@@ -25,7 +25,8 @@
 //! sub-groups) keep running on fibers.
 
 use super::ir::{
-    matching, split_top, symbol_after_at, type_layout, WG_BODY_PREFIX, WG_PARAMS, WORK_ITEM_FNS,
+    matching, split_top, symbol_after_at, type_layout, AccessKind, ParallelAccess, WG_BODY_PREFIX,
+    WG_PARAMS, WORK_ITEM_FNS,
 };
 use super::uniform_loops;
 use std::collections::{HashMap, HashSet};
@@ -51,6 +52,8 @@ const PLAIN_BARRIERS: &[&str] = &[
 
 /// The block that continues a kernel's entry after its allocas.
 const START: &str = "__fcl.start";
+/// The block every region function leaves through.
+const EXIT: &str = "__fcl.exit";
 
 /// The widest alignment a frame slot gets (the frame's own alignment).
 pub const FRAME_ALIGN: usize = 64;
@@ -484,12 +487,6 @@ enum Visit {
     Continue,
 }
 
-struct Block<'a> {
-    label: String,
-    lines: Vec<&'a str>,
-    successors: Vec<String>,
-}
-
 /// One frame slot: an alloca kept per work-item.
 struct Slot {
     name: String,
@@ -520,6 +517,9 @@ pub struct RegionPlan {
     /// Bytes per work-item of the per-work-item arrays (the uniform area
     /// starts at this times the group's work-items).
     per_item_size: u64,
+    /// Bytes of the uniform slots: the staging copy follows them, then the
+    /// next region's number (an i32).
+    uniform_size: u64,
     pub frame_size: usize,
 }
 
@@ -575,59 +575,31 @@ fn direct_access(line: &str, a: &str) -> Option<Access> {
 /// `define` line to `}`). None when the body has a shape the transform does
 /// not handle; the kernel then runs on fibers.
 pub fn plan(body: &[&str], structs: &HashMap<String, String>) -> Option<RegionPlan> {
-    // Blocks; the entry is split after its allocas into START.
-    let mut blocks: Vec<Block> = Vec::new();
+    // Blocks; the entry's allocas come out of it, the rest is START.
+    let mut blocks = super::cfg::blocks(&body[1..], START);
     let mut allocas: Vec<(&str, &str)> = Vec::new();
-    let mut in_entry_allocas = true;
-    for &line in &body[1..] {
-        if line.starts_with('}') {
-            break;
-        }
-        if line.trim().is_empty() || line.trim_start().starts_with(';') {
-            continue;
-        }
-        if let Some(label) = label_of(line) {
-            in_entry_allocas = false;
-            blocks.push(Block {
-                label: label.to_string(),
-                lines: Vec::new(),
-                successors: Vec::new(),
-            });
-            continue;
-        }
-        if in_entry_allocas {
+    if blocks.first()?.label == START {
+        let entry = &mut blocks[0];
+        let leading = entry
+            .lines
+            .iter()
+            .take_while(|l| l.contains(" = alloca ") || l.contains("\"reg2mem alloca point\""))
+            .count();
+        for line in entry.lines.drain(..leading) {
             if let Some((name, rest)) = line.trim_start().split_once(" = alloca ") {
                 allocas.push((name.trim_start_matches('%').trim_matches('"'), rest));
-                continue;
             }
-            if line.contains("\"reg2mem alloca point\"") {
-                continue;
-            }
-            in_entry_allocas = false;
-            blocks.push(Block {
-                label: START.into(),
-                lines: Vec::new(),
-                successors: Vec::new(),
-            });
         }
-        let block = blocks.last_mut()?;
-        if line.contains(" alloca ") {
-            // A dynamic alloca: not a fixed frame slot.
-            return None;
+        if entry.lines.is_empty() {
+            blocks.remove(0);
         }
-        block.lines.push(line);
     }
-    for b in &mut blocks {
-        for l in &b.lines {
-            let mut rest = *l;
-            while let Some(i) = rest.find("label %") {
-                rest = &rest[i + "label ".len()..];
-                if let Some(name) = used_names(rest).next() {
-                    b.successors.push(name.to_string());
-                }
-                rest = &rest[1..];
-            }
-        }
+    // A dynamic alloca: not a fixed frame slot.
+    if blocks
+        .iter()
+        .any(|b| b.lines.iter().any(|l| l.contains(" alloca ")))
+    {
+        return None;
     }
     let index: HashMap<&str, usize> = blocks
         .iter()
@@ -773,20 +745,25 @@ pub fn plan(body: &[&str], structs: &HashMap<String, String>) -> Option<RegionPl
         s.offset = *offset;
         *offset += s.stride;
     }
-    // The uniform area follows the arrays, aligned; frame_size counts it
+    // The uniform area follows the arrays, aligned: the uniform slots,
+    // their staging copy, the next region's number. frame_size counts it
     // per work-item too (the executor sizes the frame by work-items).
     let per_item = per_item.div_ceil(FRAME_ALIGN as u64) * FRAME_ALIGN as u64;
+    let uniform = uniform.div_ceil(8) * 8;
     Some(RegionPlan {
         starts,
         barriers,
         slots,
         per_item_size: per_item,
-        frame_size: (per_item + uniform) as usize,
+        uniform_size: uniform,
+        frame_size: (per_item + 2 * uniform + 8) as usize,
     })
 }
 
 /// The parameters a region function takes after the kernel's and WG_PARAMS.
-const REGION_PARAMS: &str = "i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr noalias nocapture %__ferrocl.frame, i1 %__ferrocl.last, ptr noalias nocapture %__ferrocl.uniform";
+/// Not `noalias` (see WG_PARAMS): the frame's accesses carry alias scopes
+/// of their own (ParallelAccess).
+const REGION_PARAMS: &str = "i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr nocapture %__ferrocl.frame, ptr nocapture %__ferrocl.uniform";
 
 /// The name of region `r`'s function for kernel `kernel`.
 fn region_name(kernel: &str, r: usize) -> String {
@@ -796,52 +773,41 @@ fn region_name(kernel: &str, r: usize) -> String {
 /// Writes region `r` of a kernel: `body` is the kernel's work-group copy
 /// (work-item calls already turned into loop twins) after its `define`
 /// line, `define` the copy's `define` line renamed by the caller.
-pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&str], r: usize) {
+pub fn write_region(
+    out: &mut String,
+    plan: &RegionPlan,
+    define: &str,
+    body: &[&str],
+    r: usize,
+    access: &ParallelAccess,
+) {
     let _ = writeln!(out, "\n{define}");
     let mut in_entry = true;
     // Inside a barrier block: its call and branch become the return.
     let mut in_barrier: Option<usize> = None;
-    let mut exits = 0;
-    // Copied slots go back to the frame before each return; uniform ones
-    // only from the group's last work-item (the others read the value
-    // from before the region while it runs).
-    let copy_out = |out: &mut String, exits: &mut usize| {
-        let store = |out: &mut String, i: usize, s: &Slot| {
-            if let Some(ty) = &s.copied {
-                let _ = writeln!(
-                    out,
-                    "  %__fcl.out.{i}.{exits} = load {ty}, ptr {name}\n  store {ty} %__fcl.out.{i}.{exits}, ptr %__fcl.at.{i}",
-                    name = percent(&s.name),
-                    exits = *exits
-                );
-            }
-        };
-        for (i, s) in plan.slots.iter().enumerate() {
-            if !s.uniform {
-                store(out, i, s);
-            }
-        }
-        if plan.slots.iter().any(|s| s.uniform) {
-            let n = *exits;
-            let _ = writeln!(
-                out,
-                "  br i1 %__ferrocl.last, label %__fcl.last.{n}, label %__fcl.ret.{n}\n__fcl.last.{n}:"
-            );
-            for (i, s) in plan.slots.iter().enumerate() {
-                if s.uniform {
-                    store(out, i, s);
-                }
-            }
-            let _ = writeln!(out, "  br label %__fcl.ret.{n}\n__fcl.ret.{n}:");
-        }
-        *exits += 1;
+    // Every way out of the region notes the next region's number and goes
+    // to one exit block, which copies the slots back to the frame: copies
+    // at each exit would be merged by LLVM into stores that lose their
+    // access group, and the work-item loop would no longer be parallel.
+    let exit = |out: &mut String, next: usize| {
+        let _ = writeln!(
+            out,
+            "  store i32 {next}, ptr %__fcl.next.id\n  br label %{EXIT}"
+        );
     };
+    let (frame, uniform, staging) = (AccessKind::Frame, AccessKind::Uniform, AccessKind::Staging);
+    let _ = writeln!(
+        out,
+        "  %__fcl.next = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 {}\n  %__fcl.next.id = alloca i32",
+        2 * plan.uniform_size
+    );
     for (i, s) in plan.slots.iter().enumerate() {
         let _ = match s.uniform {
             true => writeln!(
                 out,
-                "  %__fcl.at.{i} = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 {}",
-                s.offset
+                "  %__fcl.at.{i} = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 {}\n  %__fcl.stage.{i} = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 {}",
+                s.offset,
+                s.offset + plan.uniform_size
             ),
             false => writeln!(
                 out,
@@ -879,7 +845,11 @@ pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&
                 if let Some(ty) = &s.copied {
                     let _ = writeln!(
                         out,
-                        "  %__fcl.in.{i} = load {ty}, ptr %__fcl.at.{i}\n  store {ty} %__fcl.in.{i}, ptr {}",
+                        "  %__fcl.in.{i} = load {ty}, ptr %__fcl.at.{i}{}\n  store {ty} %__fcl.in.{i}, ptr {}",
+                        access.slot_tag(match s.uniform {
+                            true => uniform,
+                            false => frame,
+                        }),
                         percent(&s.name)
                     );
                 }
@@ -890,8 +860,7 @@ pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&
             let _ = writeln!(out, "{line}");
             in_barrier = plan.barriers.get(label).copied();
             if let Some(next) = in_barrier {
-                copy_out(out, &mut exits);
-                let _ = writeln!(out, "  ret i32 {next}");
+                exit(out, next);
             }
             continue;
         }
@@ -900,8 +869,7 @@ pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&
         }
         let trimmed = line.trim_start();
         if trimmed == "ret void" {
-            copy_out(out, &mut exits);
-            let _ = writeln!(out, "  ret i32 0");
+            exit(out, 0);
             continue;
         }
         if trimmed.starts_with("call void @llvm.lifetime.")
@@ -909,22 +877,47 @@ pub fn write_region(out: &mut String, plan: &RegionPlan, define: &str, body: &[&
         {
             continue;
         }
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", access.tag(line));
     }
-    let _ = writeln!(out, "}}");
+    // The exit. A uniform slot goes to its staging copy: the group's other
+    // work-items may still have to read the value from before the region
+    // (the work-group entry copies it back once all are done).
+    let _ = writeln!(out, "{EXIT}:");
+    for (i, s) in plan.slots.iter().enumerate() {
+        if let Some(ty) = &s.copied {
+            let (to, kind) = match s.uniform {
+                true => ("stage", staging),
+                false => ("at", frame),
+            };
+            let _ = writeln!(
+                out,
+                "  %__fcl.out.{i} = load {ty}, ptr {name}\n  store {ty} %__fcl.out.{i}, ptr %__fcl.{to}.{i}{tag}",
+                name = percent(&s.name),
+                tag = access.slot_tag(kind)
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "  %__fcl.next.value = load i32, ptr %__fcl.next.id\n  store i32 %__fcl.next.value, ptr %__fcl.next{}\n  ret void\n}}",
+        access.slot_tag(staging)
+    );
 }
 
 /// The rest of the work-group entry of a kernel run as regions, after the
 /// head group_entry_head wrote (`%ls0..2`, `%ls.zero`; `call_args` the
 /// kernel's arguments): each region for every work-item (z, y, x loops, x
-/// innermost; the last x of each row peeled so the loop has no live-out
-/// and vectorizes), then the region the last work-item's barrier names,
-/// until the kernel returns. `md` is the next free metadata number.
+/// innermost, with no value live out of them, so the x loop vectorizes),
+/// then the uniform slots' staging copy back to the slots, then the region
+/// the work-items' barrier named, until the kernel returns. `md` is the
+/// next free metadata number.
 pub fn write_group_entry(
     out: &mut String,
     kernel: &str,
     plan: &RegionPlan,
     call_args: &[String],
+    access: &ParallelAccess,
+    guarded: &[bool],
     md: &mut usize,
 ) {
     let frame = std::mem::offset_of!(super::abi::WorkGroupContext, frame);
@@ -936,14 +929,14 @@ pub fn write_group_entry(
         out,
         "  %nwi01 = mul i64 %ls0, %ls1
   %nwi = mul i64 %nwi01, %ls2
-  %ls0m1 = sub i64 %ls0, 1
-  %has.x = icmp ne i64 %ls0m1, 0
   %frame.p = getelementptr inbounds i8, ptr %ctx, i64 {frame}
   %frame = load ptr, ptr %frame.p, align 8
   %uniform.off = mul i64 %nwi, {per_item}
   %uniform = getelementptr inbounds i8, ptr %frame, i64 %uniform.off
+  %next.p = getelementptr inbounds i8, ptr %uniform, i64 {next}
   br i1 %ls.zero, label %done, label %run0",
-        per_item = plan.per_item_size
+        per_item = plan.per_item_size,
+        next = 2 * plan.uniform_size
     );
     let mut dispatch_in = Vec::new();
     let mut loop_ids = Vec::new();
@@ -952,51 +945,74 @@ pub fn write_group_entry(
         let m = *md;
         *md += 1;
         loop_ids.push(m);
-        let call = |lx: &str, wi: &str, last: &str| {
-            format!("@{f}({args}ptr %ctx, i64 {lx}, i64 %r{r}.ly, i64 %r{r}.lz, i64 {wi}, i64 %nwi, ptr %frame, i1 {last}, ptr %uniform)")
+        // The x loop's end: for a guarded region (clip.rs), only the
+        // work-items below its bound, at least one.
+        let x_end = match guarded.get(r).copied().unwrap_or(false) {
+            true => {
+                let b = bound_name(kernel, r);
+                let _ = writeln!(
+                    out,
+                    "run{r}:
+  %r{r}.bound = call i64 @{b}({args}ptr %ctx, i64 0, i64 0, i64 0, i64 0, i64 %nwi, ptr %frame, ptr %uniform)
+  %r{r}.lt = icmp ult i64 %r{r}.bound, %ls0
+  %r{r}.below = select i1 %r{r}.lt, i64 %r{r}.bound, i64 %ls0
+  %r{r}.none = icmp eq i64 %r{r}.below, 0
+  %r{r}.x.end = select i1 %r{r}.none, i64 1, i64 %r{r}.below
+  br label %r{r}.z"
+                );
+                format!("%r{r}.x.end")
+            }
+            false => {
+                let _ = writeln!(out, "run{r}:\n  br label %r{r}.z");
+                "%ls0".to_string()
+            }
         };
         let _ = writeln!(
             out,
-            "run{r}:
-  br label %r{r}.z
-r{r}.z:
+            "r{r}.z:
   %r{r}.lz = phi i64 [ 0, %run{r} ], [ %r{r}.lz.next, %r{r}.ylatch ]
   br label %r{r}.y
 r{r}.y:
-  %r{r}.ly = phi i64 [ 0, %r{r}.z ], [ %r{r}.ly.next, %r{r}.last ]
+  %r{r}.ly = phi i64 [ 0, %r{r}.z ], [ %r{r}.ly.next, %r{r}.x.done ]
   %r{r}.row.zy = mul i64 %r{r}.lz, %ls1
   %r{r}.row.y = add i64 %r{r}.row.zy, %r{r}.ly
   %r{r}.row = mul i64 %r{r}.row.y, %ls0
-  br i1 %has.x, label %r{r}.x, label %r{r}.last
+  br label %r{r}.x
 r{r}.x:
   %r{r}.lx = phi i64 [ 0, %r{r}.y ], [ %r{r}.lx.next, %r{r}.x ]
   %r{r}.wi = add i64 %r{r}.row, %r{r}.lx
-  call i32 {}
+  call void @{f}({args}ptr %ctx, i64 %r{r}.lx, i64 %r{r}.ly, i64 %r{r}.lz, i64 %r{r}.wi, i64 %nwi, ptr %frame, ptr %uniform)
   %r{r}.lx.next = add nuw i64 %r{r}.lx, 1
-  %r{r}.x.more = icmp ult i64 %r{r}.lx.next, %ls0m1
-  br i1 %r{r}.x.more, label %r{r}.x, label %r{r}.last, !llvm.loop !{m}
-r{r}.last:
-  %r{r}.wi.last = add i64 %r{r}.row, %ls0m1
+  %r{r}.x.more = icmp ult i64 %r{r}.lx.next, {x_end}
   %r{r}.ly.next = add nuw i64 %r{r}.ly, 1
-  %r{r}.lz.1 = add nuw i64 %r{r}.lz, 1
   %r{r}.y.more = icmp ult i64 %r{r}.ly.next, %ls1
-  %r{r}.z.more.1 = icmp ult i64 %r{r}.lz.1, %ls2
-  %r{r}.not.last = or i1 %r{r}.y.more, %r{r}.z.more.1
-  %r{r}.is.last = xor i1 %r{r}.not.last, true
-  %r{r}.next = call i32 {}
+  br i1 %r{r}.x.more, label %r{r}.x, label %r{r}.x.done, !llvm.loop !{m}
+r{r}.x.done:
   br i1 %r{r}.y.more, label %r{r}.y, label %r{r}.ylatch
 r{r}.ylatch:
   %r{r}.lz.next = add nuw i64 %r{r}.lz, 1
   %r{r}.z.more = icmp ult i64 %r{r}.lz.next, %ls2
-  br i1 %r{r}.z.more, label %r{r}.z, label %dispatch",
-            call(&format!("%r{r}.lx"), &format!("%r{r}.wi"), "false"),
-            call(
-                "%ls0m1",
-                &format!("%r{r}.wi.last"),
-                &format!("%r{r}.is.last")
-            ),
+  br i1 %r{r}.z.more, label %r{r}.z, label %r{r}.done
+r{r}.done:"
         );
-        dispatch_in.push(format!("[ %r{r}.next, %r{r}.ylatch ]"));
+        for (i, s) in plan.slots.iter().enumerate() {
+            if let (true, Some(ty)) = (s.uniform, &s.copied) {
+                let _ = writeln!(
+                    out,
+                    "  %r{r}.at.{i} = getelementptr inbounds i8, ptr %uniform, i64 {}
+  %r{r}.stage.{i} = getelementptr inbounds i8, ptr %uniform, i64 {}
+  %r{r}.staged.{i} = load {ty}, ptr %r{r}.stage.{i}
+  store {ty} %r{r}.staged.{i}, ptr %r{r}.at.{i}",
+                    s.offset,
+                    s.offset + plan.uniform_size
+                );
+            }
+        }
+        let _ = writeln!(
+            out,
+            "  %r{r}.next = load i32, ptr %next.p\n  br label %dispatch"
+        );
+        dispatch_in.push(format!("[ %r{r}.next, %r{r}.done ]"));
     }
     let cases: Vec<String> = (1..plan.starts.len())
         .map(|r| format!("i32 {r}, label %run{r}"))
@@ -1013,7 +1029,7 @@ done:
         cases.join(" ")
     );
     for m in loop_ids {
-        let _ = writeln!(out, "!{m} = distinct !{{!{m}}}");
+        let _ = writeln!(out, "{}", access.loop_metadata(m, md));
     }
 }
 
@@ -1022,13 +1038,61 @@ impl RegionPlan {
     pub fn regions(&self) -> usize {
         self.starts.len()
     }
+
+    /// The label of region `r`'s first block.
+    pub(super) fn start(&self, r: usize) -> &str {
+        &self.starts[r]
+    }
+
+    /// The allocas of the uniform slots.
+    pub(super) fn uniform_slot_names(&self) -> impl Iterator<Item = &str> {
+        self.slots
+            .iter()
+            .filter(|s| s.uniform)
+            .map(|s| s.name.as_str())
+    }
+
+    /// Whether an alloca is a slot of each work-item's own.
+    pub(super) fn is_work_item_slot(&self, name: &str) -> bool {
+        self.slots.iter().any(|s| !s.uniform && s.name == name)
+    }
+
+    /// Whether a block is a barrier's (where a region ends).
+    pub(super) fn is_barrier_block(&self, label: &str) -> bool {
+        self.barriers.contains_key(label)
+    }
+
+    /// The uniform slots' registers, loaded from the uniform area (for a
+    /// function with the region parameters).
+    pub(super) fn write_uniform_copy_in(&self, out: &mut String) {
+        for (i, s) in self.slots.iter().enumerate() {
+            if let (true, Some(ty)) = (s.uniform, &s.copied) {
+                let _ = writeln!(
+                    out,
+                    "  {name} = alloca {ty}\n  %__fcl.at.{i} = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 {}\n  %__fcl.in.{i} = load {ty}, ptr %__fcl.at.{i}\n  store {ty} %__fcl.in.{i}, ptr {name}",
+                    s.offset,
+                    name = percent(&s.name)
+                );
+            }
+        }
+    }
+}
+
+/// The `define` line of region `r`'s bound function (clip.rs), from the
+/// region's own.
+pub fn bound_define(region_define: &str, kernel: &str, r: usize) -> String {
+    region_define.replacen(&region_name(kernel, r), &bound_name(kernel, r), 1)
+}
+
+/// The name of region `r`'s bound function.
+fn bound_name(kernel: &str, r: usize) -> String {
+    format!("\"__ferrocl_bound.{kernel}.{r}\"")
 }
 
 /// A region function's `define` line from the kernel's work-group copy's:
-/// returns the next region (i32), takes the region parameters too.
+/// it takes the region parameters too.
 pub fn region_define(copy_define: &str, kernel: &str, r: usize) -> String {
     let copy_name = format!("@\"{}{kernel}\"", WG_BODY_PREFIX);
     let l = copy_define.replacen(&copy_name, &format!("@{}", region_name(kernel, r)), 1);
-    let l = l.replacen(" void @", " i32 @", 1);
     l.replacen(WG_PARAMS, &format!("{WG_PARAMS}, {REGION_PARAMS}"), 1)
 }

@@ -592,3 +592,61 @@ kernel void sub(global int *out) { out[get_global_id(0)] = sub_group_reduce_add(
     // Sub-group functions keep fibers.
     assert!(info("sub").uses_barriers && !info("sub").group_entry);
 }
+
+#[test]
+fn parallel_access_tags_only_memory_no_other_work_item_shares() {
+    let mut md = 40;
+    let access = super::ir::ParallelAccess::new(&mut md);
+    let tagged = |l: &str| access.tag(l).into_owned();
+    // Global, constant and local loads and stores join the group.
+    for line in [
+        "  %5 = load float, ptr addrspace(1) %4, align 4, !tbaa !9",
+        "  store float %7, ptr addrspace(3) %8, align 4",
+        "  %9 = load <4 x float>, ptr addrspace(2) %p, align 16",
+        "  store ptr addrspace(1) %q, ptr addrspace(3) %p, align 8",
+    ] {
+        let t = tagged(line);
+        assert!(
+            t.starts_with(line) && t.contains("!llvm.access.group !40"),
+            "{t}"
+        );
+        assert!(t.contains("!alias.scope") && t.contains("!noalias"), "{t}");
+    }
+    // Private, generic, atomic and volatile accesses do not.
+    for line in [
+        "  %5 = load float, ptr %4, align 4",
+        "  store float %7, ptr addrspace(4) %8, align 4",
+        "  store ptr addrspace(1) %q, ptr %p, align 8",
+        "  %6 = load atomic i32, ptr addrspace(1) %4 seq_cst, align 4",
+        "  store atomic i32 1, ptr addrspace(3) %4 release, align 4",
+        "  %6 = load volatile i32, ptr addrspace(1) %4, align 4",
+        "  %6 = atomicrmw add ptr addrspace(1) %4, i32 1 seq_cst, align 4",
+    ] {
+        assert_eq!(tagged(line), line);
+    }
+    // Scopes an inlined call left keep their place: only the group is added.
+    let scoped = "  %5 = load float, ptr addrspace(1) %4, align 4, !noalias !7";
+    assert_eq!(tagged(scoped), format!("{scoped}, !llvm.access.group !40"));
+    assert!(access.declaration().contains("!40 = distinct !{}"));
+}
+
+#[test]
+fn a_tree_reductions_stride_is_kept_once_per_group() {
+    let src = r#"
+kernel void reduce(global const float *x, global float *out, local float *tmp) {
+    size_t l = get_local_id(0);
+    tmp[l] = x[get_global_id(0)];
+    for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (l < s) tmp[l] += tmp[l + s];
+    }
+    if (l == 0) out[get_group_id(0)] = tmp[0];
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let info = &exe.kernels[exe.kernel_index("reduce").unwrap()];
+    assert!(info.group_entry && info.uses_barriers);
+    // Nothing per work-item: the stride (8 bytes), its staging copy and the
+    // next region's number make the uniform area.
+    assert_eq!(info.frame_size, 8 + 8 + 8);
+}

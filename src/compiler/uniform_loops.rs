@@ -20,13 +20,13 @@
 
 use super::ir::symbol_after_at;
 use super::regions::{
-    calls_plain_barrier, entry_number, label_of, percent, rename, used_names, IMPLICIT_BARRIER,
+    calls_plain_barrier, entry_number, label_of, rename, used_names, IMPLICIT_BARRIER,
     UNIFORM_PREFIX,
 };
 use std::collections::{HashMap, HashSet};
 
 /// Work-item functions whose value is the same for the whole group.
-const UNIFORM_FNS: &[&str] = &[
+pub(super) const UNIFORM_FNS: &[&str] = &[
     "_Z12get_work_dimv",
     "_Z15get_global_sizej",
     "_Z14get_local_sizej",
@@ -73,7 +73,8 @@ pub fn worth_trying(text: &str) -> bool {
 }
 
 struct Cfg {
-    labels: Vec<String>,
+    /// How many blocks.
+    blocks: usize,
     /// Line index of each block's first line (its label, or the first
     /// instruction of the entry).
     starts: Vec<usize>,
@@ -83,64 +84,55 @@ struct Cfg {
 }
 
 fn cfg(function: &[String]) -> Option<Cfg> {
-    let mut labels = vec![format!("%{}", entry_number(&function[0]))];
-    let mut starts = vec![1];
-    let mut lines_of: Vec<Vec<usize>> = vec![Vec::new()];
-    for (i, line) in function.iter().enumerate().skip(1) {
-        if line.starts_with('}') {
-            break;
-        }
-        if let Some(l) = label_of(line) {
-            labels.push(percent(l));
-            starts.push(i);
-            lines_of.push(Vec::new());
-        } else {
-            lines_of.last_mut()?.push(i);
-        }
+    if function.iter().any(|l| {
+        let t = l.trim_start();
+        t.starts_with("indirectbr") || t.starts_with("callbr") || t.starts_with("invoke")
+    }) {
+        return None;
     }
-    let index: HashMap<&str, usize> = labels
+    let entry = entry_number(&function[0]).to_string();
+    let blocks = super::cfg::blocks(&function[1..], &entry);
+    let index: HashMap<&str, usize> = blocks
         .iter()
         .enumerate()
-        .map(|(i, l)| (l.as_str(), i))
+        .map(|(i, b)| (b.label.as_str(), i))
         .collect();
-    let n = labels.len();
-    let mut succs = vec![Vec::new(); n];
-    let mut returns = vec![false; n];
-    for (b, lines) in lines_of.iter().enumerate() {
-        for &i in lines {
-            let l = function[i].trim_start();
-            if l.starts_with("ret ") || l == "ret void" {
-                returns[b] = true;
-            }
-            if l.contains("label %") && !l.contains("blockaddress") {
-                for part in l.split("label ").skip(1) {
-                    let name = part.split([',', ' ', ']']).next().unwrap_or("");
-                    succs[b].push(*index.get(name)?);
-                }
-            }
-            if l.starts_with("indirectbr") || l.starts_with("callbr") || l.starts_with("invoke") {
-                return None;
-            }
-        }
+    let mut succs = Vec::with_capacity(blocks.len());
+    for b in &blocks {
+        let targets: Option<Vec<usize>> = b
+            .successors
+            .iter()
+            .map(|s| index.get(s.as_str()).copied())
+            .collect();
+        succs.push(targets?);
     }
-    let mut preds = vec![Vec::new(); n];
+    let mut preds = vec![Vec::new(); blocks.len()];
     for (b, ss) in succs.iter().enumerate() {
         for &s in ss {
             preds[s].push(b);
         }
     }
     Some(Cfg {
-        labels,
-        starts,
+        // Line indices in `function`, whose first line is the `define`.
+        starts: blocks.iter().map(|b| b.first + 1).collect(),
+        returns: blocks
+            .iter()
+            .map(|b| {
+                b.lines.iter().any(|l| {
+                    let t = l.trim_start();
+                    t.starts_with("ret ") || t == "ret void"
+                })
+            })
+            .collect(),
+        blocks: blocks.len(),
         succs,
         preds,
-        returns,
     })
 }
 
 /// Each block's dominators (iterative data flow; kernels are small).
 fn dominators(g: &Cfg) -> Vec<HashSet<usize>> {
-    let n = g.labels.len();
+    let n = g.blocks;
     let all: HashSet<usize> = (0..n).collect();
     let mut dom = vec![all; n];
     dom[0] = HashSet::from([0]);
@@ -168,7 +160,7 @@ fn dominators(g: &Cfg) -> Vec<HashSet<usize>> {
 
 /// Whether every path from the entry to a return passes `b`.
 fn on_every_path(g: &Cfg, b: usize) -> bool {
-    let mut seen = vec![false; g.labels.len()];
+    let mut seen = vec![false; g.blocks];
     let mut stack = vec![0];
     while let Some(x) = stack.pop() {
         if x == b || std::mem::replace(&mut seen[x], true) {
@@ -283,7 +275,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, implicit: bool) ->
             uniform_phis.extend(counters.iter().map(|c| c.to_string()));
         }
     }
-    if headers.is_empty() {
+    if headers.is_empty() && uniform_phis.is_empty() {
         return false;
     }
     // After the phis of each header, and of each block the loops exit to,
@@ -327,7 +319,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, implicit: bool) ->
             *line = rename(line, &renames);
         }
     }
-    true
+    !headers.is_empty()
 }
 
 /// A loop header's phis: the loop's carried values.
