@@ -102,6 +102,30 @@ fn build_builtins(out_dir: &Path) -> Result<(), String> {
         .arg(out_dir.join("builtins.bc")))
 }
 
+/// Builds src/compiler/llvm_inprocess.cpp against LLVM 19's libclang-cpp and
+/// libLLVM into `libferrocl_llvm.so` (the compiler's in-process steps).
+fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
+    let config = llvm_tool("llvm-config");
+    let query = |arg: &str| -> Result<String, String> {
+        let out = Command::new(&config)
+            .arg(arg)
+            .output()
+            .map_err(|e| format!("{config:?}: {e}"))?;
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let libdir = PathBuf::from(query("--libdir")?);
+    let cxx = env::var("CXX").unwrap_or_else(|_| "c++".into());
+    run(Command::new(cxx)
+        .args(["-shared", "-fPIC", "-O1", "-fno-rtti", "-Wl,--no-undefined"])
+        .args(query("--cxxflags")?.split_whitespace())
+        .arg("src/compiler/llvm_inprocess.cpp")
+        .arg("-o")
+        .arg(out_dir.join("libferrocl_llvm.so"))
+        .arg(libdir.join("libclang-cpp.so.19.1"))
+        .arg(format!("-L{}", libdir.display()))
+        .arg("-lLLVM-19"))
+}
+
 /// A hash of the compiler's own sources, part of the kernel cache key, so
 /// that a changed compiler never reuses a stale cached kernel.
 fn compiler_source_hash() -> u64 {
@@ -149,6 +173,13 @@ fn main() {
         println!("cargo:warning=ferrocl builtins not built (kernel compiler disabled): {e}");
         std::fs::write(out_dir.join("builtins.bc"), b"").unwrap();
         std::fs::write(out_dir.join("collective.bc"), b"").unwrap();
+    }
+    if let Err(e) = build_llvm_inprocess(&out_dir) {
+        // Without it the compiler runs clang and the LLVM tools as processes.
+        println!(
+            "cargo:warning=ferrocl: in-process LLVM not built (compiler steps run as tools): {e}"
+        );
+        std::fs::write(out_dir.join("libferrocl_llvm.so"), b"").unwrap();
     }
     let bindings = bindgen::Builder::default()
         .header("include/cl_wrapper.h")

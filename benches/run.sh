@@ -14,6 +14,7 @@
 #   CC            C compiler (default cc)
 #   ROUNDS        how many times the whole interleaved sequence runs (default 3)
 #   KEEP_RAW=1    keep the build dir with raw per-vendor output and print its path
+#   BENCH_GROUPS  kernels only: the figure groups to run (default all), e.g. "build build_first_run"
 #
 # Never fails because a vendor is missing or broken: its column shows NA.
 set -u
@@ -43,7 +44,7 @@ sched)
     units="us, lower is better" ;;
 kernels)
     cflags="-O3 -march=native -ffast-math"
-    groups="vadd sgemm_naive sgemm_tiled reduce histogram nbody build"
+    groups="${BENCH_GROUPS:-vadd sgemm_naive sgemm_tiled reduce histogram nbody build build_first_run}"
     units="*_ms lower, others higher is better" ;;
 sync)
     cflags="-O2"

@@ -3,10 +3,10 @@
 //! and the system linker through it for the shared object.
 
 use super::{
-    address_space, binary, blocks, ir, regions, uniform_loops, Executable, Linked, Object,
-    ObjectKind,
+    address_space, binary, blocks, inprocess, ir, regions, uniform_loops, Executable, Linked,
+    Object, ObjectKind,
 };
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -92,6 +92,22 @@ impl Drop for TempDir {
             let _ = std::fs::remove_dir_all(&self.0);
         }
     }
+}
+
+/// `f()`, its wall time on stderr as `ferrocl: <step> <ms> ms` when
+/// FERROCL_TIME_STEPS is set (for whoever works on build times).
+fn timed<T>(step: &str, f: impl FnOnce() -> T) -> T {
+    static ON: OnceLock<bool> = OnceLock::new();
+    if !*ON.get_or_init(|| std::env::var_os("FERROCL_TIME_STEPS").is_some()) {
+        return f();
+    }
+    let start = std::time::Instant::now();
+    let out = f();
+    eprintln!(
+        "ferrocl: {step} {:.1} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
+    out
 }
 
 fn io_err(what: &str, e: std::io::Error) -> BuildError {
@@ -245,7 +261,7 @@ fn undefined_builtins(log: &str) -> Vec<String> {
 /// Source to a loaded executable, without the cache.
 pub fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
     let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
-    let (text, log) = front_end(&dir, source, options, &[])?;
+    let (text, log) = timed("front end", || front_end(&dir, source, options, &[]))?;
     back_end(&dir, &text, log)
 }
 
@@ -273,6 +289,8 @@ fn front_end(
     let fe_args = front_end_args(options)?;
     let clang = clang()?;
     builtins()?;
+    // Once per process: loading LLVM (timed apart from the front end).
+    timed("in-process LLVM", inprocess::llvm);
     for (name, text) in headers {
         let rel = Path::new(name);
         if rel.is_absolute() || rel.components().any(|c| c.as_os_str() == "..") {
@@ -289,22 +307,17 @@ fn front_end(
     let src = dir.0.join("program.cl");
     std::fs::write(&src, source).map_err(|e| io_err("writing the source", e))?;
     let ll = dir.0.join("program.ll");
-    let mut cmd = Command::new(clang);
-    cmd.args([
+    let mut args: Vec<OsString> = [
         "-x",
         "cl",
         "-target",
         "x86_64-unknown-linux-gnu",
         "-fPIC",
         "-fno-pie",
-    ])
-    .args([
         "-Xclang",
         "-finclude-default-header",
         "-Xclang",
         "-ffake-address-space-map",
-    ])
-    .args([
         "-cl-kernel-arg-info",
         "-emit-llvm",
         "-S",
@@ -317,12 +330,16 @@ fn front_end(
         "-Wno-psabi",
         // printf is ours (builtins/workitem.c): no rewriting into puts/putchar.
         "-fno-builtin-printf",
-    ])
-    .args(&fe_args);
+    ]
+    .iter()
+    .map(OsString::from)
+    .chain(fe_args.iter().map(OsString::from))
+    .collect();
     if !headers.is_empty() {
-        cmd.arg(format!("-I{}", dir.0.display()));
+        args.push(format!("-I{}", dir.0.display()).into());
     }
-    let (ok, log) = run(cmd.arg(&src).arg("-o").arg(&ll))?;
+    args.extend([src.into(), "-o".into(), ll.clone().into()]);
+    let (ok, log) = run_clang(clang, &args)?;
     // Diagnostics name the source "program.cl", not the temporary path.
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
@@ -332,11 +349,39 @@ fn front_end(
     Ok((text, log))
 }
 
+/// clang with `args`: inside the process when it can (inprocess.rs), else
+/// as a tool; (success, diagnostics).
+fn run_clang(clang: &Path, args: &[OsString]) -> Result<(bool, String), BuildError> {
+    let Some(llvm) = inprocess::llvm() else {
+        return run(Command::new(clang).args(args));
+    };
+    // The driver finds its resource directory (opencl-c.h) next to the
+    // real executable, as the tool does.
+    let exe = std::fs::canonicalize(clang).unwrap_or_else(|_| clang.to_path_buf());
+    let argv: Vec<&OsStr> = std::iter::once(exe.as_os_str())
+        .chain(args.iter().map(|a| a.as_os_str()))
+        .collect();
+    let (outcome, jobs) = llvm.clang(&argv);
+    let mut log = outcome.log;
+    if !outcome.ok {
+        return Ok((false, log));
+    }
+    // The linker, which the in-process driver leaves to us.
+    for job in jobs {
+        let (ok, job_log) = run(Command::new(&job[0]).args(&job[1..]))?;
+        log.push_str(&job_log);
+        if !ok {
+            return Ok((false, log));
+        }
+    }
+    Ok((true, log))
+}
+
 /// The back end: the module's IR (one program, or several linked) with the
 /// builtins, optimized, to a loaded shared object.
 fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildError> {
     let clang = clang()?;
-    let regions_ready = regions_ready(dir, text);
+    let regions_ready = timed("regions_ready", || regions_ready(dir, text));
     let text = regions_ready.as_deref().unwrap_or(text);
     let mut module = ir::analyze(text).map_err(BuildError::Failed)?;
     blocks::fix_block_kernel_args(module.kernels.iter_mut().map(|k| &mut k.info), text);
@@ -348,30 +393,26 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     let ll2 = dir.0.join("kernels.ll");
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");
-    std::fs::write(&bc, builtins()?).map_err(|e| io_err("writing builtins", e))?;
+    timed("builtins", || write_builtins(&ll2, &bc))?;
+    // Compiled, then linked: one clang run that does both starts its
+    // compile job as a process of its own.
     let so = dir.0.join("program.so");
-    let (ok, link_log) = run(Command::new(clang)
-        .args([
+    let (mut ok, mut link_log, object) =
+        timed("compile", || back_end_compile(dir, clang, &ll2, &bc))?;
+    if ok {
+        let link_args: Vec<OsString> = [
             "-target",
             "x86_64-unknown-linux-gnu",
-            "-O3",
-            "-march=native",
-            "-fPIC",
             "-shared",
-        ])
-        .args([
-            "-Wno-override-module",
             "-Wl,--no-undefined",
             "-nostartfiles",
-        ])
-        .arg(&ll2)
-        .arg("-Xclang")
-        .arg("-mlink-builtin-bitcode")
-        .arg("-Xclang")
-        .arg(&bc)
-        .arg("-o")
-        .arg(&so)
-        .arg("-lm"))?;
+        ]
+        .iter()
+        .map(OsString::from)
+        .chain([object.into(), "-o".into(), so.clone().into(), "-lm".into()])
+        .collect();
+        (ok, link_log) = timed("link", || run_clang(clang, &link_args))?;
+    }
     if !ok {
         let missing = undefined_builtins(&link_log);
         let mut full = log;
@@ -387,7 +428,63 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     let so_bytes = std::fs::read(&so).map_err(|e| io_err("reading the shared object", e))?;
     let kernels: Vec<_> = module.kernels.into_iter().map(|k| k.info).collect();
     let bin = binary::encode(&kernels, &so_bytes);
-    binary::load_so(kernels, bin, &so, log).map_err(BuildError::Failed)
+    timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
+}
+
+/// The back end's compile step: the module in `module`, with what it needs
+/// of the builtins in `builtins`, optimized to an object file: (success,
+/// the log, the object).
+fn back_end_compile(
+    dir: &TempDir,
+    clang: &Path,
+    module: &Path,
+    builtins: &Path,
+) -> Result<(bool, String, PathBuf), BuildError> {
+    let object = dir.0.join("kernels.o");
+    let args: Vec<OsString> = [
+        "-target",
+        "x86_64-unknown-linux-gnu",
+        "-O3",
+        "-march=native",
+        "-fPIC",
+        "-c",
+        "-Wno-override-module",
+    ]
+    .iter()
+    .map(OsString::from)
+    .chain([
+        module.into(),
+        "-Xclang".into(),
+        "-mlink-builtin-bitcode".into(),
+        "-Xclang".into(),
+        builtins.into(),
+        "-o".into(),
+        object.clone().into(),
+    ])
+    .collect();
+    run_clang(clang, &args).map(|(ok, log)| (ok, log, object))
+}
+
+/// Writes the builtins library for the module in `module` to `path`: when
+/// in process, only what the module needs of it (the back end links only
+/// that anyway, and reading all 11,000 functions of the library took most
+/// of a build), else all of it.
+fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
+    let library = builtins()?;
+    if let Some(llvm) = inprocess::llvm() {
+        match llvm.prune(library, module, path) {
+            inprocess::Pruned::Done => return Ok(()),
+            // The tool would crash on it or reject it; in process it
+            // must not get it.
+            inprocess::Pruned::InvalidModule(log) => {
+                return Err(BuildError::Failed(format!(
+                    "ferrocl: the back end failed:\n{log}"
+                )))
+            }
+            inprocess::Pruned::Failed => {}
+        }
+    }
+    std::fs::write(path, library).map_err(|e| io_err("writing builtins", e))
 }
 
 /// The module ready for work-group entries: `opt` inlines what reaches a
@@ -434,41 +531,56 @@ fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
 fn link_collectives(dir: &TempDir, text: &str) -> Option<String> {
     let library = dir.0.join("collective.bc");
     std::fs::write(&library, COLLECTIVES).ok()?;
-    llvm_step(
-        dir,
-        "collectives",
-        text,
-        "llvm-link",
-        &["--only-needed".as_ref(), library.as_os_str()],
-    )
+    llvm_step(dir, "collectives", text, Step::LinkNeeded(&library))
 }
 
 /// LLVM's `opt` running `passes` on a module; None if it fails.
 fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
     let step = passes.split([',', '(']).next().unwrap_or("opt");
-    let passes = format!("-passes={passes}");
-    llvm_step(
-        dir,
-        step,
-        text,
-        "opt",
-        &["-scalarize-load-store".as_ref(), passes.as_ref()],
-    )
+    timed(step, || llvm_step(dir, step, text, Step::Opt(passes)))
 }
 
-/// One LLVM tool run on a module's text (`tool -S <module> <args> -o ..`),
-/// its files named after `step` in the build directory; None if it fails.
-fn llvm_step(dir: &TempDir, step: &str, text: &str, tool: &str, args: &[&OsStr]) -> Option<String> {
-    let input = dir.0.join(format!("{step}.in.ll"));
-    let output = dir.0.join(format!("{step}.out.ll"));
+/// What an LLVM step does to a module.
+enum Step<'a> {
+    /// `opt -scalarize-load-store -passes=<passes>`.
+    Opt(&'a str),
+    /// `llvm-link --only-needed <library>`: what the module needs of it.
+    LinkNeeded(&'a Path),
+}
+
+/// One LLVM step on a module's text (in process, else the tool as
+/// `tool -S <module> <args> -o ..`), its files named after `name` in the
+/// build directory; None if it fails.
+fn llvm_step(dir: &TempDir, name: &str, text: &str, step: Step) -> Option<String> {
+    let input = dir.0.join(format!("{name}.in.ll"));
+    let output = dir.0.join(format!("{name}.out.ll"));
     std::fs::write(&input, text).ok()?;
-    let (ok, _) = run(Command::new(llvm_tool(tool))
-        .arg("-S")
-        .arg(&input)
-        .args(args)
-        .arg("-o")
-        .arg(&output))
-    .ok()?;
+    let ok = match (inprocess::llvm(), step) {
+        (Some(llvm), Step::Opt(passes)) => llvm.opt(&input, passes, &output).ok,
+        (Some(llvm), Step::LinkNeeded(library)) => llvm.link(&[&input], Some(library), &output).ok,
+        (None, Step::Opt(passes)) => {
+            run(Command::new(llvm_tool("opt"))
+                .arg("-S")
+                .arg(&input)
+                .arg("-scalarize-load-store")
+                .arg(format!("-passes={passes}"))
+                .arg("-o")
+                .arg(&output))
+            .ok()?
+            .0
+        }
+        (None, Step::LinkNeeded(library)) => {
+            run(Command::new(llvm_tool("llvm-link"))
+                .arg("-S")
+                .arg(&input)
+                .arg("--only-needed")
+                .arg(library)
+                .arg("-o")
+                .arg(&output))
+            .ok()?
+            .0
+        }
+    };
     ok.then(|| std::fs::read_to_string(&output).ok()).flatten()
 }
 
@@ -541,11 +653,18 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
         inputs.push(p);
     }
     let linked = dir.0.join("linked.ll");
-    let (ok, log) = run(Command::new(llvm_tool("llvm-link"))
-        .arg("-S")
-        .args(&inputs)
-        .arg("-o")
-        .arg(&linked))?;
+    let (ok, log) = match inprocess::llvm() {
+        Some(llvm) => {
+            let inputs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+            let outcome = llvm.link(&inputs, None, &linked);
+            (outcome.ok, outcome.log)
+        }
+        None => run(Command::new(llvm_tool("llvm-link"))
+            .arg("-S")
+            .args(&inputs)
+            .arg("-o")
+            .arg(&linked))?,
+    };
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
         return Err(BuildError::Failed(format!(

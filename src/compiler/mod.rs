@@ -12,6 +12,7 @@ pub mod blocks;
 mod cfg;
 mod clip;
 mod driver;
+mod inprocess;
 mod ir;
 mod regions;
 #[cfg(test)]

@@ -1,0 +1,295 @@
+//! The compiler's LLVM steps inside the process: clang-19's driver and cc1,
+//! `opt`, `llvm-link --only-needed` and builtins pruning, from
+//! llvm_inprocess.cpp (built by build.rs against libclang-cpp and libLLVM
+//! 19). Loaded on the first build, so an application that only loads cached
+//! kernels never maps LLVM. A build then starts no clang, opt or llvm-link
+//! process (each costs tens of ms just to load LLVM) and reads of the 3 MB
+//! builtins library only the functions the program needs.
+//!
+//! When the object is missing (LLVM's development files were absent at
+//! build time), cannot be loaded, FERROCL_CLANG names another clang, or
+//! FERROCL_IN_PROCESS=0, driver.rs runs the same steps as tools.
+
+use std::ffi::{c_char, c_int, c_void, CStr, CString, OsStr};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::{Mutex, OnceLock};
+
+/// The shared object, empty when build.rs could not build it.
+static OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libferrocl_llvm.so"));
+
+type ClangFn =
+    unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char, *mut *mut c_char) -> c_int;
+type OptFn =
+    unsafe extern "C" fn(*const c_char, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
+type LinkFn = unsafe extern "C" fn(
+    c_int,
+    *const *const c_char,
+    *const c_char,
+    *const c_char,
+    *mut *mut c_char,
+) -> c_int;
+type OpenFn = unsafe extern "C" fn(*const u8, usize, *mut *mut c_char) -> *mut c_void;
+type PruneFn =
+    unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
+type FreeFn = unsafe extern "C" fn(*mut c_char);
+
+/// The loaded object's entry points.
+pub struct Llvm {
+    clang: ClangFn,
+    opt: OptFn,
+    link: LinkFn,
+    library_open: OpenFn,
+    library_prune: PruneFn,
+    free: FreeFn,
+    /// The builtins library, opened lazily once (see `prune`).
+    library: Mutex<Option<Library>>,
+    /// Kept loaded for the life of the process (the fns above point into it).
+    _library: libloading::Library,
+}
+
+/// A tool-like run's outcome: success, and its diagnostics.
+pub struct Outcome {
+    pub ok: bool,
+    pub log: String,
+}
+
+/// The in-process compiler, if it can be used (see the module comment).
+pub fn llvm() -> Option<&'static Llvm> {
+    static LLVM: OnceLock<Option<Llvm>> = OnceLock::new();
+    LLVM.get_or_init(|| {
+        let off = std::env::var_os("FERROCL_IN_PROCESS").is_some_and(|v| v == "0");
+        if off || OBJECT.is_empty() || std::env::var_os("FERROCL_CLANG").is_some() {
+            return None;
+        }
+        load().ok()
+    })
+    .as_ref()
+}
+
+fn load() -> Result<Llvm, String> {
+    // The object goes into an anonymous memory file (no path to clean up
+    // or to collide with), opened through /proc.
+    // SAFETY: memfd_create with a NUL-terminated name; the result is checked.
+    let fd = unsafe { libc::memfd_create(c"ferrocl-llvm".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error().to_string());
+    }
+    // SAFETY: fd is a fresh descriptor this File now owns.
+    let mut file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd) };
+    std::io::Write::write_all(&mut file, OBJECT).map_err(|e| e.to_string())?;
+    let path = format!("/proc/self/fd/{fd}");
+    // SAFETY: loading our own object; its initializers are LLVM's and
+    // clang's static constructors, which have no preconditions.
+    let library = unsafe {
+        libloading::os::unix::Library::open(Some(&path), libc::RTLD_NOW | libc::RTLD_LOCAL)
+    }
+    .map_err(|e| e.to_string())?;
+    drop(file);
+    let library: libloading::Library = library.into();
+    // SAFETY: the symbols are llvm_inprocess.cpp's extern "C" functions,
+    // with exactly these signatures.
+    unsafe {
+        let init: libloading::Symbol<unsafe extern "C" fn() -> c_int> = library
+            .get(b"ferrocl_llvm_init\0")
+            .map_err(|e| e.to_string())?;
+        if init() != 0 {
+            return Err("ferrocl_llvm_init failed".into());
+        }
+        Ok(Llvm {
+            clang: symbol(&library, "ferrocl_llvm_clang")?,
+            opt: symbol(&library, "ferrocl_llvm_opt")?,
+            link: symbol(&library, "ferrocl_llvm_link")?,
+            library_open: symbol(&library, "ferrocl_llvm_library_open")?,
+            library_prune: symbol(&library, "ferrocl_llvm_library_prune")?,
+            free: symbol(&library, "ferrocl_llvm_free")?,
+            library: Mutex::new(None),
+            _library: library,
+        })
+    }
+}
+
+/// The function `name` of the object.
+///
+/// # Safety
+/// `T` must be the function's type.
+unsafe fn symbol<T: Copy>(library: &libloading::Library, name: &str) -> Result<T, String> {
+    // SAFETY: the caller's type is the symbol's.
+    unsafe { library.get::<T>(name.as_bytes()) }
+        .map(|s| *s)
+        .map_err(|e| e.to_string())
+}
+
+fn c_path(p: &Path) -> CString {
+    c_string(p.as_os_str())
+}
+
+fn c_string(s: &OsStr) -> CString {
+    // Paths and arguments here never hold NUL (they are ours or options
+    // that were tokenized from a C string).
+    CString::new(s.as_bytes()).unwrap_or_default()
+}
+
+impl Llvm {
+    /// Takes a string the object allocated.
+    fn take(&self, p: *mut c_char) -> String {
+        if p.is_null() {
+            return String::new();
+        }
+        // SAFETY: a NUL-terminated malloc'd string from the object, freed
+        // once, here.
+        unsafe {
+            let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+            (self.free)(p);
+            s
+        }
+    }
+
+    /// clang's driver with `args` (args[0]: the clang executable): its
+    /// compile jobs run here; the others (the linker), each as program and
+    /// arguments, are returned for the caller to run.
+    pub fn clang(&self, args: &[&OsStr]) -> (Outcome, Vec<Vec<String>>) {
+        let owned: Vec<CString> = args.iter().map(|a| c_string(a)).collect();
+        let ptrs: Vec<*const c_char> = owned.iter().map(|a| a.as_ptr()).collect();
+        let (mut log, mut jobs) = (std::ptr::null_mut(), std::ptr::null_mut());
+        // SAFETY: argv of len(ptrs) valid C strings that outlive the call;
+        // the out-pointers are taken below.
+        let status =
+            unsafe { (self.clang)(ptrs.len() as c_int, ptrs.as_ptr(), &mut log, &mut jobs) };
+        let log = self.take(log);
+        let mut external = Vec::new();
+        if !jobs.is_null() {
+            // SAFETY: the object's job list: arguments each NUL-terminated,
+            // a job ending with an empty argument, the list with one more NUL
+            // (so an empty argument at the start of a job ends the list).
+            unsafe {
+                let mut p = jobs as *const c_char;
+                loop {
+                    let mut job = Vec::new();
+                    loop {
+                        let arg = CStr::from_ptr(p);
+                        p = p.add(arg.to_bytes().len() + 1);
+                        if arg.is_empty() {
+                            break;
+                        }
+                        job.push(arg.to_string_lossy().into_owned());
+                    }
+                    if job.is_empty() {
+                        break;
+                    }
+                    external.push(job);
+                }
+                (self.free)(jobs);
+            }
+        }
+        (
+            Outcome {
+                ok: status == 0,
+                log,
+            },
+            external,
+        )
+    }
+
+    /// `opt -S <input> -scalarize-load-store -passes=<passes> -o <output>`.
+    pub fn opt(&self, input: &Path, passes: &str, output: &Path) -> Outcome {
+        let passes = CString::new(passes).unwrap_or_default();
+        let mut log = std::ptr::null_mut();
+        // SAFETY: valid C strings for the call's duration; log taken below.
+        let status = unsafe {
+            (self.opt)(
+                c_path(input).as_ptr(),
+                passes.as_ptr(),
+                c_path(output).as_ptr(),
+                &mut log,
+            )
+        };
+        Outcome {
+            ok: status == 0,
+            log: self.take(log),
+        }
+    }
+
+    /// `llvm-link -S <inputs> [--only-needed <library>] -o <output>`.
+    pub fn link(&self, inputs: &[&Path], only_needed: Option<&Path>, output: &Path) -> Outcome {
+        let inputs: Vec<CString> = inputs.iter().map(|p| c_path(p)).collect();
+        let pointers: Vec<*const c_char> = inputs.iter().map(|p| p.as_ptr()).collect();
+        let library = only_needed.map(c_path);
+        let mut log = std::ptr::null_mut();
+        // SAFETY: valid C strings (the library's or null) for the call's
+        // duration; log taken below.
+        let status = unsafe {
+            (self.link)(
+                pointers.len() as c_int,
+                pointers.as_ptr(),
+                library.as_ref().map_or(std::ptr::null(), |l| l.as_ptr()),
+                c_path(output).as_ptr(),
+                &mut log,
+            )
+        };
+        Outcome {
+            ok: status == 0,
+            log: self.take(log),
+        }
+    }
+
+    /// The library, opened on the first call; None if it cannot be read.
+    fn opened(&self, library: &'static [u8]) -> std::sync::MutexGuard<'_, Option<Library>> {
+        let mut slot = self.library.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            let mut log = std::ptr::null_mut();
+            // SAFETY: `library` is 'static, as the handle requires; log is
+            // taken below.
+            let handle = unsafe { (self.library_open)(library.as_ptr(), library.len(), &mut log) };
+            self.take(log);
+            *slot = (!handle.is_null()).then_some(Library(handle));
+        }
+        slot
+    }
+
+    /// Writes to `output` (bitcode) the definitions of `library` (bitcode,
+    /// always the same one) that the module in `input` needs, transitively.
+    /// The library stays open: the functions read for one build serve the
+    /// next.
+    pub fn prune(&self, library: &'static [u8], input: &Path, output: &Path) -> Pruned {
+        let slot = self.opened(library);
+        let Some(handle) = slot.as_ref() else {
+            return Pruned::Failed;
+        };
+        let mut log = std::ptr::null_mut();
+        // SAFETY: an open library handle, used by one thread at a time (the
+        // lock is held); the strings for the call's duration; log taken
+        // below.
+        let status = unsafe {
+            (self.library_prune)(
+                handle.0,
+                c_path(input).as_ptr(),
+                c_path(output).as_ptr(),
+                &mut log,
+            )
+        };
+        let log = self.take(log);
+        match status {
+            0 => Pruned::Done,
+            2 => Pruned::InvalidModule(log),
+            _ => Pruned::Failed,
+        }
+    }
+}
+
+/// What `Llvm::prune` did.
+pub enum Pruned {
+    Done,
+    /// The module is not valid IR (the log says why): no back end can
+    /// take it.
+    InvalidModule(String),
+    /// The library could not be pruned (it can still be linked whole).
+    Failed,
+}
+
+/// An opened bitcode library (llvm_inprocess.cpp's Library), never closed.
+struct Library(*mut c_void);
+
+// SAFETY: the handle is only used under Llvm::library's lock, by one thread
+// at a time, which LLVM allows for a context and its modules.
+unsafe impl Send for Library {}

@@ -1,0 +1,531 @@
+// ferrocl's kernel compiler steps run inside the process: clang-19's driver
+// and cc1 from libclang-cpp, LLVM 19's opt, llvm-link and bitcode pruning
+// from libLLVM. Built by build.rs into a shared object that
+// src/compiler/inprocess.rs loads on the first build (dlopen), so programs
+// that only load cached kernels never map LLVM. Each function mirrors one
+// tool run of driver.rs's subprocess path, with the same inputs and
+// outputs (files), so either path gives the same results.
+//
+// Every function returns 0 on success; `*log` receives a malloc'd
+// NUL-terminated text (diagnostics, possibly empty) to release with
+// ferrocl_llvm_free.
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Driver/Compilation.h>
+#include <clang/Driver/Driver.h>
+#include <clang/Driver/Job.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticBuffer.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/FrontendTool/Utils.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+char *to_c(const std::string &s)
+{
+    char *p = static_cast<char *>(std::malloc(s.size() + 1));
+    if (p) {
+        std::memcpy(p, s.data(), s.size());
+        p[s.size()] = 0;
+    }
+    return p;
+}
+
+int finish(int status, const std::string &log, char **out)
+{
+    if (out)
+        *out = to_c(log);
+    return status;
+}
+
+// One cc1 job (`args` after "-cc1"), like clang's cc1_main, with the
+// diagnostics and the "N errors generated" line into `log`.
+bool run_cc1(const char *argv0, ArrayRef<const char *> args, raw_ostream &log)
+{
+    auto clang = std::make_unique<clang::CompilerInstance>();
+    IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+    IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
+    auto *buffer = new clang::TextDiagnosticBuffer;
+    clang::DiagnosticsEngine parse_diags(ids, &*opts, buffer);
+    bool ok = clang::CompilerInvocation::CreateFromArgs(clang->getInvocation(), args, parse_diags,
+                                                        argv0);
+    // The driver asks cc1 to leak its AST and module at exit (a process
+    // about to end); here the process lives on.
+    clang->getFrontendOpts().DisableFree = false;
+    clang->createDiagnostics(new clang::TextDiagnosticPrinter(log, &clang->getDiagnosticOpts()),
+                             true);
+    clang->setVerboseOutputStream(log);
+    buffer->FlushDiagnostics(clang->getDiagnostics());
+    if (!ok)
+        return false;
+    ok = clang::ExecuteCompilerInvocation(clang.get());
+    log.flush();
+    return ok;
+}
+
+// `path`'s module in `ctx`, which from now on reports to `log` (not to
+// the application's stderr) what passes and the linker have to say. Null
+// if it does not parse or is not valid IR: checked first, as `opt` and
+// `llvm-link` do, since passes may crash on invalid IR, here taking the
+// application with them.
+std::unique_ptr<Module> parse(const char *path, LLVMContext &ctx, raw_ostream &log)
+{
+    ctx.setDiagnosticHandlerCallBack(
+        [](const DiagnosticInfo *info, void *context) {
+            auto &out = *static_cast<raw_ostream *>(context);
+            DiagnosticPrinterRawOStream printer(out);
+            out << LLVMContext::getDiagnosticMessagePrefix(info->getSeverity()) << ": ";
+            info->print(printer);
+            out << "\n";
+        },
+        &log);
+    SMDiagnostic err;
+    auto m = parseIRFile(path, err, ctx);
+    if (!m) {
+        err.print("ferrocl", log);
+    } else if (verifyModule(*m, &log)) {
+        log << path << ": error: input module is broken!\n";
+        m = nullptr;
+    }
+    return m;
+}
+
+bool write_text(const Module &m, const char *path, raw_ostream &log)
+{
+    std::error_code ec;
+    raw_fd_ostream out(path, ec);
+    if (ec) {
+        log << path << ": " << ec.message() << "\n";
+        return false;
+    }
+    m.print(out, nullptr);
+    return !out.has_error();
+}
+
+// The target machine `opt` builds for a module without -mcpu: the module's
+// triple, generic CPU, so that passes see the target's cost model.
+std::unique_ptr<TargetMachine> target_machine(const Module &m)
+{
+    std::string err;
+    const Target *t = TargetRegistry::lookupTarget(m.getTargetTriple(), err);
+    if (!t)
+        return nullptr;
+    return std::unique_ptr<TargetMachine>(
+        t->createTargetMachine(m.getTargetTriple(), "", "", TargetOptions(), std::nullopt));
+}
+
+// A lazily read bitcode library, in a context of its own.
+struct Library {
+    LLVMContext ctx;
+    std::unique_ptr<Module> module;
+};
+
+using GlobalSet = SmallPtrSet<const GlobalValue *, 32>;
+
+// Adds to `needed` the definitions in `lib` among `roots` (null: not in
+// the library) and every definition they refer to, transitively, reading
+// each function's body on the way; to `referenced`, those and the
+// declarations they refer to.
+Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots, GlobalSet &needed,
+                     GlobalSet &referenced)
+{
+    std::vector<GlobalValue *> work;
+    auto want = [&](GlobalValue *g) {
+        if (!g || g->getParent() != &lib)
+            return;
+        referenced.insert(g);
+        if (!g->isDeclaration() && needed.insert(g).second)
+            work.push_back(g);
+    };
+    for (GlobalValue *g : roots)
+        want(g);
+    // Every global value a constant refers to, through constant
+    // expressions and aggregates.
+    SmallPtrSet<const Constant *, 32> seen;
+    std::vector<const Constant *> consts;
+    auto visit = [&](const Value *v) {
+        if (auto *c = dyn_cast_or_null<Constant>(v))
+            if (seen.insert(c).second)
+                consts.push_back(c);
+        while (!consts.empty()) {
+            const Constant *c = consts.back();
+            consts.pop_back();
+            if (auto *g = dyn_cast<GlobalValue>(c)) {
+                want(const_cast<GlobalValue *>(g));
+                continue;
+            }
+            for (const Use &op : c->operands())
+                if (auto *oc = dyn_cast<Constant>(op.get()))
+                    if (seen.insert(oc).second)
+                        consts.push_back(oc);
+        }
+    };
+    while (!work.empty()) {
+        GlobalValue *g = work.back();
+        work.pop_back();
+        if (Error e = g->materialize())
+            return e;
+        if (auto *f = dyn_cast<Function>(g)) {
+            if (f->hasPersonalityFn())
+                visit(f->getPersonalityFn());
+            for (const BasicBlock &bb : *f)
+                for (const Instruction &i : bb)
+                    for (const Use &op : i.operands())
+                        visit(op.get());
+        } else if (auto *v = dyn_cast<GlobalVariable>(g)) {
+            if (v->hasInitializer())
+                visit(v->getInitializer());
+        } else if (auto *a = dyn_cast<GlobalAlias>(g)) {
+            visit(a->getAliasee());
+        }
+    }
+    return Error::success();
+}
+
+// Puts the uses of each argument, block and instruction of `f`'s copy
+// (through `map`) in the order of the original's. A module read from
+// bitcode has the use-list order that was written (llvm-link keeps it);
+// a copy has the order in which it was built. Optimizations visit uses in
+// that order, so without this a function linked from a copy could be
+// optimized differently from one linked from the library.
+void copy_use_list_orders(const Function &f, ValueToValueMapTy &map)
+{
+    DenseMap<const Use *, unsigned> position;
+    auto sort_like = [&](const Value &original) {
+        if (!original.hasNUsesOrMore(2))
+            return;
+        Value *copy = map.lookup(&original);
+        if (!copy)
+            return;
+        position.clear();
+        unsigned i = 0;
+        for (const Use &use : original.uses()) {
+            auto *user = dyn_cast_or_null<User>(map.lookup(use.getUser()));
+            if (!user)
+                return; // a use outside the function: left as it is
+            position[&user->getOperandUse(use.getOperandNo())] = i++;
+        }
+        copy->sortUseList([&](const Use &l, const Use &r) {
+            return position.lookup(&l) < position.lookup(&r);
+        });
+    };
+    for (const Argument &a : f.args())
+        sort_like(a);
+    for (const BasicBlock &bb : f) {
+        sort_like(bb);
+        for (const Instruction &i : bb)
+            sort_like(i);
+    }
+}
+
+// A module with `lib`'s definitions in `needed` and declarations of the
+// rest of `referenced`: CloneModule's copy, without the declarations of
+// every other function of the library that CloneModule makes and the
+// caller would drop. Null if `lib` has what this does not copy (aliases,
+// ifuncs, comdats).
+std::unique_ptr<Module> clone_needed(const Module &lib, const GlobalSet &needed,
+                                     const GlobalSet &referenced)
+{
+    if (!lib.alias_empty() || !lib.ifunc_empty() || !lib.getComdatSymbolTable().empty())
+        return nullptr;
+    auto out = std::make_unique<Module>(lib.getModuleIdentifier(), lib.getContext());
+    out->setSourceFileName(lib.getSourceFileName());
+    out->setDataLayout(lib.getDataLayout());
+    out->setTargetTriple(lib.getTargetTriple());
+    out->setModuleInlineAsm(lib.getModuleInlineAsm());
+    out->IsNewDbgInfoFormat = lib.IsNewDbgInfoFormat;
+    ValueToValueMapTy map;
+    // Declarations first, in the library's order, so that definitions can
+    // refer to any of them.
+    for (const GlobalVariable &v : lib.globals()) {
+        if (!referenced.count(&v))
+            continue;
+        auto *copy = new GlobalVariable(*out, v.getValueType(), v.isConstant(), v.getLinkage(),
+                                        nullptr, v.getName(), nullptr, v.getThreadLocalMode(),
+                                        v.getType()->getAddressSpace());
+        copy->copyAttributesFrom(&v);
+        map[&v] = copy;
+    }
+    for (const Function &f : lib.functions()) {
+        if (!referenced.count(&f))
+            continue;
+        Function *copy = Function::Create(f.getFunctionType(), f.getLinkage(),
+                                          f.getAddressSpace(), f.getName(), out.get());
+        copy->copyAttributesFrom(&f);
+        map[&f] = copy;
+    }
+    for (const GlobalVariable &v : lib.globals()) {
+        if (!needed.count(&v))
+            continue;
+        auto *copy = cast<GlobalVariable>(map[&v]);
+        if (v.hasInitializer())
+            copy->setInitializer(MapValue(v.getInitializer(), map));
+        SmallVector<std::pair<unsigned, MDNode *>, 1> metadata;
+        v.getAllMetadata(metadata);
+        for (auto &[kind, node] : metadata)
+            copy->addMetadata(kind, *MapMetadata(node, map));
+    }
+    for (const Function &f : lib.functions()) {
+        if (!needed.count(&f))
+            continue;
+        auto *copy = cast<Function>(map[&f]);
+        auto arg = copy->arg_begin();
+        for (const Argument &a : f.args()) {
+            arg->setName(a.getName());
+            map[&a] = &*arg++;
+        }
+        SmallVector<ReturnInst *, 8> returns;
+        CloneFunctionInto(copy, &f, map, CloneFunctionChangeType::ClonedModule, returns);
+        if (f.hasPersonalityFn())
+            copy->setPersonalityFn(MapValue(f.getPersonalityFn(), map));
+        copy_use_list_orders(f, map);
+    }
+    for (const NamedMDNode &node : lib.named_metadata()) {
+        NamedMDNode *copy = out->getOrInsertNamedMetadata(node.getName());
+        for (const MDNode *op : node.operands())
+            copy->addOperand(MapMetadata(op, map));
+    }
+    return out;
+}
+
+} // namespace
+
+extern "C" {
+
+// Once per process, before anything else.
+int ferrocl_llvm_init(void)
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        InitializeNativeTarget();
+        InitializeNativeTargetAsmPrinter();
+        InitializeNativeTargetAsmParser();
+        // driver.rs runs `opt -scalarize-load-store`; a global option of
+        // the scalarizer pass only, which no other pipeline here runs.
+        const char *args[] = {"ferrocl", "-scalarize-load-store"};
+        cl::ParseCommandLineOptions(2, args, "", nullptr);
+    });
+    return 0;
+}
+
+void ferrocl_llvm_free(char *p) { std::free(p); }
+
+// clang's driver with `argv` (argv[0]: the clang executable): its cc1 jobs
+// run here; the other jobs (the linker) are not run but returned in
+// `*external`, each argument NUL-terminated and each job ending with an
+// empty argument, for the caller to run and capture.
+int ferrocl_llvm_clang(int argc, const char *const *argv, char **log, char **external)
+{
+    std::string text, jobs;
+    raw_string_ostream out(text);
+    IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+    IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
+    auto *printer = new clang::TextDiagnosticPrinter(out, &*opts);
+    printer->setPrefix("clang");
+    clang::DiagnosticsEngine diags(ids, &*opts, printer);
+    clang::driver::Driver driver(argv[0], sys::getDefaultTargetTriple(), diags);
+    std::unique_ptr<clang::driver::Compilation> c(
+        driver.BuildCompilation(ArrayRef<const char *>(argv, argc)));
+    int status = 0;
+    if (!c || c->containsError() || diags.hasErrorOccurred()) {
+        status = 1;
+    } else {
+        for (const clang::driver::Command &job : c->getJobs()) {
+            const auto &args = job.getArguments();
+            if (!args.empty() && StringRef(args[0]) == "-cc1") {
+                if (!run_cc1(job.getExecutable(), ArrayRef<const char *>(args).drop_front(), out)) {
+                    status = 1;
+                    break;
+                }
+            } else {
+                jobs.append(job.getExecutable());
+                jobs.push_back('\0');
+                for (const char *a : args) {
+                    jobs.append(a);
+                    jobs.push_back('\0');
+                }
+                jobs.push_back('\0');
+            }
+        }
+    }
+    out.flush();
+    if (external)
+        *external = static_cast<char *>(std::malloc(jobs.size() + 1));
+    if (external && *external) {
+        std::memcpy(*external, jobs.data(), jobs.size());
+        (*external)[jobs.size()] = 0;
+    }
+    return finish(status, text, log);
+}
+
+// `opt -S <input> -passes=<passes> -o <output>`.
+int ferrocl_llvm_opt(const char *input, const char *passes, const char *output, char **log)
+{
+    std::string text;
+    raw_string_ostream out(text);
+    LLVMContext ctx;
+    auto m = parse(input, ctx, out);
+    if (!m)
+        return finish(1, text, log);
+    auto tm = target_machine(*m);
+    LoopAnalysisManager lam;
+    FunctionAnalysisManager fam;
+    CGSCCAnalysisManager cgam;
+    ModuleAnalysisManager mam;
+    // As in `opt`: among others, the instrumentation that skips optnone
+    // functions (-cl-opt-disable builds).
+    PassInstrumentationCallbacks callbacks;
+    StandardInstrumentations instrumentations(ctx, false, false);
+    instrumentations.registerCallbacks(callbacks, &mam);
+    PassBuilder pb(tm.get(), PipelineTuningOptions(), std::nullopt, &callbacks);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    ModulePassManager mpm;
+    if (Error e = pb.parsePassPipeline(mpm, passes)) {
+        out << toString(std::move(e)) << "\n";
+        return finish(1, text, log);
+    }
+    mpm.addPass(VerifierPass());
+    mpm.run(*m, mam);
+    if (verifyModule(*m, &out))
+        return finish(1, text, log);
+    return finish(write_text(*m, output, out) ? 0 : 1, text, log);
+}
+
+// `llvm-link -S <inputs> [--only-needed <library>] -o <output>`: all of
+// the `n` inputs, and what they need of `library` (if not null).
+int ferrocl_llvm_link(int n, const char *const *inputs, const char *library, const char *output,
+                      char **log)
+{
+    std::string text;
+    raw_string_ostream out(text);
+    LLVMContext ctx;
+    auto composite = std::make_unique<Module>("llvm-link", ctx);
+    Linker linker(*composite);
+    for (int i = 0; i < n; i++) {
+        auto m = parse(inputs[i], ctx, out);
+        if (!m || linker.linkInModule(std::move(m)))
+            return finish(1, text, log);
+    }
+    if (library) {
+        SMDiagnostic err;
+        auto lib = getLazyIRFileModule(library, err, ctx);
+        if (!lib) {
+            err.print("ferrocl", out);
+            return finish(1, text, log);
+        }
+        if (linker.linkInModule(std::move(lib), Linker::Flags::LinkOnlyNeeded))
+            return finish(1, text, log);
+    }
+    if (verifyModule(*composite, &out))
+        return finish(1, text, log);
+    return finish(write_text(*composite, output, out) ? 0 : 1, text, log);
+}
+
+// The bitcode library (`size` bytes at `data`, which must outlive it),
+// opened lazily: its functions are read when a module needs them.
+void *ferrocl_llvm_library_open(const char *data, size_t size, char **log)
+{
+    auto lib = std::make_unique<Library>();
+    auto module = getOwningLazyBitcodeModule(
+        MemoryBuffer::getMemBuffer(StringRef(data, size), "builtins", false), lib->ctx);
+    if (!module) {
+        finish(1, toString(module.takeError()), log);
+        return nullptr;
+    }
+    lib->module = std::move(*module);
+    finish(0, "", log);
+    return lib.release();
+}
+
+// The part of the library that the module in `input` needs: the
+// definitions it references, transitively, written as bitcode to `output`.
+// Linking that instead of the whole library (as clang's
+// -mlink-builtin-bitcode does, only-needed) gives the same module without
+// reading every function of the library. Not to be called for one library
+// from two threads at once. Returns 2 if the module is not valid IR.
+int ferrocl_llvm_library_prune(void *library, const char *input, const char *output, char **log)
+{
+    std::string text;
+    raw_string_ostream out(text);
+    Module &lib = *static_cast<Library *>(library)->module;
+    std::vector<GlobalValue *> roots;
+    {
+        LLVMContext ctx;
+        auto m = parse(input, ctx, out);
+        if (!m)
+            return finish(2, text, log);
+        for (GlobalValue &g : m->global_values())
+            if (g.isDeclaration() && g.hasName())
+                roots.push_back(lib.getNamedValue(g.getName()));
+    }
+    for (GlobalVariable &g : lib.globals())
+        if (g.hasAppendingLinkage())
+            roots.push_back(&g);
+    GlobalSet needed, referenced;
+    if (Error e = needed_closure(lib, roots, needed, referenced)) {
+        out << toString(std::move(e)) << "\n";
+        return finish(1, text, log);
+    }
+    auto pruned = clone_needed(lib, needed, referenced);
+    if (!pruned) {
+        ValueToValueMapTy map;
+        pruned = CloneModule(lib, map, [&](const GlobalValue *g) { return needed.count(g) != 0; });
+        // The declarations left for everything else are unused: dropped.
+        for (Function &f : make_early_inc_range(pruned->functions()))
+            if (f.isDeclaration() && f.use_empty())
+                f.eraseFromParent();
+        for (GlobalVariable &v : make_early_inc_range(pruned->globals()))
+            if (v.isDeclaration() && v.use_empty())
+                v.eraseFromParent();
+    }
+    if (verifyModule(*pruned, &out))
+        return finish(1, text, log);
+    std::error_code ec;
+    raw_fd_ostream file(output, ec);
+    if (ec) {
+        out << output << ": " << ec.message() << "\n";
+        return finish(1, text, log);
+    }
+    // With the use-list orders (see copy_use_list_orders).
+    WriteBitcodeToFile(*pruned, file, true);
+    return finish(file.has_error() ? 1 : 0, text, log);
+}
+
+} // extern "C"
