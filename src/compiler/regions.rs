@@ -21,8 +21,9 @@
 //! taken); the others stay allocas, which the back end promotes back into
 //! registers.
 //!
-//! Kernels with other collective calls (work-group functions, async copies,
-//! sub-groups) keep running on fibers.
+//! Work-group functions are linked in and become barriers of the kernel;
+//! kernels with other collective calls (async copies, sub-groups) keep
+//! running on fibers.
 
 use super::ir::{
     matching, split_top, symbol_after_at, type_layout, AccessKind, ParallelAccess, WG_BODY_PREFIX,
@@ -38,8 +39,9 @@ use std::fmt::Write;
 pub const IMPLICIT_BARRIER: &str = "__ferrocl_implicit_barrier";
 
 /// The name prefix of values the same in every work-item of a group
-/// (uniform_loops.rs): kept once per group in the frame, written back only
-/// by the group's last work-item.
+/// (uniform_loops.rs): kept once per group in the frame; a region writes
+/// them to a staging copy, which the work-group entry copies back after
+/// every work-item has run the region.
 pub const UNIFORM_PREFIX: &str = "__fcl.u.";
 
 /// The barriers regions are cut at (their mangled names).
