@@ -193,9 +193,11 @@ static void each_variant(check_fn check)
 }
 
 /* Runs kernel `name` over `dims` dimensions with a __local buffer of
- * `local_bytes`, out = `out_bytes` (args 0 and 1). */
-static int run(cl_context c, cl_command_queue q, cl_program p, const char *name, cl_uint dims,
-               const size_t *g, const size_t *l, size_t local_bytes, void *out, size_t out_bytes)
+ * `local_bytes`, out = `out_bytes` (args 0 and 1), and an int (arg 2)
+ * when `arg2` is not NULL. */
+static int run_with(cl_context c, cl_command_queue q, cl_program p, const char *name, cl_uint dims,
+                    const size_t *g, const size_t *l, size_t local_bytes, void *out, size_t out_bytes,
+                    const int *arg2)
 {
     cl_int e;
     cl_kernel k = clCreateKernel(p, name, &e);
@@ -203,11 +205,18 @@ static int run(cl_context c, cl_command_queue q, cl_program p, const char *name,
     cl_mem o = clCreateBuffer(c, 0, out_bytes, NULL, &e);
     clSetKernelArg(k, 0, sizeof o, &o);
     clSetKernelArg(k, 1, local_bytes, NULL);
+    if (arg2) clSetKernelArg(k, 2, sizeof *arg2, arg2);
     e = clEnqueueNDRangeKernel(q, k, dims, NULL, g, l, 0, NULL, NULL);
     if (!e) e = clEnqueueReadBuffer(q, o, CL_TRUE, 0, out_bytes, out, 0, NULL, NULL);
     clReleaseMemObject(o);
     clReleaseKernel(k);
     return e;
+}
+
+static int run(cl_context c, cl_command_queue q, cl_program p, const char *name, cl_uint dims,
+               const size_t *g, const size_t *l, size_t local_bytes, void *out, size_t out_bytes)
+{
+    return run_with(c, q, p, name, dims, g, l, local_bytes, out, out_bytes, NULL);
 }
 
 static void check_barrier_in_called_function_with_private_array(cl_context c, cl_command_queue q, cl_program p, const char *variant)
@@ -569,28 +578,10 @@ TEST(neighbours_in_two_dimensions)
     each_variant(check_neighbours_in_two_dimensions);
 }
 
-/* Runs `name` (args: out, __local ints, int) over 1-D groups of `l`. */
-static int run_int(cl_context c, cl_command_queue q, cl_program p, const char *name, size_t g,
-                   size_t l, int arg, int *out, size_t out_ints)
-{
-    cl_int e;
-    cl_kernel k = clCreateKernel(p, name, &e);
-    if (!k) return e;
-    cl_mem o = clCreateBuffer(c, 0, out_ints * 4, NULL, &e);
-    clSetKernelArg(k, 0, sizeof o, &o);
-    clSetKernelArg(k, 1, l * 4, NULL);
-    clSetKernelArg(k, 2, sizeof arg, &arg);
-    e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-    if (!e) e = clEnqueueReadBuffer(q, o, CL_TRUE, 0, out_ints * 4, out, 0, NULL, NULL);
-    clReleaseMemObject(o);
-    clReleaseKernel(k);
-    return e;
-}
-
 static void check_guarded_regions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
 {
     size_t ls[] = {1, 2, 16, 64, 256}, g = 512;
-    int limits[] = {0, 1, 1000};
+    int limits[] = {0, 1, 1000}, zero = 0;
     static int out[512];
     for (int s = 0; s < 5; s++) {
         size_t l = ls[s], groups = g / l;
@@ -598,7 +589,7 @@ static void check_guarded_regions(cl_context c, cl_command_queue q, cl_program p
         for (size_t n = l; n > 1; n /= 2) levels++;
         for (int li = 0; li < 3; li++) {
             memset(out, 0, sizeof out);
-            CHECK_OK(run_int(c, q, p, "clip", g, l, limits[li], out, groups));
+            CHECK_OK(run_with(c, q, p, "clip", 1, &g, &l, l * 4, out, groups * 4, &limits[li]));
             int bad = 0;
             for (size_t gr = 0; gr < groups; gr++) {
                 int sum = 0;
@@ -607,7 +598,7 @@ static void check_guarded_regions(cl_context c, cl_command_queue q, cl_program p
             }
             CHECK(bad == 0, "%s clip, local %zu, limit %d: %d wrong", variant, l, limits[li], bad);
         }
-        CHECK_OK(run_int(c, q, p, "effects", g, l, 0, out, g));
+        CHECK_OK(run_with(c, q, p, "effects", 1, &g, &l, l * 4, out, g * 4, &zero));
         int bad = 0;
         for (size_t i = 0; i < g; i++) {
             size_t first = i - i % l, lid = i % l;
@@ -617,7 +608,7 @@ static void check_guarded_regions(cl_context c, cl_command_queue q, cl_program p
             bad += out[i] != sum * 100 + idle;
         }
         CHECK(bad == 0, "%s effects, local %zu: %d wrong", variant, l, bad);
-        CHECK_OK(run_int(c, q, p, "late", g, l, 0, out, g));
+        CHECK_OK(run_with(c, q, p, "late", 1, &g, &l, l * 4, out, g * 4, &zero));
         bad = 0;
         for (size_t i = 0; i < g; i++) bad += out[i] != (int)(i % l);
         CHECK(bad == 0, "%s late, local %zu: %d wrong", variant, l, bad);

@@ -2,7 +2,9 @@
 //! reading for the region planner, the uniform-loop analysis and the guard
 //! finder.
 
+use super::ir::split_top;
 use super::regions::{label_of, used_names};
+use std::collections::HashMap;
 
 /// One basic block.
 pub struct Block<'a> {
@@ -65,4 +67,39 @@ pub fn blocks<'a, S: AsRef<str>>(lines: &'a [S], entry: &str) -> Vec<Block<'a>> 
         out.remove(0);
     }
     out
+}
+
+/// A line's SSA definition: the name (without `%` and quotes) and what
+/// follows ` = `.
+pub fn definition(line: &str) -> Option<(&str, &str)> {
+    let (name, rhs) = line.trim_start().split_once(" = ")?;
+    Some((name.strip_prefix('%')?.trim_matches('"'), rhs))
+}
+
+/// The SSA definitions of some lines, by name.
+pub fn definitions<S: AsRef<str>>(lines: &[S]) -> HashMap<&str, &str> {
+    lines
+        .iter()
+        .filter_map(|l| definition(l.as_ref()))
+        .collect()
+}
+
+/// A plain (not atomic) load's or store's pointer operand, as written
+/// (`ptr addrspace(3) %p`), and whether the access is volatile; `line` may
+/// also be a load's right-hand side.
+pub fn pointer_operand(line: &str) -> Option<(&str, bool)> {
+    let t = line.trim_start();
+    let rhs = definition(t).map_or(t, |(_, rhs)| rhs);
+    let ops = rhs
+        .strip_prefix("store ")
+        .or_else(|| rhs.strip_prefix("load "))?;
+    if ops.starts_with("atomic ") {
+        return None;
+    }
+    let (volatile, ops) = match ops.strip_prefix("volatile ") {
+        Some(rest) => (true, rest),
+        None => (false, ops),
+    };
+    // load T, ptr P, align N / store T V, ptr P, align N.
+    Some((*split_top(ops).get(1)?, volatile))
 }

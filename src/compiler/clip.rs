@@ -13,8 +13,8 @@
 //! (one always runs, to note the uniform values and the next region),
 //! computing V first with a small function made of the test's inputs.
 
-use super::cfg::Block;
-use super::ir::WORK_ITEM_FNS;
+use super::cfg::{definition, definitions, pointer_operand, Block};
+use super::ir::{symbol_after_at, WORK_ITEM_FNS};
 use super::regions::{used_names, RegionPlan};
 use super::uniform_loops::UNIFORM_FNS;
 use std::collections::{HashMap, HashSet};
@@ -30,15 +30,8 @@ pub struct Guard {
 /// The twin of `get_local_id`, as region bodies call it.
 const LOCAL_ID_TWIN: &str = "@__ferrocl_loop_local_id(";
 
-/// The call's callee, if the line calls one.
-fn callee(line: &str) -> Option<&str> {
-    let at = line.find(" @")?;
-    let rest = &line[at + 2..];
-    Some(&rest[..rest.find('(')?])
-}
-
 /// Whether a twin call is of a function uniform across the group.
-fn uniform_twin(name: &str) -> bool {
+fn uniform_twin(name: String) -> bool {
     WORK_ITEM_FNS
         .iter()
         .any(|(f, twin, _, _)| *twin == name && UNIFORM_FNS.contains(f))
@@ -57,11 +50,7 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
     let cond = term.trim_start().strip_prefix("br i1 ")?;
     let c = cond.split(',').next()?.trim();
     let false_label = super::cfg::branch_targets(term).nth(1)?;
-    let defs: HashMap<&str, &str> = rest
-        .iter()
-        .filter_map(|l| l.trim_start().split_once(" = "))
-        .map(|(n, rhs)| (n.trim_start_matches('%').trim_matches('"'), rhs))
-        .collect();
+    let defs = definitions(rest);
     // The first block only computes (its effects would be skipped too).
     if rest.iter().any(|l| !pure(l, plan, &HashSet::new())) {
         return None;
@@ -78,11 +67,7 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
     if !is_local_id_0(defs.get(lid.trim_start_matches('%'))?) {
         return None;
     }
-    let all_defs: HashMap<&str, &str> = body
-        .iter()
-        .filter_map(|l| l.trim_start().split_once(" = "))
-        .map(|(n, rhs)| (n.trim_start_matches('%').trim_matches('"'), rhs))
-        .collect();
+    let all_defs = definitions(body);
     // The bound and what it is computed from: uniform values only.
     let uniform_allocas: HashSet<&str> = plan.uniform_slot_names().collect();
     let mut needed: Vec<&str> = Vec::new();
@@ -101,13 +86,13 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
         let op = rhs.split(' ').next().unwrap_or("");
         match op {
             "load" => {
-                let ptr = rhs.rsplit("ptr ").next()?.split(',').next()?.trim();
+                let ptr = pointer_operand(rhs)?.0.strip_prefix("ptr ")?;
                 if !uniform_allocas.contains(ptr.trim_start_matches('%').trim_matches('"')) {
                     return None;
                 }
             }
             "call" | "tail" => {
-                if !callee(rhs).is_some_and(uniform_twin) {
+                if !symbol_after_at(rhs).is_some_and(uniform_twin) {
                     return None;
                 }
             }
@@ -157,11 +142,7 @@ pub fn guard(plan: &RegionPlan, body: &[&str], r: usize) -> Option<Guard> {
     }
     let lines = rest
         .iter()
-        .filter(|l| {
-            l.trim_start()
-                .split_once(" = ")
-                .is_some_and(|(n, _)| needed.contains(&n.trim_start_matches('%')))
-        })
+        .filter(|l| definition(l).is_some_and(|(n, _)| needed.contains(&n)))
         .map(|l| l.to_string())
         .collect();
     Some(Guard {
@@ -183,20 +164,19 @@ fn is_local_id_0(rhs: &str) -> bool {
 fn pure(line: &str, plan: &RegionPlan, allocas: &HashSet<&str>) -> bool {
     let t = line.trim_start();
     if t.starts_with("store ") {
-        if t.starts_with("store atomic") || t.starts_with("store volatile") {
-            return false;
-        }
-        let Some(ptr) = t.rsplit(", ptr ").next() else {
+        let Some(("ptr", name)) = pointer_operand(t)
+            .filter(|&(_, volatile)| !volatile)
+            .and_then(|(pointer, _)| pointer.split_once(' '))
+        else {
             return false;
         };
-        let name = ptr.split(',').next().unwrap_or("").trim();
         let name = name.trim_start_matches('%').trim_matches('"');
         return allocas.contains(name) && !plan.is_work_item_slot(name);
     }
     let rhs = t.split_once(" = ").map_or(t, |(_, r)| r);
     let op = rhs.split(' ').next().unwrap_or("");
     match op {
-        "call" | "tail" => callee(rhs).is_some_and(|f| f.starts_with("__ferrocl_loop_")),
+        "call" | "tail" => symbol_after_at(rhs).is_some_and(|f| f.starts_with("__ferrocl_loop_")),
         "atomicrmw" | "cmpxchg" | "fence" | "invoke" | "unreachable" => false,
         "load" => !rhs.starts_with("load atomic") && !rhs.starts_with("load volatile"),
         _ => true,

@@ -1079,7 +1079,7 @@ impl ParallelAccess {
     }
 
     /// The work-item loop's metadata: its identity and the group it runs in
-    /// parallel. `id` is the loop's metadata number; `next_md` gives one
+    /// parallel. `id` is the loop's metadata number; `next_md` gives two
     /// more.
     ///
     /// Not interleaved: a vector loop interleaved 4 times needs 64
@@ -1118,21 +1118,10 @@ impl ParallelAccess {
     /// The line with its metadata attached, if it is a plain load or store
     /// through a global, constant or local pointer.
     pub fn tag<'a>(&self, line: &'a str) -> std::borrow::Cow<'a, str> {
-        let t = line.trim_start();
-        let plain = t.starts_with("store ") && !t.starts_with("store atomic")
-            || t.split_once(" = ").is_some_and(|(_, rhs)| {
-                rhs.starts_with("load ") && !rhs.starts_with("load atomic")
-            });
-        if !plain || t.contains(" volatile ") || t.starts_with("store volatile") {
-            return line.into();
-        }
-        // The pointer operand is the last before the alignment.
-        let Some(before) = line.rfind(", align ").map(|i| &line[..i]) else {
-            return line.into();
-        };
-        let space = before
-            .rfind(", ptr addrspace(")
-            .and_then(|i| before[i + 16..].split(')').next());
+        let space = super::cfg::pointer_operand(line)
+            .filter(|&(_, volatile)| !volatile)
+            .and_then(|(pointer, _)| pointer.strip_prefix("ptr addrspace("))
+            .and_then(|r| r.split(')').next());
         match space {
             Some("1" | "2" | "3") => {
                 let scoped = line.contains("!alias.scope") || line.contains("!noalias");

@@ -949,7 +949,6 @@ pub fn write_group_entry(
         per_item = plan.per_item_size,
         next = 2 * plan.uniform_size
     );
-    let mut dispatch_in = Vec::new();
     let mut loop_ids = Vec::new();
     for r in 0..plan.starts.len() {
         let f = region_name(kernel, r);
@@ -1003,40 +1002,35 @@ r{r}.x.done:
 r{r}.ylatch:
   %r{r}.lz.next = add nuw i64 %r{r}.lz, 1
   %r{r}.z.more = icmp ult i64 %r{r}.lz.next, %ls2
-  br i1 %r{r}.z.more, label %r{r}.z, label %r{r}.done
-r{r}.done:"
+  br i1 %r{r}.z.more, label %r{r}.z, label %dispatch"
         );
-        for (i, s) in plan.slots.iter().enumerate() {
-            if let (true, Some(ty)) = (s.uniform, &s.copied) {
-                let _ = writeln!(
-                    out,
-                    "  %r{r}.at.{i} = getelementptr inbounds i8, ptr %uniform, i64 {}
-  %r{r}.stage.{i} = getelementptr inbounds i8, ptr %uniform, i64 {}
-  %r{r}.staged.{i} = load {ty}, ptr %r{r}.stage.{i}
-  store {ty} %r{r}.staged.{i}, ptr %r{r}.at.{i}",
-                    s.offset,
-                    s.offset + plan.uniform_size
-                );
-            }
+    }
+    // Every region ends here: the uniform slots' staging copies go back to
+    // the slots, and the number the region noted picks the next one.
+    let _ = writeln!(out, "dispatch:");
+    for (i, s) in plan.slots.iter().enumerate() {
+        if let (true, Some(ty)) = (s.uniform, &s.copied) {
+            let _ = writeln!(
+                out,
+                "  %at.{i} = getelementptr inbounds i8, ptr %uniform, i64 {}
+  %stage.{i} = getelementptr inbounds i8, ptr %uniform, i64 {}
+  %staged.{i} = load {ty}, ptr %stage.{i}
+  store {ty} %staged.{i}, ptr %at.{i}",
+                s.offset,
+                s.offset + plan.uniform_size
+            );
         }
-        let _ = writeln!(
-            out,
-            "  %r{r}.next = load i32, ptr %next.p\n  br label %dispatch"
-        );
-        dispatch_in.push(format!("[ %r{r}.next, %r{r}.done ]"));
     }
     let cases: Vec<String> = (1..plan.starts.len())
         .map(|r| format!("i32 {r}, label %run{r}"))
         .collect();
     let _ = writeln!(
         out,
-        "dispatch:
-  %next = phi i32 {}
+        "  %next = load i32, ptr %next.p
   switch i32 %next, label %done [ {} ]
 done:
   ret void
 }}",
-        dispatch_in.join(", "),
         cases.join(" ")
     );
     for m in loop_ids {

@@ -292,26 +292,13 @@ fn run_range(
                     [0, 1, 2].map(|d| local[d].min(global[d] - group_id[d] * local[d]));
                 let mut cx = WorkGroupContext {
                     work_dim: dims,
-                    reserved: 0,
                     global_offset: offset,
                     global_size: global,
                     local_size,
                     enqueued_local_size: local,
                     num_groups: groups,
                     group_id,
-                    local_id: [0; 3],
-                    barrier: no_barrier,
-                    printf_fn: no_printf,
-                    executor: std::ptr::null_mut(),
-                    frame: std::ptr::null_mut(),
-                    frame_end: std::ptr::null_mut(),
-                    collective_scratch: std::ptr::null_mut(),
-                    enqueue_fn: crate::sched::device_queue::enqueue_unavailable,
-                    device_op: crate::sched::device_queue::device_op_unavailable,
-                    device_side: std::ptr::null_mut(),
-                    local_arena_begin: std::ptr::null_mut(),
-                    local_arena_end: std::ptr::null_mut(),
-                    stack_top: std::ptr::null_mut(),
+                    ..ctx(1, 1, 0)
                 };
                 if group_entry {
                     let entry = exe.group_entry(k).expect("a work-group entry");

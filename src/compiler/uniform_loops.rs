@@ -286,15 +286,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
             }
         }
     }
-    // SSA definitions, by name.
-    let mut defs: HashMap<&str, &str> = HashMap::new();
-    for line in function.iter().skip(1) {
-        if let Some((name, rhs)) = line.trim_start().split_once(" = ") {
-            if let Some(n) = name.strip_prefix('%') {
-                defs.insert(n.trim_matches('"'), rhs);
-            }
-        }
-    }
+    let defs = super::cfg::definitions(&function[1..]);
     let mut headers = Vec::new();
     let mut uniform_phis: Vec<String> = Vec::new();
     let mut order: Vec<usize> = loops.keys().copied().collect();
