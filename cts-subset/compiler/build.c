@@ -158,6 +158,66 @@ TEST(kernel_local_mem_size_counts_local_variables)
     clReleaseContext(c);
 }
 
+/* Six kernels in one program, compiled in parts on several cores: each
+ * sees the one program-scope variable, the shared helper and constant
+ * table, and its own __local variables (to_local knows them all). */
+static const char *many_src =
+    "constant int weights[4] = {1, 10, 100, 1000};\n"
+    "global int shared_counter = 0;\n"
+    "static int weigh(int x) { return x * weights[x & 3]; }\n"
+    "#define K(n) kernel void k##n(global int *out) {\\\n"
+    "  local int tmp[64];\\\n"
+    "  int l = get_local_id(0);\\\n"
+    "  tmp[l] = weigh(l + n);\\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\\\n"
+    "  out[n * 64 + l] = tmp[63 - l] + (to_local((generic int *)&tmp[l]) != 0);\\\n"
+    "  if (l == 0) atomic_add(&shared_counter, n + 1);\\\n"
+    "}\n"
+    "K(0) K(1) K(2) K(3) K(4) K(5)\n"
+    "kernel void total(global int *out) { out[0] = shared_counter; }\n";
+
+TEST(many_kernels_share_program_state)
+{
+    cl_context c = h_context();
+    cl_program p = h_build(c, many_src, "-cl-std=CL2.0");
+    REQUIRE(p, "build");
+    cl_command_queue q = h_queue(c, 0);
+    cl_int e;
+    cl_mem out = clCreateBuffer(c, CL_MEM_READ_WRITE, 6 * 64 * sizeof(int), NULL, &e);
+    REQUIRE(out, "buffer: %s", h_err(e));
+    size_t n = 64;
+    for (int k = 0; k < 6; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "k%d", k);
+        cl_kernel kk = clCreateKernel(p, name, &e);
+        REQUIRE(kk, "kernel %s: %s", name, h_err(e));
+        clSetKernelArg(kk, 0, sizeof out, &out);
+        CHECK_OK(clEnqueueNDRangeKernel(q, kk, 1, NULL, &n, &n, 0, NULL, NULL));
+        clReleaseKernel(kk);
+    }
+    int got[6 * 64];
+    CHECK_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    static const int weights[4] = {1, 10, 100, 1000};
+    for (int k = 0; k < 6; k++)
+        for (int l = 0; l < 64; l++) {
+            int x = 63 - l + k, want = x * weights[x & 3] + 1;
+            CHECK(got[k * 64 + l] == want, "k%d item %d: %d, expected %d", k, l,
+                  got[k * 64 + l], want);
+        }
+    cl_kernel total = clCreateKernel(p, "total", &e);
+    REQUIRE(total, "kernel total: %s", h_err(e));
+    clSetKernelArg(total, 0, sizeof out, &out);
+    size_t one = 1;
+    CHECK_OK(clEnqueueNDRangeKernel(q, total, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof(int), got, 0, NULL, NULL));
+    CHECK(got[0] == 21, "shared_counter %d, expected 1+2+...+6 = 21", got[0]);
+    clReleaseKernel(total);
+    clReleaseMemObject(out);
+    clReleaseCommandQueue(q);
+    clReleaseProgram(p);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("compiler", argc, argv);
@@ -166,5 +226,6 @@ int main(int argc, char **argv)
     H_RUN(binary_round_trip_runs);
     H_RUN(kernel_attributes_reported);
     H_RUN(kernel_local_mem_size_counts_local_variables);
+    H_RUN(many_kernels_share_program_state);
     return h_done();
 }

@@ -397,8 +397,8 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     // Compiled, then linked: one clang run that does both starts its
     // compile job as a process of its own.
     let so = dir.0.join("program.so");
-    let (mut ok, mut link_log, object) =
-        timed("compile", || back_end_compile(dir, clang, &ll2, &bc))?;
+    let (mut ok, mut link_log, objects) =
+        timed("compile", || compile_objects(dir, clang, &ll2, &bc))?;
     if ok {
         let link_args: Vec<OsString> = [
             "-target",
@@ -409,7 +409,8 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
         ]
         .iter()
         .map(OsString::from)
-        .chain([object.into(), "-o".into(), so.clone().into(), "-lm".into()])
+        .chain(objects.into_iter().map(OsString::from))
+        .chain(["-o".into(), so.clone().into(), "-lm".into()])
         .collect();
         (ok, link_log) = timed("link", || run_clang(clang, &link_args))?;
     }
@@ -431,16 +432,77 @@ fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildE
     timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
 }
 
-/// The back end's compile step: the module in `module`, with what it needs
-/// of the builtins in `builtins`, optimized to an object file: (success,
-/// the log, the object).
-fn back_end_compile(
+/// The back end's compile step on all cores: the module in `module` split
+/// into parts that compile at the same time (inprocess.rs's `split`), or
+/// whole: (success, the logs, the objects).
+fn compile_objects(
     dir: &TempDir,
     clang: &Path,
     module: &Path,
     builtins: &Path,
-) -> Result<(bool, String, PathBuf), BuildError> {
-    let object = dir.0.join("kernels.o");
+) -> Result<(bool, String, Vec<PathBuf>), BuildError> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut parts: Vec<PathBuf> = (0..cores.min(MAX_PARTS))
+        .map(|i| dir.0.join(format!("part{i}.bc")))
+        .collect();
+    let count = match inprocess::llvm() {
+        // A module that cannot be split compiles whole; one that is
+        // invalid fails there, with the back end's message.
+        Some(llvm) if parts.len() > 1 => timed("split", || llvm.split(module, &parts)).0,
+        _ => 0,
+    };
+    parts.truncate(count);
+    if parts.is_empty() {
+        let object = dir.0.join("kernels.o");
+        let (ok, log) = back_end_compile(clang, module, builtins, &object)?;
+        return Ok((ok, log, vec![object]));
+    }
+    let objects: Vec<PathBuf> = (0..parts.len())
+        .map(|i| dir.0.join(format!("part{i}.o")))
+        .collect();
+    let results = std::thread::scope(|scope| {
+        let jobs: Vec<_> = parts
+            .iter()
+            .zip(&objects)
+            .map(|(part, object)| {
+                std::thread::Builder::new()
+                    // LLVM's passes recurse; as much stack as a main thread.
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, move || {
+                        back_end_compile(clang, part, builtins, object)
+                    })
+            })
+            .collect();
+        jobs.into_iter()
+            .map(|job| match job {
+                Ok(handle) => handle.join().unwrap_or_else(|_| {
+                    Err(BuildError::Failed("ferrocl: the back end stopped".into()))
+                }),
+                Err(e) => Err(io_err("starting a back-end thread", e)),
+            })
+            .collect::<Vec<_>>()
+    });
+    let (mut all_ok, mut logs) = (true, String::new());
+    for result in results {
+        let (ok, log) = result?;
+        all_ok &= ok;
+        logs.push_str(&log);
+    }
+    Ok((all_ok, logs, objects))
+}
+
+/// At most this many parts (and back-end threads) per build.
+const MAX_PARTS: usize = 8;
+
+/// One back-end compile: the module in `module`, with what it needs of the
+/// builtins in `builtins`, optimized to the object file `object`:
+/// (success, the log).
+fn back_end_compile(
+    clang: &Path,
+    module: &Path,
+    builtins: &Path,
+    object: &Path,
+) -> Result<(bool, String), BuildError> {
     let args: Vec<OsString> = [
         "-target",
         "x86_64-unknown-linux-gnu",
@@ -459,10 +521,10 @@ fn back_end_compile(
         "-Xclang".into(),
         builtins.into(),
         "-o".into(),
-        object.clone().into(),
+        object.into(),
     ])
     .collect();
-    run_clang(clang, &args).map(|(ok, log)| (ok, log, object))
+    run_clang(clang, &args)
 }
 
 /// Writes the builtins library for the module in `module` to `path`: when

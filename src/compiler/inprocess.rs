@@ -12,7 +12,7 @@
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString, OsStr};
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 /// The shared object, empty when build.rs could not build it.
@@ -33,6 +33,13 @@ type OpenFn = unsafe extern "C" fn(*const u8, usize, *mut *mut c_char) -> *mut c
 type PruneFn =
     unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
 type FreeFn = unsafe extern "C" fn(*mut c_char);
+type SplitFn = unsafe extern "C" fn(
+    *const c_char,
+    c_int,
+    *const *const c_char,
+    *mut c_int,
+    *mut *mut c_char,
+) -> c_int;
 
 /// The loaded object's entry points.
 pub struct Llvm {
@@ -41,6 +48,7 @@ pub struct Llvm {
     link: LinkFn,
     library_open: OpenFn,
     library_prune: PruneFn,
+    split: SplitFn,
     free: FreeFn,
     /// The builtins library, opened lazily once (see `prune`).
     library: Mutex<Option<Library>>,
@@ -102,6 +110,7 @@ fn load() -> Result<Llvm, String> {
             link: symbol(&library, "ferrocl_llvm_link")?,
             library_open: symbol(&library, "ferrocl_llvm_library_open")?,
             library_prune: symbol(&library, "ferrocl_llvm_library_prune")?,
+            split: symbol(&library, "ferrocl_llvm_split")?,
             free: symbol(&library, "ferrocl_llvm_free")?,
             library: Mutex::new(None),
             _library: library,
@@ -231,6 +240,32 @@ impl Llvm {
             ok: status == 0,
             log: self.take(log),
         }
+    }
+
+    /// Splits the module in `input` into at most `outputs.len()` modules
+    /// (bitcode) that together define what it defines, for compiling on
+    /// several cores: how many were written (0: the module stays whole).
+    pub fn split(&self, input: &Path, outputs: &[PathBuf]) -> (usize, Outcome) {
+        let outputs: Vec<CString> = outputs.iter().map(|p| c_path(p)).collect();
+        let pointers: Vec<*const c_char> = outputs.iter().map(|p| p.as_ptr()).collect();
+        let (mut parts, mut log) = (0, std::ptr::null_mut());
+        // SAFETY: valid C strings for the call's duration, as many output
+        // paths as the count says; parts and log written by the call, log
+        // taken below.
+        let status = unsafe {
+            (self.split)(
+                c_path(input).as_ptr(),
+                pointers.len() as c_int,
+                pointers.as_ptr(),
+                &mut parts,
+                &mut log,
+            )
+        };
+        let outcome = Outcome {
+            ok: status == 0,
+            log: self.take(log),
+        };
+        (usize::try_from(parts).unwrap_or(0), outcome)
     }
 
     /// The library, opened on the first call; None if it cannot be read.

@@ -21,6 +21,7 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/FrontendTool/Utils.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/bit.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
@@ -43,6 +44,7 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -135,6 +137,19 @@ bool write_text(const Module &m, const char *path, raw_ostream &log)
     return !out.has_error();
 }
 
+// `m` as bitcode, with its use-list orders (see copy_use_list_orders).
+bool write_bitcode(const Module &m, const char *path, raw_ostream &log)
+{
+    std::error_code ec;
+    raw_fd_ostream out(path, ec);
+    if (ec) {
+        log << path << ": " << ec.message() << "\n";
+        return false;
+    }
+    WriteBitcodeToFile(m, out, true);
+    return !out.has_error();
+}
+
 // The target machine `opt` builds for a module without -mcpu: the module's
 // triple, generic CPU, so that passes see the target's cost model.
 std::unique_ptr<TargetMachine> target_machine(const Module &m)
@@ -155,25 +170,21 @@ struct Library {
 
 using GlobalSet = SmallPtrSet<const GlobalValue *, 32>;
 
-// Adds to `needed` the definitions in `lib` among `roots` (null: not in
-// the library) and every definition they refer to, transitively, reading
-// each function's body on the way; to `referenced`, those and the
-// declarations they refer to.
-Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots, GlobalSet &needed,
-                     GlobalSet &referenced)
+// Offers `offer` each global value that the values in `start` refer to,
+// transitively, once each: through instructions' operands, initializers,
+// aliasees, personalities and constant expressions. `offer` returns
+// whether to look into the value it got (reading a lazily loaded
+// function's body first).
+template <typename Offer> Error walk_references(ArrayRef<GlobalValue *> start, Offer offer)
 {
     std::vector<GlobalValue *> work;
-    auto want = [&](GlobalValue *g) {
-        if (!g || g->getParent() != &lib)
-            return;
-        referenced.insert(g);
-        if (!g->isDeclaration() && needed.insert(g).second)
+    SmallPtrSet<const GlobalValue *, 32> offered;
+    auto take = [&](GlobalValue *g) {
+        if (g && offered.insert(g).second && offer(g))
             work.push_back(g);
     };
-    for (GlobalValue *g : roots)
-        want(g);
-    // Every global value a constant refers to, through constant
-    // expressions and aggregates.
+    for (GlobalValue *g : start)
+        take(g);
     SmallPtrSet<const Constant *, 32> seen;
     std::vector<const Constant *> consts;
     auto visit = [&](const Value *v) {
@@ -184,7 +195,7 @@ Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots, Globa
             const Constant *c = consts.back();
             consts.pop_back();
             if (auto *g = dyn_cast<GlobalValue>(c)) {
-                want(const_cast<GlobalValue *>(g));
+                take(const_cast<GlobalValue *>(g));
                 continue;
             }
             for (const Use &op : c->operands())
@@ -213,6 +224,21 @@ Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots, Globa
         }
     }
     return Error::success();
+}
+
+// Adds to `needed` the definitions in `lib` among `roots` (null: not in
+// the library) and every definition they refer to, transitively, reading
+// each function's body on the way; to `referenced`, those and the
+// declarations they refer to.
+Error needed_closure(Module &lib, const std::vector<GlobalValue *> &roots, GlobalSet &needed,
+                     GlobalSet &referenced)
+{
+    return walk_references(roots, [&](GlobalValue *g) {
+        if (g->getParent() != &lib)
+            return false;
+        referenced.insert(g);
+        return !g->isDeclaration() && needed.insert(g).second;
+    });
 }
 
 // Puts the uses of each argument, block and instruction of `f`'s copy
@@ -319,6 +345,31 @@ std::unique_ptr<Module> clone_needed(const Module &lib, const GlobalSet &needed,
             copy->addOperand(MapMetadata(op, map));
     }
     return out;
+}
+
+bool duplicable(const GlobalValue &g);
+
+// The global values `root` refers to, transitively (itself included).
+// Declarations, and other values that other objects may see, are
+// included but not looked into: a reference to them is a symbol.
+GlobalSet reach(GlobalValue *root)
+{
+    GlobalSet reached;
+    cantFail(walk_references(root, [&](GlobalValue *g) {
+        reached.insert(g);
+        return g == root || g->hasLocalLinkage() || duplicable(*g);
+    }));
+    return reached;
+}
+
+// Whether each part that needs `g` may have a copy of its own: functions
+// other parts cannot see, and constants whose address nobody compares.
+bool duplicable(const GlobalValue &g)
+{
+    if (isa<Function>(g))
+        return g.hasLocalLinkage() || g.hasLinkOnceLinkage();
+    auto *v = dyn_cast<GlobalVariable>(&g);
+    return v && g.hasLocalLinkage() && v->isConstant() && g.hasGlobalUnnamedAddr();
 }
 
 } // namespace
@@ -517,15 +568,141 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
     }
     if (verifyModule(*pruned, &out))
         return finish(1, text, log);
-    std::error_code ec;
-    raw_fd_ostream file(output, ec);
-    if (ec) {
-        out << output << ": " << ec.message() << "\n";
+    return finish(write_bitcode(*pruned, output, out) ? 0 : 1, text, log);
+}
+
+// The module in `input` as at most `n` modules that together define what
+// it defines, written as bitcode to outputs[0..*parts), for compiling on
+// several cores at once and linking the objects. Each entry point (a
+// definition that other objects may see) goes to one part, the largest
+// first to the part with the least code; a part gets a copy of every
+// internal function and unnamed constant its entry points reach, so
+// that it optimizes as the whole module would. An internal variable
+// that several parts reach becomes one hidden definition in the first of
+// them. *parts is 0 (nothing written) when the module has fewer than two
+// entry points or what this does not handle (aliases, ifuncs, comdats,
+// appending variables such as llvm.used).
+int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int *parts,
+                       char **log)
+{
+    std::string text;
+    raw_string_ostream out(text);
+    *parts = 0;
+    LLVMContext ctx;
+    auto m = parse(input, ctx, out);
+    if (!m)
         return finish(1, text, log);
+    bool appending = false;
+    for (const GlobalVariable &v : m->globals())
+        appending |= v.hasAppendingLinkage();
+    if (n < 2 || appending || !m->alias_empty() || !m->ifunc_empty() ||
+        !m->getComdatSymbolTable().empty())
+        return finish(0, text, log);
+    // Entry points that refer to each other (a work-group entry and the
+    // body it calls, a kernel and the block kernels it enqueues) stay in
+    // one part: code entered from one part then never runs in another,
+    // whose copies of the builtins' thread-local state (the work-group
+    // context) the entry did not set.
+    struct Unit {
+        std::vector<GlobalValue *> entries;
+        GlobalSet reached;
+        size_t size = 0;
+    };
+    DenseMap<const GlobalValue *, int> unit_of;
+    std::vector<Unit> units;
+    for (GlobalValue &g : m->global_values()) {
+        if (g.isDeclaration() || duplicable(g) || g.hasLocalLinkage())
+            continue;
+        int u = units.size();
+        unit_of[&g] = u;
+        units.push_back(Unit{{&g}, reach(&g), 0});
     }
-    // With the use-list orders (see copy_use_list_orders).
-    WriteBitcodeToFile(*pruned, file, true);
-    return finish(file.has_error() ? 1 : 0, text, log);
+    // Merging: each unit's entries into the unit of any entry it reaches
+    // that belongs to another, until none does.
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (size_t u = 0; u < units.size(); u++) {
+            for (const GlobalValue *r : std::vector<const GlobalValue *>(units[u].reached.begin(),
+                                                                        units[u].reached.end())) {
+                auto other = unit_of.find(r);
+                if (other == unit_of.end() || size_t(other->second) == u)
+                    continue;
+                Unit &from = units[other->second];
+                for (GlobalValue *e : from.entries)
+                    unit_of[e] = u;
+                units[u].entries.insert(units[u].entries.end(), from.entries.begin(),
+                                        from.entries.end());
+                units[u].reached.insert(from.reached.begin(), from.reached.end());
+                from = Unit{};
+                merged = true;
+            }
+        }
+    }
+    units.erase(std::remove_if(units.begin(), units.end(),
+                               [](const Unit &u) { return u.entries.empty(); }),
+                units.end());
+    if (units.size() < 2)
+        return finish(0, text, log);
+    for (Unit &u : units)
+        for (const GlobalValue *r : u.reached)
+            if (auto *f = dyn_cast<Function>(r))
+                u.size += f->getInstructionCount();
+    int count = std::min<int>(n, units.size());
+    std::stable_sort(units.begin(), units.end(),
+                     [](const Unit &a, const Unit &b) { return a.size > b.size; });
+    std::vector<size_t> load(count, 0);
+    // The parts that reach each value; the part that defines each value
+    // other parts see.
+    DenseMap<const GlobalValue *, uint64_t> reached_by;
+    DenseMap<const GlobalValue *, int> owner;
+    for (const Unit &u : units) {
+        int p = std::min_element(load.begin(), load.end()) - load.begin();
+        load[p] += u.size;
+        for (GlobalValue *e : u.entries)
+            owner[e] = p;
+        for (const GlobalValue *r : u.reached)
+            reached_by[r] |= uint64_t(1) << p;
+    }
+    // Internal variables that several parts use: one hidden definition.
+    unsigned renamed = 0;
+    for (GlobalVariable &v : m->globals()) {
+        uint64_t by = reached_by.lookup(&v);
+        if (v.isDeclaration() || !v.hasLocalLinkage() || duplicable(v) || !by)
+            continue;
+        if (by & (by - 1)) {
+            if (!v.hasName())
+                v.setName("__ferrocl_split." + Twine(renamed++));
+            v.setLinkage(GlobalValue::ExternalLinkage);
+            v.setVisibility(GlobalValue::HiddenVisibility);
+            v.setDSOLocal(true);
+        }
+        owner[&v] = countr_zero(by);
+    }
+    for (int p = 0; p < count; p++) {
+        uint64_t bit = uint64_t(1) << p;
+        ValueToValueMapTy map;
+        auto part = CloneModule(*m, map, [&](const GlobalValue *g) {
+            if (duplicable(*g))
+                return (reached_by.lookup(g) & bit) != 0;
+            auto o = owner.find(g);
+            return o != owner.end() && o->second == p;
+        });
+        for (GlobalValue &g : part->global_values())
+            // Defined by another object, which may be preempted unless
+            // hidden.
+            if (g.isDeclaration() && !g.hasHiddenVisibility())
+                g.setDSOLocal(false);
+        for (Function &f : make_early_inc_range(part->functions()))
+            if (f.isDeclaration() && f.use_empty() && !f.isIntrinsic())
+                f.eraseFromParent();
+        for (GlobalVariable &v : make_early_inc_range(part->globals()))
+            if (v.isDeclaration() && v.use_empty())
+                v.eraseFromParent();
+        if (verifyModule(*part, &out) || !write_bitcode(*part, outputs[p], out))
+            return finish(1, text, log);
+    }
+    *parts = count;
+    return finish(0, text, log);
 }
 
 } // extern "C"
