@@ -1085,12 +1085,17 @@ impl ParallelAccess {
     /// Not interleaved: a vector loop interleaved 4 times needs 64
     /// work-items per row before it runs at all, and rows of 16 (a 16 x 16
     /// group) would run in the 8-wide remainder loop.
+    ///
+    /// Not unrolled at run time either: a row is a few vector iterations
+    /// (one for 16 work-items), and unrolling the vector and remainder
+    /// loops of every region made a third of the back end's time.
     pub fn loop_metadata(&self, id: usize, next_md: &mut usize) -> String {
         let parallel = *next_md;
         let once = parallel + 1;
-        *next_md += 2;
+        let no_runtime_unroll = parallel + 2;
+        *next_md += 3;
         format!(
-            "!{id} = distinct !{{!{id}, !{parallel}, !{once}}}\n!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{}}}\n!{once} = !{{!\"llvm.loop.interleave.count\", i32 1}}",
+            "!{id} = distinct !{{!{id}, !{parallel}, !{once}, !{no_runtime_unroll}}}\n!{parallel} = !{{!\"llvm.loop.parallel_accesses\", !{}}}\n!{once} = !{{!\"llvm.loop.interleave.count\", i32 1}}\n!{no_runtime_unroll} = !{{!\"llvm.loop.unroll.runtime.disable\"}}",
             self.group()
         )
     }
