@@ -260,9 +260,18 @@ fn undefined_builtins(log: &str) -> Vec<String> {
 
 /// Source to a loaded executable, without the cache.
 pub fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
+    compile_with(source, options, ir::WorkItemEntries::WhereRun)
+}
+
+/// `compile`, with the work-item entries `entries` asks for.
+pub fn compile_with(
+    source: &str,
+    options: &str,
+    entries: ir::WorkItemEntries,
+) -> Result<Executable, BuildError> {
     let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
     let (text, log) = timed("front end", || front_end(&dir, source, options, &[]))?;
-    back_end(&dir, &text, log)
+    back_end(&dir, &text, log, entries)
 }
 
 /// Checks that the builtins library was built (it needs clang-19 at build
@@ -379,14 +388,19 @@ fn run_clang(clang: &Path, args: &[OsString]) -> Result<(bool, String), BuildErr
 
 /// The back end: the module's IR (one program, or several linked) with the
 /// builtins, optimized, to a loaded shared object.
-fn back_end(dir: &TempDir, text: &str, log: String) -> Result<Executable, BuildError> {
+fn back_end(
+    dir: &TempDir,
+    text: &str,
+    log: String,
+    entries: ir::WorkItemEntries,
+) -> Result<Executable, BuildError> {
     let clang = clang()?;
     let regions_ready = timed("regions_ready", || regions_ready(dir, text));
     let text = regions_ready.as_deref().unwrap_or(text);
     let mut module = ir::analyze(text).map_err(BuildError::Failed)?;
     blocks::fix_block_kernel_args(module.kernels.iter_mut().map(|k| &mut k.info), text);
     let infos: Vec<_> = module.kernels.iter().map(|k| k.info.clone()).collect();
-    let rewritten = blocks::redirect_block_kernels(ir::rewrite(text, &module), &infos);
+    let rewritten = blocks::redirect_block_kernels(ir::rewrite(text, &module, entries), &infos);
     let mut rewritten = rewritten;
     rewritten.push_str(&address_space::local_variable_test(&rewritten));
     rewritten.push_str(&address_space::global_variables_size(&rewritten));
@@ -741,7 +755,7 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
             log,
         }));
     }
-    back_end(&dir, &ir, log).map(Linked::Executable)
+    back_end(&dir, &ir, log, ir::WorkItemEntries::WhereRun).map(Linked::Executable)
 }
 
 /// What the cache key covers besides source and options: the compiler

@@ -693,7 +693,7 @@ pub(super) fn max_numbers(text: &str) -> (usize, usize) {
 /// back end picks the host CPU), and a work-item entry per kernel appended;
 /// for each kernel with `group_entry`, a copy of its body taking the local
 /// id as arguments and a work-group entry running it in loops.
-pub fn rewrite(text: &str, module: &Module) -> String {
+pub fn rewrite(text: &str, module: &Module, entries: WorkItemEntries) -> String {
     let (max_attr, max_md) = max_numbers(text);
     let mut out = String::with_capacity(text.len() * 2 + 4096);
     let mut attr_groups: HashMap<String, String> = HashMap::new();
@@ -771,7 +771,7 @@ pub fn rewrite(text: &str, module: &Module) -> String {
     }
     out.push_str("\n@__ferrocl_ctx = external hidden thread_local global ptr\n");
     for k in &module.kernels {
-        entry_ir(&mut out, k);
+        entry_ir(&mut out, k, entries);
     }
     for (i, &(_, twin, ret, dim)) in WORK_ITEM_FNS.iter().enumerate() {
         if twins_used[i] {
@@ -944,7 +944,30 @@ fn load_args(out: &mut String, k: &IrKernel) -> Vec<String> {
     call_args
 }
 
-fn entry_ir(out: &mut String, k: &IrKernel) {
+/// Which kernels get a work-item entry that runs the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkItemEntries {
+    /// Those the executor runs work-item by work-item: kernels without a
+    /// work-group entry. The others' entry only traps: it stays for its
+    /// address, by which the runtime knows a kernel a block enqueues
+    /// (blocks.rs), and compiling their bodies twice cost a sixth of the
+    /// back end's time.
+    WhereRun,
+    /// Every kernel (tests compare work-group entries with them).
+    #[cfg(test)]
+    All,
+}
+
+fn entry_ir(out: &mut String, k: &IrKernel, entries: WorkItemEntries) {
+    if k.info.group_entry && entries == WorkItemEntries::WhereRun {
+        let _ = writeln!(
+            out,
+            "\ndefine void @{}{}(ptr %args, ptr %ctx) {{\n  call void @llvm.trap()\n  unreachable\n}}",
+            super::abi::ENTRY_PREFIX,
+            k.info.name
+        );
+        return;
+    }
     let _ = writeln!(
         out,
         "\ndefine void @{}{}(ptr %args, ptr %ctx) {{\n  store ptr %ctx, ptr @__ferrocl_ctx",

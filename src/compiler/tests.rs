@@ -1,9 +1,15 @@
 //! Compiler tests: real builds with clang-19, entries called directly.
 
 use super::abi::WorkGroupContext;
-use super::driver::{build_cached, compile, BuildError};
+use super::driver::{build_cached, compile_with, BuildError};
 use super::*;
 use std::ffi::{c_char, c_void};
+
+/// Builds with a real work-item entry for every kernel: the tests run
+/// them, and compare work-group entries with them.
+fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
+    compile_with(source, options, ir::WorkItemEntries::All)
+}
 
 const VADD: &str = r#"
 typedef struct { float scale; int pad; long off; } params;
@@ -208,12 +214,7 @@ fn binary_round_trip_and_cache() {
         &pv as *const _ as *mut c_void,
         &k as *const _ as *mut c_void,
     ];
-    let mut cx = ctx(2, 2, 0);
-    for l in 0..2 {
-        cx.local_id[0] = l;
-        // SAFETY: the kernel's two arguments.
-        unsafe { loaded.entry(0)(args.as_ptr(), &mut cx) };
-    }
+    run_as_executor(&loaded, 0, &args, 2);
     assert_eq!(v, [30, 40]);
     assert!(Executable::load(b"nonsense").is_err());
     let _ = std::fs::remove_dir_all(&dir);
@@ -318,6 +319,14 @@ fn run_range(
             }
         }
     }
+}
+
+/// Runs kernel `k` of a build for applications over one 1-D group of
+/// `items` as the executor does: such a build has a real work-item entry
+/// only where there is no work-group entry.
+fn run_as_executor(exe: &Executable, k: usize, args: &[*mut c_void], items: usize) {
+    let range = ([items, 1, 1], [items, 1, 1], [0; 3]);
+    run_range(exe, k, args, 1, range, exe.group_entry(k).is_some());
 }
 
 #[test]
@@ -473,9 +482,7 @@ fn compile_objects_and_link() {
     let mut x = 2i32;
     let px = &mut x as *mut i32;
     let args = [&px as *const _ as *mut c_void];
-    let mut cx = ctx(1, 1, 0);
-    // SAFETY: one global pointer argument.
-    unsafe { exe.entry(0)(args.as_ptr(), &mut cx) };
+    run_as_executor(&exe, 0, &args, 1);
     assert_eq!(x, 35);
     assert!(
         matches!(link(&[&b], ""), Err(BuildError::Failed(l)) if l.contains("undefined function f"))
