@@ -525,6 +525,7 @@ fn back_end_compile(
         "-fPIC",
         "-c",
         "-Wno-override-module",
+        "-falign-loops=64",
     ]
     .iter()
     .map(OsString::from)

@@ -15,6 +15,9 @@ pub struct IrKernel {
     params: Vec<IrParam>,
     /// For a kernel with barriers run as compiled loops: its regions.
     regions: Option<RegionPlan>,
+    /// A kernel-scope __local variable the kernel uses, if any (see
+    /// group_entry_head).
+    local_variable: Option<String>,
 }
 
 struct IrParam {
@@ -410,10 +413,12 @@ pub fn analyze(text: &str) -> Result<Module, String> {
                 k.info.frame_size = plan.frame_size;
             }
         }
-        k.info.local_variables_size = reachable(&k.info.name, &calls)
+        let used = reachable(&k.info.name, &calls);
+        k.info.local_variables_size = used
             .iter()
             .filter_map(|sym| local_sizes.get(sym))
             .sum::<u64>() as usize;
+        k.local_variable = used.into_iter().find(|sym| local_sizes.contains_key(sym));
         // `define ... @k(...) #0 !kernel_arg_addr_space ...`
         let tail = &line[line.find('(').map_or(0, |o| matching(line, o))..];
         k.info.uniform_work_groups = tail.split(' ').any(|t| {
@@ -666,6 +671,7 @@ fn kernel_of(
         },
         params,
         regions: None,
+        local_variable: None,
     })
 }
 
@@ -995,6 +1001,18 @@ fn group_entry_head(out: &mut String, k: &IrKernel, range_md: usize) -> Vec<Stri
         k.info.name
     );
     let call_args = load_args(out, k);
+    // Kernel-scope __local variables are thread-local: their addresses
+    // come from one call that finds this object's thread-local block,
+    // which the back end makes once per function when a first use
+    // dominates the others (x86's local-dynamic clean-up), else in every
+    // region that uses one. This empty use is that first one. (The
+    // context's store above is removed when nothing reads it.)
+    if let Some(v) = &k.local_variable {
+        let _ = writeln!(
+            out,
+            "  call void asm sideeffect \"\", \"r\"(ptr addrspace(3) @\"{v}\")"
+        );
+    }
     // A local size is at most the device's limit, so LLVM knows the local
     // ids fit in 32 bits: an `int` index built from one (`A[i * n + lx]`)
     // is then a consecutive access, and the loop over it vectorizes.

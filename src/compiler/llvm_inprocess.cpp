@@ -625,7 +625,9 @@ int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int
             for (const GlobalValue *r : std::vector<const GlobalValue *>(units[u].reached.begin(),
                                                                         units[u].reached.end())) {
                 auto other = unit_of.find(r);
-                if (other == unit_of.end() || size_t(other->second) == u)
+                // A variable (program-scope variables) is one definition
+                // that every part can see.
+                if (!isa<Function>(r) || other == unit_of.end() || size_t(other->second) == u)
                     continue;
                 Unit &from = units[other->second];
                 for (GlobalValue *e : from.entries)
