@@ -114,11 +114,27 @@ fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
         Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
     };
     let libdir = PathBuf::from(query("--libdir")?);
+    let includedir = PathBuf::from(query("--includedir")?);
     let cxx = env::var("CXX").unwrap_or_else(|_| "c++".into());
-    run(Command::new(cxx)
-        .args(["-shared", "-fPIC", "-O1", "-fno-rtti", "-Wl,--no-undefined"])
+    let mut cmd = Command::new(cxx);
+    cmd.args(["-shared", "-fPIC", "-O1", "-fno-rtti", "-Wl,--no-undefined"])
         .args(query("--cxxflags")?.split_whitespace())
-        .arg("src/compiler/llvm_inprocess.cpp")
+        .arg("src/compiler/llvm_inprocess.cpp");
+    // lld's ELF linker (liblld-19-dev), when present, links programs in
+    // process too; else ld runs as a tool.
+    let lld = ["liblldELF.a", "liblldCommon.a"].map(|a| libdir.join(a));
+    if lld.iter().all(|a| a.exists()) && includedir.join("lld/Common/Driver.h").exists() {
+        // Its output compression needs zlib and zstd (llvm-19-dev's
+        // dependencies).
+        cmd.arg("-DFERROCL_HAVE_LLD")
+            .args(lld)
+            .args(["-lz", "-lzstd"]);
+    } else {
+        println!(
+            "cargo:warning=ferrocl: liblld-19-dev not found: programs are linked by ld as a tool"
+        );
+    }
+    run(cmd
         .arg("-o")
         .arg(out_dir.join("libferrocl_llvm.so"))
         .arg(libdir.join("libclang-cpp.so.19.1"))

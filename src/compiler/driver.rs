@@ -229,11 +229,15 @@ fn plain_name(sym: &str) -> &str {
         .unwrap_or(sym)
 }
 
-/// The linker's "undefined reference" lines as build-log messages.
+/// The linker's "undefined reference" (ld) or "undefined symbol" (lld)
+/// lines as build-log messages.
 fn undefined_builtins(log: &str) -> Vec<String> {
     let mut names: Vec<String> = log
         .lines()
         .filter_map(|l| {
+            if let Some((_, name)) = l.split_once("error: undefined symbol: ") {
+                return Some(name.trim().to_string());
+            }
             let i = l.find("undefined reference to `")? + "undefined reference to `".len();
             let end = l[i..].find('\'')?;
             Some(l[i..i + end].to_string())
@@ -375,9 +379,13 @@ fn run_clang(clang: &Path, args: &[OsString]) -> Result<(bool, String), BuildErr
     if !outcome.ok {
         return Ok((false, log));
     }
-    // The linker, which the in-process driver leaves to us.
+    // The linker, which the in-process driver leaves to us: lld in
+    // process when it can, else the job's own program.
     for job in jobs {
-        let (ok, job_log) = run(Command::new(&job[0]).args(&job[1..]))?;
+        let (ok, job_log) = match llvm.lld(&job[1..]) {
+            Some(outcome) => (outcome.ok, outcome.log),
+            None => run(Command::new(&job[0]).args(&job[1..]))?,
+        };
         log.push_str(&job_log);
         if !ok {
             return Ok((false, log));

@@ -33,6 +33,7 @@ type OpenFn = unsafe extern "C" fn(*const u8, usize, *mut *mut c_char) -> *mut c
 type PruneFn =
     unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
 type FreeFn = unsafe extern "C" fn(*mut c_char);
+type LldFn = unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char) -> c_int;
 type SplitFn = unsafe extern "C" fn(
     *const c_char,
     c_int,
@@ -49,6 +50,7 @@ pub struct Llvm {
     library_open: OpenFn,
     library_prune: PruneFn,
     split: SplitFn,
+    lld: LldFn,
     free: FreeFn,
     /// The builtins library, opened lazily once (see `prune`).
     library: Mutex<Option<Library>>,
@@ -111,6 +113,7 @@ fn load() -> Result<Llvm, String> {
             library_open: symbol(&library, "ferrocl_llvm_library_open")?,
             library_prune: symbol(&library, "ferrocl_llvm_library_prune")?,
             split: symbol(&library, "ferrocl_llvm_split")?,
+            lld: symbol(&library, "ferrocl_llvm_lld")?,
             free: symbol(&library, "ferrocl_llvm_free")?,
             library: Mutex::new(None),
             _library: library,
@@ -240,6 +243,26 @@ impl Llvm {
             ok: status == 0,
             log: self.take(log),
         }
+    }
+
+    /// The linker job `args` (GNU ld's arguments, without the program) run
+    /// by lld inside the process; None when it cannot (see
+    /// llvm_inprocess.cpp), for the caller to run the job as a tool.
+    pub fn lld(&self, args: &[String]) -> Option<Outcome> {
+        let owned: Vec<CString> = std::iter::once("ld.lld")
+            .chain(args.iter().map(String::as_str))
+            .map(|a| CString::new(a).unwrap_or_default())
+            .collect();
+        let pointers: Vec<*const c_char> = owned.iter().map(|a| a.as_ptr()).collect();
+        let mut log = std::ptr::null_mut();
+        // SAFETY: argv of len(pointers) valid C strings that outlive the
+        // call; log taken below.
+        let status = unsafe { (self.lld)(pointers.len() as c_int, pointers.as_ptr(), &mut log) };
+        let log = self.take(log);
+        (status >= 0).then_some(Outcome {
+            ok: status == 0,
+            log,
+        })
     }
 
     /// Splits the module in `input` into at most `outputs.len()` modules

@@ -44,6 +44,11 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#ifdef FERROCL_HAVE_LLD
+#include <lld/Common/Driver.h>
+LLD_HAS_DRIVER(elf)
+#endif
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -440,6 +445,34 @@ int ferrocl_llvm_clang(int argc, const char *const *argv, char **log, char **ext
         (*external)[jobs.size()] = 0;
     }
     return finish(status, text, log);
+}
+
+// The linker job `argv` (GNU ld's arguments, which lld takes too) run by
+// lld's ELF linker inside the process. Returns -1, having done nothing,
+// when ferrocl was built without lld or lld cannot run again (after a
+// failure it could not recover from), for the caller to run the job as a
+// tool instead.
+int ferrocl_llvm_lld(int argc, const char *const *argv, char **log)
+{
+#ifdef FERROCL_HAVE_LLD
+    // lld keeps its state in globals: one link at a time.
+    static std::mutex one_at_a_time;
+    static bool unusable = false;
+    std::lock_guard<std::mutex> hold(one_at_a_time);
+    if (unusable)
+        return -1;
+    std::string text;
+    raw_string_ostream out(text);
+    lld::Result r =
+        lld::lldMain(ArrayRef<const char *>(argv, argc), out, out, {{lld::Gnu, &lld::elf::link}});
+    unusable = !r.canRunAgain;
+    return finish(r.retCode == 0 ? 0 : 1, text, log);
+#else
+    (void)argc;
+    (void)argv;
+    (void)log;
+    return -1;
+#endif
 }
 
 // `opt -S <input> -passes=<passes> -o <output>`.
