@@ -274,8 +274,20 @@ pub fn compile_with(
     entries: ir::WorkItemEntries,
 ) -> Result<Executable, BuildError> {
     let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
-    let (text, log) = timed("front end", || front_end(&dir, source, options, &[]))?;
-    back_end(&dir, &text, log, entries)
+    // Timed apart from the front end: once per process.
+    let llvm = timed("in-process LLVM", inprocess::llvm);
+    std::thread::scope(|scope| {
+        // The builtins library's index is read once per process (about 10
+        // ms); on another core, while the front end and the region
+        // transform run, the back end's pruning then finds it open.
+        if let (Some(llvm), Ok(library)) = (llvm, builtins()) {
+            if !llvm.library_is_open() {
+                scope.spawn(|| llvm.open_library(library));
+            }
+        }
+        let (text, log) = timed("front end", || front_end(&dir, source, options, &[]))?;
+        back_end(&dir, &text, log, entries)
+    })
 }
 
 /// Checks that the builtins library was built (it needs clang-19 at build
@@ -302,8 +314,6 @@ fn front_end(
     let fe_args = front_end_args(options)?;
     let clang = clang()?;
     builtins()?;
-    // Once per process: loading LLVM (timed apart from the front end).
-    timed("in-process LLVM", inprocess::llvm);
     for (name, text) in headers {
         let rel = Path::new(name);
         if rel.is_absolute() || rel.components().any(|c| c.as_os_str() == "..") {

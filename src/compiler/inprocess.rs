@@ -291,6 +291,19 @@ impl Llvm {
         (usize::try_from(parts).unwrap_or(0), outcome)
     }
 
+    /// Whether the builtins library is open (`prune` opens it).
+    pub fn library_is_open(&self) -> bool {
+        self.library
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+    }
+
+    /// Opens the library ahead of `prune`, which finds it open.
+    pub fn open_library(&self, library: &'static [u8]) {
+        drop(self.opened(library));
+    }
+
     /// The library, opened on the first call; None if it cannot be read.
     fn opened(&self, library: &'static [u8]) -> std::sync::MutexGuard<'_, Option<Library>> {
         let mut slot = self.library.lock().unwrap_or_else(|e| e.into_inner());
