@@ -425,12 +425,19 @@ fn back_end(
     let ll2 = dir.0.join("kernels.ll");
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");
-    timed("builtins", || write_builtins(&ll2, &bc))?;
+    // The builtins it needs and its parts, each reading the module, at
+    // the same time.
+    let (pruned, parts) = std::thread::scope(|scope| {
+        let parts = scope.spawn(|| timed("split", || split_module(dir, &ll2)));
+        let pruned = timed("builtins", || write_builtins(&ll2, &bc));
+        (pruned, parts.join().unwrap_or_default())
+    });
+    pruned?;
     // Compiled, then linked: one clang run that does both starts its
     // compile job as a process of its own.
     let so = dir.0.join("program.so");
     let (mut ok, mut link_log, objects) =
-        timed("compile", || compile_objects(dir, clang, &ll2, &bc))?;
+        timed("compile", || compile_objects(dir, clang, &ll2, &parts, &bc))?;
     if ok {
         let link_args: Vec<OsString> = [
             "-target",
@@ -464,15 +471,9 @@ fn back_end(
     timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
 }
 
-/// The back end's compile step on all cores: the module in `module` split
-/// into parts that compile at the same time (inprocess.rs's `split`), or
-/// whole: (success, the logs, the objects).
-fn compile_objects(
-    dir: &TempDir,
-    clang: &Path,
-    module: &Path,
-    builtins: &Path,
-) -> Result<(bool, String, Vec<PathBuf>), BuildError> {
+/// The module in `module` split into parts to compile on all cores at
+/// once (inprocess.rs's `split`); none when it stays whole.
+fn split_module(dir: &TempDir, module: &Path) -> Vec<PathBuf> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut parts: Vec<PathBuf> = (0..cores.min(MAX_PARTS))
         .map(|i| dir.0.join(format!("part{i}.bc")))
@@ -480,10 +481,23 @@ fn compile_objects(
     let count = match inprocess::llvm() {
         // A module that cannot be split compiles whole; one that is
         // invalid fails there, with the back end's message.
-        Some(llvm) if parts.len() > 1 => timed("split", || llvm.split(module, &parts)).0,
+        Some(llvm) if parts.len() > 1 => llvm.split(module, &parts).0,
         _ => 0,
     };
     parts.truncate(count);
+    parts
+}
+
+/// The back end's compile step: each of `parts` in a thread of its own,
+/// or, without parts, the whole module in `module`: (success, the logs,
+/// the objects).
+fn compile_objects(
+    dir: &TempDir,
+    clang: &Path,
+    module: &Path,
+    parts: &[PathBuf],
+    builtins: &Path,
+) -> Result<(bool, String, Vec<PathBuf>), BuildError> {
     if parts.is_empty() {
         let object = dir.0.join("kernels.o");
         let (ok, log) = back_end_compile(clang, module, builtins, &object)?;
