@@ -89,10 +89,14 @@ fn load() -> Result<Llvm, String> {
     let mut file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd) };
     std::io::Write::write_all(&mut file, OBJECT).map_err(|e| e.to_string())?;
     let path = format!("/proc/self/fd/{fd}");
+    // Functions bound at their first call (RTLD_LAZY): binding all of
+    // libclang-cpp's and libLLVM's up front took a tenth of the load, for
+    // functions a build mostly never calls. The object was linked against
+    // these very libraries (--no-undefined), so every one resolves.
     // SAFETY: loading our own object; its initializers are LLVM's and
     // clang's static constructors, which have no preconditions.
     let library = unsafe {
-        libloading::os::unix::Library::open(Some(&path), libc::RTLD_NOW | libc::RTLD_LOCAL)
+        libloading::os::unix::Library::open(Some(&path), libc::RTLD_LAZY | libc::RTLD_LOCAL)
     }
     .map_err(|e| e.to_string())?;
     drop(file);
