@@ -481,7 +481,7 @@ fn split_module(dir: &TempDir, module: &Path) -> Vec<PathBuf> {
     let count = match inprocess::llvm() {
         // A module that cannot be split compiles whole; one that is
         // invalid fails there, with the back end's message.
-        Some(llvm) if parts.len() > 1 => llvm.split(module, &parts).0,
+        Some(llvm) if parts.len() > 1 => llvm.split(module, &parts),
         _ => 0,
     };
     parts.truncate(count);

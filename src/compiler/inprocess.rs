@@ -146,6 +146,32 @@ fn c_string(s: &OsStr) -> CString {
     CString::new(s.as_bytes()).unwrap_or_default()
 }
 
+/// C strings and the array of their pointers (an argv), alive together.
+struct CStrings {
+    _owned: Vec<CString>,
+    pointers: Vec<*const c_char>,
+}
+
+impl CStrings {
+    fn new<'a>(items: impl IntoIterator<Item = &'a OsStr>) -> CStrings {
+        let owned: Vec<CString> = items.into_iter().map(c_string).collect();
+        // Each CString's bytes stay where they are when `owned` moves.
+        let pointers = owned.iter().map(|s| s.as_ptr()).collect();
+        CStrings {
+            _owned: owned,
+            pointers,
+        }
+    }
+
+    fn len(&self) -> c_int {
+        self.pointers.len() as c_int
+    }
+
+    fn as_ptr(&self) -> *const *const c_char {
+        self.pointers.as_ptr()
+    }
+}
+
 impl Llvm {
     /// Takes a string the object allocated.
     fn take(&self, p: *mut c_char) -> String {
@@ -165,13 +191,11 @@ impl Llvm {
     /// compile jobs run here; the others (the linker), each as program and
     /// arguments, are returned for the caller to run.
     pub fn clang(&self, args: &[&OsStr]) -> (Outcome, Vec<Vec<String>>) {
-        let owned: Vec<CString> = args.iter().map(|a| c_string(a)).collect();
-        let ptrs: Vec<*const c_char> = owned.iter().map(|a| a.as_ptr()).collect();
+        let argv = CStrings::new(args.iter().copied());
         let (mut log, mut jobs) = (std::ptr::null_mut(), std::ptr::null_mut());
-        // SAFETY: argv of len(ptrs) valid C strings that outlive the call;
+        // SAFETY: argv of argv.len() valid C strings that outlive the call;
         // the out-pointers are taken below.
-        let status =
-            unsafe { (self.clang)(ptrs.len() as c_int, ptrs.as_ptr(), &mut log, &mut jobs) };
+        let status = unsafe { (self.clang)(argv.len(), argv.as_ptr(), &mut log, &mut jobs) };
         let log = self.take(log);
         let mut external = Vec::new();
         if !jobs.is_null() {
@@ -228,16 +252,15 @@ impl Llvm {
 
     /// `llvm-link -S <inputs> [--only-needed <library>] -o <output>`.
     pub fn link(&self, inputs: &[&Path], only_needed: Option<&Path>, output: &Path) -> Outcome {
-        let inputs: Vec<CString> = inputs.iter().map(|p| c_path(p)).collect();
-        let pointers: Vec<*const c_char> = inputs.iter().map(|p| p.as_ptr()).collect();
+        let inputs = CStrings::new(inputs.iter().map(|p| p.as_os_str()));
         let library = only_needed.map(c_path);
         let mut log = std::ptr::null_mut();
         // SAFETY: valid C strings (the library's or null) for the call's
         // duration; log taken below.
         let status = unsafe {
             (self.link)(
-                pointers.len() as c_int,
-                pointers.as_ptr(),
+                inputs.len(),
+                inputs.as_ptr(),
                 library.as_ref().map_or(std::ptr::null(), |l| l.as_ptr()),
                 c_path(output).as_ptr(),
                 &mut log,
@@ -253,15 +276,15 @@ impl Llvm {
     /// by lld inside the process; None when it cannot (see
     /// llvm_inprocess.cpp), for the caller to run the job as a tool.
     pub fn lld(&self, args: &[String]) -> Option<Outcome> {
-        let owned: Vec<CString> = std::iter::once("ld.lld")
-            .chain(args.iter().map(String::as_str))
-            .map(|a| CString::new(a).unwrap_or_default())
-            .collect();
-        let pointers: Vec<*const c_char> = owned.iter().map(|a| a.as_ptr()).collect();
+        let argv = CStrings::new(
+            std::iter::once("ld.lld")
+                .chain(args.iter().map(String::as_str))
+                .map(OsStr::new),
+        );
         let mut log = std::ptr::null_mut();
-        // SAFETY: argv of len(pointers) valid C strings that outlive the
-        // call; log taken below.
-        let status = unsafe { (self.lld)(pointers.len() as c_int, pointers.as_ptr(), &mut log) };
+        // SAFETY: argv of argv.len() valid C strings that outlive the call;
+        // log taken below.
+        let status = unsafe { (self.lld)(argv.len(), argv.as_ptr(), &mut log) };
         let log = self.take(log);
         (status >= 0).then_some(Outcome {
             ok: status == 0,
@@ -271,10 +294,10 @@ impl Llvm {
 
     /// Splits the module in `input` into at most `outputs.len()` modules
     /// (bitcode) that together define what it defines, for compiling on
-    /// several cores: how many were written (0: the module stays whole).
-    pub fn split(&self, input: &Path, outputs: &[PathBuf]) -> (usize, Outcome) {
-        let outputs: Vec<CString> = outputs.iter().map(|p| c_path(p)).collect();
-        let pointers: Vec<*const c_char> = outputs.iter().map(|p| p.as_ptr()).collect();
+    /// several cores: how many were written (0: the module stays whole,
+    /// also when it is not valid IR, which the back end then reports).
+    pub fn split(&self, input: &Path, outputs: &[PathBuf]) -> usize {
+        let outputs = CStrings::new(outputs.iter().map(|p| p.as_os_str()));
         let (mut parts, mut log) = (0, std::ptr::null_mut());
         // SAFETY: valid C strings for the call's duration, as many output
         // paths as the count says; parts and log written by the call, log
@@ -282,17 +305,17 @@ impl Llvm {
         let status = unsafe {
             (self.split)(
                 c_path(input).as_ptr(),
-                pointers.len() as c_int,
-                pointers.as_ptr(),
+                outputs.len(),
+                outputs.as_ptr(),
                 &mut parts,
                 &mut log,
             )
         };
-        let outcome = Outcome {
-            ok: status == 0,
-            log: self.take(log),
-        };
-        (usize::try_from(parts).unwrap_or(0), outcome)
+        self.take(log);
+        match status {
+            0 => usize::try_from(parts).unwrap_or(0),
+            _ => 0,
+        }
     }
 
     /// Whether the builtins library is open (`prune` opens it).

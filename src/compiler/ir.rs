@@ -965,21 +965,17 @@ pub enum WorkItemEntries {
 }
 
 fn entry_ir(out: &mut String, k: &IrKernel, entries: WorkItemEntries) {
-    if k.info.group_entry && entries == WorkItemEntries::WhereRun {
-        let _ = writeln!(
-            out,
-            "\ndefine void @{}{}(ptr %args, ptr %ctx) {{\n  call void @llvm.trap()\n  unreachable\n}}",
-            super::abi::ENTRY_PREFIX,
-            k.info.name
-        );
-        return;
-    }
     let _ = writeln!(
         out,
-        "\ndefine void @{}{}(ptr %args, ptr %ctx) {{\n  store ptr %ctx, ptr @__ferrocl_ctx",
+        "\ndefine void @{}{}(ptr %args, ptr %ctx) {{",
         super::abi::ENTRY_PREFIX,
         k.info.name
     );
+    if k.info.group_entry && entries == WorkItemEntries::WhereRun {
+        out.push_str("  call void @llvm.trap()\n  unreachable\n}\n");
+        return;
+    }
+    out.push_str("  store ptr %ctx, ptr @__ferrocl_ctx\n");
     let call_args = load_args(out, k);
     let _ = writeln!(
         out,

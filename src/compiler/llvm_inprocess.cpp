@@ -130,7 +130,12 @@ std::unique_ptr<Module> parse(const char *path, LLVMContext &ctx, raw_ostream &l
     return m;
 }
 
-bool write_text(const Module &m, const char *path, raw_ostream &log)
+// How `write` writes a module.
+enum class Format { Text, Bitcode };
+
+// `m` to the file `path`: as text, or as bitcode with its use-list orders
+// (see copy_use_list_orders).
+bool write(const Module &m, const char *path, Format format, raw_ostream &log)
 {
     std::error_code ec;
     raw_fd_ostream out(path, ec);
@@ -138,21 +143,29 @@ bool write_text(const Module &m, const char *path, raw_ostream &log)
         log << path << ": " << ec.message() << "\n";
         return false;
     }
-    m.print(out, nullptr);
+    if (format == Format::Text)
+        m.print(out, nullptr);
+    else
+        WriteBitcodeToFile(m, out, true);
     return !out.has_error();
 }
 
-// `m` as bitcode, with its use-list orders (see copy_use_list_orders).
-bool write_bitcode(const Module &m, const char *path, raw_ostream &log)
+// Drops the declarations nothing in `m` uses (a copy's leftovers).
+void drop_unused_declarations(Module &m)
 {
-    std::error_code ec;
-    raw_fd_ostream out(path, ec);
-    if (ec) {
-        log << path << ": " << ec.message() << "\n";
-        return false;
-    }
-    WriteBitcodeToFile(m, out, true);
-    return !out.has_error();
+    for (Function &f : make_early_inc_range(m.functions()))
+        if (f.isDeclaration() && f.use_empty())
+            f.eraseFromParent();
+    for (GlobalVariable &v : make_early_inc_range(m.globals()))
+        if (v.isDeclaration() && v.use_empty())
+            v.eraseFromParent();
+}
+
+// Whether `m` has what the copies here do not handle: aliases, ifuncs,
+// comdats.
+bool has_aliases_ifuncs_or_comdats(const Module &m)
+{
+    return !m.alias_empty() || !m.ifunc_empty() || !m.getComdatSymbolTable().empty();
 }
 
 // The target machine `opt` builds for a module without -mcpu: the module's
@@ -290,7 +303,7 @@ void copy_use_list_orders(const Function &f, ValueToValueMapTy &map)
 std::unique_ptr<Module> clone_needed(const Module &lib, const GlobalSet &needed,
                                      const GlobalSet &referenced)
 {
-    if (!lib.alias_empty() || !lib.ifunc_empty() || !lib.getComdatSymbolTable().empty())
+    if (has_aliases_ifuncs_or_comdats(lib))
         return nullptr;
     auto out = std::make_unique<Module>(lib.getModuleIdentifier(), lib.getContext());
     out->setSourceFileName(lib.getSourceFileName());
@@ -352,7 +365,15 @@ std::unique_ptr<Module> clone_needed(const Module &lib, const GlobalSet &needed,
     return out;
 }
 
-bool duplicable(const GlobalValue &g);
+// Whether each part that needs `g` may have a copy of its own: functions
+// other parts cannot see, and constants whose address nobody compares.
+bool duplicable(const GlobalValue &g)
+{
+    if (isa<Function>(g))
+        return g.hasLocalLinkage() || g.hasLinkOnceLinkage();
+    auto *v = dyn_cast<GlobalVariable>(&g);
+    return v && g.hasLocalLinkage() && v->isConstant() && g.hasGlobalUnnamedAddr();
+}
 
 // The global values `root` refers to, transitively (itself included).
 // Declarations, and other values that other objects may see, are
@@ -365,16 +386,6 @@ GlobalSet reach(GlobalValue *root)
         return g == root || g->hasLocalLinkage() || duplicable(*g);
     }));
     return reached;
-}
-
-// Whether each part that needs `g` may have a copy of its own: functions
-// other parts cannot see, and constants whose address nobody compares.
-bool duplicable(const GlobalValue &g)
-{
-    if (isa<Function>(g))
-        return g.hasLocalLinkage() || g.hasLinkOnceLinkage();
-    auto *v = dyn_cast<GlobalVariable>(&g);
-    return v && g.hasLocalLinkage() && v->isConstant() && g.hasGlobalUnnamedAddr();
 }
 
 } // namespace
@@ -509,7 +520,7 @@ int ferrocl_llvm_opt(const char *input, const char *passes, const char *output, 
     mpm.run(*m, mam);
     if (verifyModule(*m, &out))
         return finish(1, text, log);
-    return finish(write_text(*m, output, out) ? 0 : 1, text, log);
+    return finish(write(*m, output, Format::Text, out) ? 0 : 1, text, log);
 }
 
 // `llvm-link -S <inputs> [--only-needed <library>] -o <output>`: all of
@@ -539,7 +550,7 @@ int ferrocl_llvm_link(int n, const char *const *inputs, const char *library, con
     }
     if (verifyModule(*composite, &out))
         return finish(1, text, log);
-    return finish(write_text(*composite, output, out) ? 0 : 1, text, log);
+    return finish(write(*composite, output, Format::Text, out) ? 0 : 1, text, log);
 }
 
 // The bitcode library (`size` bytes at `data`, which must outlive it),
@@ -591,17 +602,12 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
     if (!pruned) {
         ValueToValueMapTy map;
         pruned = CloneModule(lib, map, [&](const GlobalValue *g) { return needed.count(g) != 0; });
-        // The declarations left for everything else are unused: dropped.
-        for (Function &f : make_early_inc_range(pruned->functions()))
-            if (f.isDeclaration() && f.use_empty())
-                f.eraseFromParent();
-        for (GlobalVariable &v : make_early_inc_range(pruned->globals()))
-            if (v.isDeclaration() && v.use_empty())
-                v.eraseFromParent();
+        // The declarations left for everything else are unused.
+        drop_unused_declarations(*pruned);
     }
     if (verifyModule(*pruned, &out))
         return finish(1, text, log);
-    return finish(write_bitcode(*pruned, output, out) ? 0 : 1, text, log);
+    return finish(write(*pruned, output, Format::Bitcode, out) ? 0 : 1, text, log);
 }
 
 // The module in `input` as at most `n` modules that together define what
@@ -628,8 +634,7 @@ int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int
     bool appending = false;
     for (const GlobalVariable &v : m->globals())
         appending |= v.hasAppendingLinkage();
-    if (n < 2 || appending || !m->alias_empty() || !m->ifunc_empty() ||
-        !m->getComdatSymbolTable().empty())
+    if (n < 2 || appending || has_aliases_ifuncs_or_comdats(*m))
         return finish(0, text, log);
     // Entry points that refer to each other (a work-group entry and the
     // body it calls, a kernel and the block kernels it enqueues) stay in
@@ -682,7 +687,8 @@ int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int
         for (const GlobalValue *r : u.reached)
             if (auto *f = dyn_cast<Function>(r))
                 u.size += f->getInstructionCount();
-    int count = std::min<int>(n, units.size());
+    // At most 64 parts: reached_by below is a 64-bit mask.
+    int count = std::min<int>(std::min(n, 64), units.size());
     std::stable_sort(units.begin(), units.end(),
                      [](const Unit &a, const Unit &b) { return a.size > b.size; });
     std::vector<size_t> load(count, 0);
@@ -727,13 +733,8 @@ int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int
             // hidden.
             if (g.isDeclaration() && !g.hasHiddenVisibility())
                 g.setDSOLocal(false);
-        for (Function &f : make_early_inc_range(part->functions()))
-            if (f.isDeclaration() && f.use_empty() && !f.isIntrinsic())
-                f.eraseFromParent();
-        for (GlobalVariable &v : make_early_inc_range(part->globals()))
-            if (v.isDeclaration() && v.use_empty())
-                v.eraseFromParent();
-        if (verifyModule(*part, &out) || !write_bitcode(*part, outputs[p], out))
+        drop_unused_declarations(*part);
+        if (verifyModule(*part, &out) || !write(*part, outputs[p], Format::Bitcode, out))
             return finish(1, text, log);
     }
     *parts = count;
