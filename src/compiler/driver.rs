@@ -277,12 +277,13 @@ pub fn compile_with(
     // Timed apart from the front end: once per process.
     let llvm = timed("in-process LLVM", inprocess::llvm);
     std::thread::scope(|scope| {
-        // The builtins library's index is read once per process (about 10
-        // ms); on another core, while the front end and the region
-        // transform run, the back end's pruning then finds it open.
-        if let (Some(llvm), Ok(library)) = (llvm, builtins()) {
+        // The builtins library's index (which of its files defines what)
+        // is read once per process, on another core while the front end
+        // runs; the back end's pruning then finds it open and reads the
+        // files the program needs.
+        if let (Some(llvm), Ok(_)) = (llvm, builtins()) {
             if !llvm.library_is_open() {
-                scope.spawn(|| llvm.open_library(library));
+                scope.spawn(|| llvm.open_library());
             }
         }
         let (text, log) = timed("front end", || front_end(&dir, source, options, &[]))?;
@@ -583,7 +584,7 @@ fn back_end_compile(
 fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
     let library = builtins()?;
     if let Some(llvm) = inprocess::llvm() {
-        match llvm.prune(library, module, path) {
+        match llvm.prune(module, path) {
             inprocess::Pruned::Done => return Ok(()),
             // The tool would crash on it or reject it; in process it
             // must not get it.

@@ -17,6 +17,9 @@ use std::sync::{Mutex, OnceLock};
 
 /// The shared object, empty when build.rs could not build it.
 static OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libferrocl_llvm.so"));
+// BUILTIN_FAMILIES and BUILTIN_INDEX: the builtins library's files apart,
+// for `prune`.
+include!(concat!(env!("OUT_DIR"), "/families.rs"));
 
 type ClangFn =
     unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char, *mut *mut c_char) -> c_int;
@@ -29,7 +32,14 @@ type LinkFn = unsafe extern "C" fn(
     *const c_char,
     *mut *mut c_char,
 ) -> c_int;
-type OpenFn = unsafe extern "C" fn(*const u8, usize, *mut *mut c_char) -> *mut c_void;
+type OpenFn = unsafe extern "C" fn(
+    usize,
+    *const *const u8,
+    *const usize,
+    *const u8,
+    usize,
+    *mut *mut c_char,
+) -> *mut c_void;
 type PruneFn =
     unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
 type FreeFn = unsafe extern "C" fn(*mut c_char);
@@ -327,30 +337,41 @@ impl Llvm {
     }
 
     /// Opens the library ahead of `prune`, which finds it open.
-    pub fn open_library(&self, library: &'static [u8]) {
-        drop(self.opened(library));
+    pub fn open_library(&self) {
+        drop(self.opened());
     }
 
     /// The library, opened on the first call; None if it cannot be read.
-    fn opened(&self, library: &'static [u8]) -> std::sync::MutexGuard<'_, Option<Library>> {
+    fn opened(&self) -> std::sync::MutexGuard<'_, Option<Library>> {
         let mut slot = self.library.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.is_none() {
+        if slot.is_none() && !BUILTIN_FAMILIES.is_empty() {
+            let data: Vec<*const u8> = BUILTIN_FAMILIES.iter().map(|f| f.as_ptr()).collect();
+            let sizes: Vec<usize> = BUILTIN_FAMILIES.iter().map(|f| f.len()).collect();
             let mut log = std::ptr::null_mut();
-            // SAFETY: `library` is 'static, as the handle requires; log is
-            // taken below.
-            let handle = unsafe { (self.library_open)(library.as_ptr(), library.len(), &mut log) };
+            // SAFETY: as many files as sizes, all 'static as the handle
+            // requires, the index likewise; log is taken below.
+            let handle = unsafe {
+                (self.library_open)(
+                    data.len(),
+                    data.as_ptr(),
+                    sizes.as_ptr(),
+                    BUILTIN_INDEX.as_ptr(),
+                    BUILTIN_INDEX.len(),
+                    &mut log,
+                )
+            };
             self.take(log);
             *slot = (!handle.is_null()).then_some(Library(handle));
         }
         slot
     }
 
-    /// Writes to `output` (bitcode) the definitions of `library` (bitcode,
-    /// always the same one) that the module in `input` needs, transitively.
-    /// The library stays open: the functions read for one build serve the
+    /// Writes to `output` (bitcode) the definitions of the builtins
+    /// library that the module in `input` needs, transitively. The library
+    /// stays open: the files and functions read for one build serve the
     /// next.
-    pub fn prune(&self, library: &'static [u8], input: &Path, output: &Path) -> Pruned {
-        let slot = self.opened(library);
+    pub fn prune(&self, input: &Path, output: &Path) -> Pruned {
+        let slot = self.opened();
         let Some(handle) = slot.as_ref() else {
             return Pruned::Failed;
         };

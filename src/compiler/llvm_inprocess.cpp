@@ -21,6 +21,8 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/FrontendTool/Utils.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/StringMap.h>
+#include <llvm/ADT/StringSet.h>
 #include <llvm/ADT/bit.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -180,10 +182,31 @@ std::unique_ptr<TargetMachine> target_machine(const Module &m)
         t->createTargetMachine(m.getTargetTriple(), "", "", TargetOptions(), std::nullopt));
 }
 
-// A lazily read bitcode library, in a context of its own.
+// The builtins library as the files it was built from, in one context of
+// their own, each read lazily (its index, then the functions a program
+// needs) the first time a program needs one of its definitions.
 struct Library {
     LLVMContext ctx;
-    std::unique_ptr<Module> module;
+    std::vector<StringRef> bitcode;
+    std::vector<std::unique_ptr<Module>> files;
+    // The file that defines each name.
+    StringMap<unsigned> defined_in;
+
+    // File `i`, read if it was not; null (and the reason in `log`) if it
+    // cannot be.
+    Module *file(unsigned i, raw_ostream &log)
+    {
+        if (!files[i]) {
+            auto m = getOwningLazyBitcodeModule(
+                MemoryBuffer::getMemBuffer(bitcode[i], "builtins", false), ctx);
+            if (!m) {
+                log << toString(m.takeError()) << "\n";
+                return nullptr;
+            }
+            files[i] = std::move(*m);
+        }
+        return files[i].get();
+    }
 };
 
 using GlobalSet = SmallPtrSet<const GlobalValue *, 32>;
@@ -553,19 +576,34 @@ int ferrocl_llvm_link(int n, const char *const *inputs, const char *library, con
     return finish(write(*composite, output, Format::Text, out) ? 0 : 1, text, log);
 }
 
-// The bitcode library (`size` bytes at `data`, which must outlive it),
-// opened lazily: its functions are read when a module needs them.
-void *ferrocl_llvm_library_open(const char *data, size_t size, char **log)
+// The builtins library: `n` bitcode files (`sizes[i]` bytes at `data[i]`,
+// which must outlive it) and `index`, `name<TAB>file number` lines saying
+// which file defines each name. Nothing is read yet.
+void *ferrocl_llvm_library_open(size_t n, const char *const *data, const size_t *sizes,
+                                const char *index, size_t index_size, char **log)
 {
     auto lib = std::make_unique<Library>();
-    auto module = getOwningLazyBitcodeModule(
-        MemoryBuffer::getMemBuffer(StringRef(data, size), "builtins", false), lib->ctx);
-    if (!module) {
-        finish(1, toString(module.takeError()), log);
-        return nullptr;
+    for (size_t i = 0; i < n; i++)
+        lib->bitcode.emplace_back(data[i], sizes[i]);
+    lib->files.resize(n);
+    SmallVector<StringRef, 0> lines;
+    StringRef(index, index_size).split(lines, '\n', -1, false);
+    for (StringRef line : lines) {
+        auto [name, number] = line.split('\t');
+        unsigned file;
+        if (number.getAsInteger(10, file) || file >= n) {
+            finish(1, "bad builtins index line: " + line.str(), log);
+            return nullptr;
+        }
+        lib->defined_in.try_emplace(name, file);
     }
-    lib->module = std::move(*module);
-    finish(0, "", log);
+    // The work-item functions' file (the first), which every kernel needs,
+    // read now (pruning reads it otherwise).
+    std::string text;
+    raw_string_ostream out(text);
+    if (n > 0)
+        lib->file(0, out);
+    finish(0, text, log);
     return lib.release();
 }
 
@@ -579,8 +617,8 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
 {
     std::string text;
     raw_string_ostream out(text);
-    Module &lib = *static_cast<Library *>(library)->module;
-    std::vector<GlobalValue *> roots;
+    Library &lib = *static_cast<Library *>(library);
+    std::vector<std::string> wanted;
     {
         LLVMContext ctx;
         auto m = parse(input, ctx, out);
@@ -588,22 +626,65 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
             return finish(2, text, log);
         for (GlobalValue &g : m->global_values())
             if (g.isDeclaration() && g.hasName())
-                roots.push_back(lib.getNamedValue(g.getName()));
+                wanted.push_back(g.getName().str());
     }
-    for (GlobalVariable &g : lib.globals())
-        if (g.hasAppendingLinkage())
-            roots.push_back(&g);
-    GlobalSet needed, referenced;
-    if (Error e = needed_closure(lib, roots, needed, referenced)) {
-        out << toString(std::move(e)) << "\n";
-        return finish(1, text, log);
+    // Per file: what it must define, and what its definitions refer to. A
+    // file's definitions may refer to another's (a conversion to a math
+    // function): those names are wanted next, until none is new.
+    size_t n = lib.files.size();
+    std::vector<GlobalSet> needed(n), referenced(n);
+    StringSet<> asked;
+    while (!wanted.empty()) {
+        std::vector<std::vector<GlobalValue *>> roots(n);
+        for (const std::string &name : wanted) {
+            auto it = lib.defined_in.find(name);
+            if (it == lib.defined_in.end() || !asked.insert(name).second)
+                continue;
+            Module *file = lib.file(it->second, out);
+            if (!file)
+                return finish(1, text, log);
+            roots[it->second].push_back(file->getNamedValue(name));
+        }
+        wanted.clear();
+        for (size_t i = 0; i < n; i++) {
+            if (roots[i].empty())
+                continue;
+            Module &file = *lib.files[i];
+            if (Error e = needed_closure(file, roots[i], needed[i], referenced[i])) {
+                out << toString(std::move(e)) << "\n";
+                return finish(1, text, log);
+            }
+            for (const GlobalValue *g : referenced[i])
+                if (g->isDeclaration() && g->hasName())
+                    wanted.push_back(g->getName().str());
+        }
     }
-    auto pruned = clone_needed(lib, needed, referenced);
+    std::unique_ptr<Module> pruned;
+    for (size_t i = 0; i < n; i++) {
+        if (needed[i].empty())
+            continue;
+        Module &file = *lib.files[i];
+        auto part = clone_needed(file, needed[i], referenced[i]);
+        if (!part) {
+            ValueToValueMapTy map;
+            part = CloneModule(file, map,
+                               [&](const GlobalValue *g) { return needed[i].count(g) != 0; });
+            // The declarations left for everything else are unused.
+            drop_unused_declarations(*part);
+        }
+        if (!pruned)
+            pruned = std::move(part);
+        else if (Linker::linkModules(*pruned, std::move(part)))
+            return finish(1, text, log);
+    }
     if (!pruned) {
-        ValueToValueMapTy map;
-        pruned = CloneModule(lib, map, [&](const GlobalValue *g) { return needed.count(g) != 0; });
-        // The declarations left for everything else are unused.
-        drop_unused_declarations(*pruned);
+        // Nothing needed: an empty module for the same target.
+        Module *any = lib.file(0, out);
+        if (!any)
+            return finish(1, text, log);
+        pruned = std::make_unique<Module>("builtins", lib.ctx);
+        pruned->setDataLayout(any->getDataLayout());
+        pruned->setTargetTriple(any->getTargetTriple());
     }
     if (verifyModule(*pruned, &out))
         return finish(1, text, log);
