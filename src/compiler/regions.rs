@@ -950,11 +950,19 @@ pub fn write_group_entry(
         next = 2 * plan.uniform_size
     );
     let mut loop_ids = Vec::new();
+    // The y and z loops are never unrolled: a copy of a row loop is a copy
+    // of its vector, remainder and epilogue loops, for rows that are few.
+    let outer = *md;
+    *md += 1;
+    let mut outer_ids = Vec::new();
     for r in 0..plan.starts.len() {
         let f = region_name(kernel, r);
         let m = *md;
         *md += 1;
         loop_ids.push(m);
+        let (y_id, z_id) = (*md, *md + 1);
+        *md += 2;
+        outer_ids.extend([y_id, z_id]);
         // The x loop's end: for a guarded region (clip.rs), only the
         // work-items below its bound, at least one.
         let x_end = match guarded.get(r).copied().unwrap_or(false) {
@@ -998,11 +1006,11 @@ r{r}.x:
   %r{r}.y.more = icmp ult i64 %r{r}.ly.next, %ls1
   br i1 %r{r}.x.more, label %r{r}.x, label %r{r}.x.done, !llvm.loop !{m}
 r{r}.x.done:
-  br i1 %r{r}.y.more, label %r{r}.y, label %r{r}.ylatch
+  br i1 %r{r}.y.more, label %r{r}.y, label %r{r}.ylatch, !llvm.loop !{y_id}
 r{r}.ylatch:
   %r{r}.lz.next = add nuw i64 %r{r}.lz, 1
   %r{r}.z.more = icmp ult i64 %r{r}.lz.next, %ls2
-  br i1 %r{r}.z.more, label %r{r}.z, label %dispatch"
+  br i1 %r{r}.z.more, label %r{r}.z, label %dispatch, !llvm.loop !{z_id}"
         );
     }
     // Every region ends here: the uniform slots' staging copies go back to
@@ -1035,6 +1043,10 @@ done:
     );
     for m in loop_ids {
         let _ = writeln!(out, "{}", access.loop_metadata(m, md));
+    }
+    let _ = writeln!(out, "!{outer} = !{{!\"llvm.loop.unroll.disable\"}}");
+    for m in outer_ids {
+        let _ = writeln!(out, "!{m} = distinct !{{!{m}, !{outer}}}");
     }
 }
 
