@@ -633,6 +633,7 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
     // function): those names are wanted next, until none is new.
     size_t n = lib.files.size();
     std::vector<GlobalSet> needed(n), referenced(n);
+    std::vector<bool> used(n);
     StringSet<> asked;
     while (!wanted.empty()) {
         std::vector<std::vector<GlobalValue *>> roots(n);
@@ -640,10 +641,18 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
             auto it = lib.defined_in.find(name);
             if (it == lib.defined_in.end() || !asked.insert(name).second)
                 continue;
-            Module *file = lib.file(it->second, out);
+            unsigned i = it->second;
+            Module *file = lib.file(i, out);
             if (!file)
                 return finish(1, text, log);
-            roots[it->second].push_back(file->getNamedValue(name));
+            roots[i].push_back(file->getNamedValue(name));
+            // A file's appending variables (llvm.used) come with it.
+            if (!used[i]) {
+                used[i] = true;
+                for (GlobalVariable &g : file->globals())
+                    if (g.hasAppendingLinkage())
+                        roots[i].push_back(&g);
+            }
         }
         wanted.clear();
         for (size_t i = 0; i < n; i++) {
