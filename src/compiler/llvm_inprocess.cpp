@@ -664,7 +664,7 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
                 return finish(1, text, log);
             }
             for (const GlobalValue *g : referenced[i])
-                if (g->isDeclaration() && g->hasName())
+                if (g->isDeclaration() && g->hasName() && !asked.contains(g->getName()))
                     wanted.push_back(g->getName().str());
         }
     }
