@@ -170,6 +170,19 @@ static const char *src =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  if (l < 3) t[l] = 5;\n"
     "  out[get_global_id(0)] = (int)l;\n"
+    "}\n"
+    "kernel void cut_branches(global int *out, local int *t, int n) {\n"
+    "  int l = (int)get_local_id(0), m = (int)get_local_size(0), g = (int)get_group_id(0);\n"
+    "  int v = l * 7 + 1, w;\n"
+    "  if (n > 2) w = v * 2; else w = v - 3;\n"
+    "  for (int i = 0; i < n; i++) {\n"
+    "    t[l] = v + i;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if ((i + g) % 3 == 0) v += t[(l + 1) % m];\n"
+    "    else if (l % 2) v -= 1;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  out[get_global_id(0)] = v * 1000 + w;\n"
     "}\n";
 
 static const char *variants[] = {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"};
@@ -620,6 +633,45 @@ TEST(guarded_regions_skip_only_idle_work_items)
     each_variant(check_guarded_regions);
 }
 
+/* Branches every work-item of a group takes the same way end regions
+ * (uniformity.rs): a test before a barrier loop with a value merged after
+ * it, a loop whose trip count is an argument (none, one, several), a
+ * uniform branch inside the loop beside a divergent one, and per-item
+ * values live across all of them. */
+static void check_uniform_branches_between_barriers(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t ls[] = {1, 7, 16};
+    int trips[] = {0, 1, 5};
+    for (int s = 0; s < 3; s++)
+        for (int tr = 0; tr < 3; tr++) {
+            size_t L = ls[s], g = 4 * L;
+            int n = trips[tr], out[64];
+            CHECK_OK(run_with(c, q, p, "cut_branches", 1, &g, &L, L * 4, out, g * 4, &n));
+            int bad = 0;
+            for (size_t gi = 0; gi < 4; gi++) {
+                int v[16], w[16], t[16];
+                for (size_t x = 0; x < L; x++) {
+                    v[x] = (int)x * 7 + 1;
+                    w[x] = n > 2 ? v[x] * 2 : v[x] - 3;
+                }
+                for (int i = 0; i < n; i++) {
+                    for (size_t x = 0; x < L; x++) t[x] = v[x] + i;
+                    for (size_t x = 0; x < L; x++) {
+                        if ((i + (int)gi) % 3 == 0) v[x] += t[(x + 1) % L];
+                        else if (x % 2) v[x] -= 1;
+                    }
+                }
+                for (size_t x = 0; x < L; x++) bad += out[gi * L + x] != v[x] * 1000 + w[x];
+            }
+            CHECK(bad == 0, "%s, local %zu, %d trips: %d wrong", variant, L, n, bad);
+        }
+}
+
+TEST(uniform_branches_between_barriers)
+{
+    each_variant(check_uniform_branches_between_barriers);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic/barriers", argc, argv);
@@ -635,5 +687,6 @@ int main(int argc, char **argv)
     H_RUN(tree_sum_with_uniform_stride);
     H_RUN(neighbours_in_two_dimensions);
     H_RUN(guarded_regions_skip_only_idle_work_items);
+    H_RUN(uniform_branches_between_barriers);
     return h_done();
 }

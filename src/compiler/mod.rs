@@ -18,6 +18,7 @@ mod regions;
 #[cfg(test)]
 mod tests;
 mod uniform_loops;
+mod uniformity;
 
 pub use driver::BuildError;
 

@@ -30,6 +30,7 @@ use super::ir::{
     WG_PARAMS, WORK_ITEM_FNS,
 };
 use super::uniform_loops;
+use super::uniformity;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -237,6 +238,14 @@ pub fn isolate_barriers(text: &str) -> String {
             implicit |= uniform_loops::insert_implicit_barriers(function, &mut counters);
         } else if kernel && barriers {
             uniform_loops::mark_barrier_loop_counters(function, &mut counters);
+            // Not with other waits (async copies, sub-groups): fibers run
+            // those kernels.
+            let other_waits = function
+                .iter()
+                .any(|l| l.contains("@_Z") && has_wait(l) && !calls_plain_barrier(l));
+            if !other_waits {
+                implicit |= uniformity::cut_uniform_branches(function, &mut counters);
+            }
         }
         isolate_in_function(function, &mut splits);
     }));

@@ -668,3 +668,76 @@ kernel void uniform_branch(global int *out, local int *t) {
         assert!(exe.kernels[0].group_entry && exe.kernels[0].uses_barriers);
     }
 }
+
+/// A function's lines after cutting its uniform branches, and how many
+/// cut blocks it got.
+fn cut(ir: &str) -> (String, usize) {
+    let mut lines: Vec<String> = ir.lines().map(str::to_string).collect();
+    let mut counter = 0;
+    super::uniformity::cut_uniform_branches(&mut lines, &mut counter);
+    let text = lines.join("\n");
+    let cuts = text.matches("\n__fcl.cut.").count();
+    (text, cuts)
+}
+
+#[test]
+fn uniform_branches_of_barrier_loops_end_regions() {
+    // The loop test reads only the argument and the counter: both edges
+    // get a block with an implicit barrier, and the exit's phi names it.
+    let (text, cuts) = cut(
+        r#"define spir_kernel void @a(i32 %n, ptr addrspace(1) %out) {
+entry:
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i1, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %done
+body:
+  %i1 = add i32 %i, 1
+  call void @_Z7barrierj(i32 1)
+  br label %head
+done:
+  %r = phi i32 [ %i, %head ]
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}"#,
+    );
+    assert_eq!(cuts, 2, "{text}");
+    assert!(
+        text.contains("br i1 %c, label %__fcl.cut.0, label %__fcl.cut.1"),
+        "{text}"
+    );
+    assert!(text.contains("%r = phi i32 [ %i, %__fcl.cut.1 ]"), "{text}");
+    assert!(
+        text.contains("__fcl.cut.1:\n  call void @__ferrocl_implicit_barrier()\n  br label %done"),
+        "{text}"
+    );
+}
+
+#[test]
+fn divergent_branches_and_loops_without_barriers_keep_their_tests() {
+    // A test of the local id differs between work-items; a uniform test
+    // inside a loop with no barrier stays in its region (LLVM unrolls or
+    // vectorizes that loop whole).
+    let (text, cuts) = cut(
+        r#"define spir_kernel void @b(i32 %n, ptr addrspace(1) %out) {
+entry:
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  br label %inner
+inner:
+  %j = phi i32 [ 0, %entry ], [ %j1, %inner ]
+  %j1 = add i32 %j, 1
+  %more = icmp slt i32 %j1, %n
+  br i1 %more, label %inner, label %after
+after:
+  %d = icmp ult i64 %l, 4
+  br i1 %d, label %one, label %two
+one:
+  br label %two
+two:
+  call void @_Z7barrierj(i32 1)
+  ret void
+}"#,
+    );
+    assert_eq!(cuts, 0, "{text}");
+}

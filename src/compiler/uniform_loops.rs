@@ -20,8 +20,8 @@
 
 use super::ir::symbol_after_at;
 use super::regions::{
-    calls_plain_barrier, each_function, entry_number, has_wait, label_of, rename, used_names,
-    IMPLICIT_BARRIER, UNIFORM_PREFIX,
+    calls_plain_barrier, each_function, entry_number, has_wait, label_of, percent, rename,
+    used_names, IMPLICIT_BARRIER, UNIFORM_PREFIX,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -72,18 +72,20 @@ pub fn worth_trying(text: &str) -> bool {
     false
 }
 
-struct Cfg {
+pub(super) struct Cfg {
     /// How many blocks.
-    blocks: usize,
+    pub blocks: usize,
     /// Line index of each block's first line (its label, or the first
     /// instruction of the entry).
-    starts: Vec<usize>,
-    succs: Vec<Vec<usize>>,
-    preds: Vec<Vec<usize>>,
+    pub starts: Vec<usize>,
+    /// Each block's label as a phi names it (`%name`, `%3`).
+    pub labels: Vec<String>,
+    pub succs: Vec<Vec<usize>>,
+    pub preds: Vec<Vec<usize>>,
     returns: Vec<bool>,
 }
 
-fn cfg(function: &[String]) -> Option<Cfg> {
+pub(super) fn cfg(function: &[String]) -> Option<Cfg> {
     if function.iter().any(|l| {
         let t = l.trim_start();
         t.starts_with("indirectbr") || t.starts_with("callbr") || t.starts_with("invoke")
@@ -115,6 +117,7 @@ fn cfg(function: &[String]) -> Option<Cfg> {
     Some(Cfg {
         // Line indices in `function`, whose first line is the `define`.
         starts: blocks.iter().map(|b| b.first + 1).collect(),
+        labels: blocks.iter().map(|b| percent(&b.label)).collect(),
         returns: blocks
             .iter()
             .map(|b| {
@@ -158,31 +161,25 @@ fn dominators(g: &Cfg) -> Vec<HashSet<usize>> {
     dom
 }
 
-/// Whether all work-items agree on reaching `b`: every branch before it
-/// (on the way from the entry) tests a uniform value, so they all take the
-/// same path (a loop unrolled at run time sits behind a test of its trip
-/// count).
-fn uniformly_reached(function: &[String], g: &Cfg, b: usize, defs: &HashMap<&str, &str>) -> bool {
-    let mut seen = vec![false; g.blocks];
-    let mut stack = vec![0];
-    while let Some(x) = stack.pop() {
-        if x == b || std::mem::replace(&mut seen[x], true) {
-            continue;
-        }
-        if g.succs[x].len() > 1 {
-            let end = g.starts.get(x + 1).copied().unwrap_or(function.len());
-            let cond = function[g.starts[x]..end]
-                .iter()
-                .rev()
-                .find_map(|l| l.trim_start().strip_prefix("br i1 "))
-                .and_then(|c| c.split(',').next());
-            if !cond.is_some_and(|c| uniform(c.trim(), defs, &HashSet::new(), 0)) {
-                return false;
+/// Natural loops by header: the blocks that reach a back edge's source
+/// without passing the header.
+pub(super) fn natural_loops(g: &Cfg) -> HashMap<usize, HashSet<usize>> {
+    let dom = dominators(g);
+    let mut loops: HashMap<usize, HashSet<usize>> = HashMap::new();
+    for (b, ss) in g.succs.iter().enumerate() {
+        for &h in ss {
+            if dom[b].contains(&h) {
+                let body = loops.entry(h).or_insert_with(|| HashSet::from([h]));
+                let mut stack = vec![b];
+                while let Some(x) = stack.pop() {
+                    if body.insert(x) {
+                        stack.extend(&g.preds[x]);
+                    }
+                }
             }
         }
-        stack.extend(&g.succs[x]);
     }
-    true
+    loops
 }
 
 /// Whether every path from the entry to a return passes `b`.
@@ -209,8 +206,15 @@ pub fn insert_implicit_barriers(function: &mut Vec<String>, counter: &mut usize)
 
 /// How many iterations of a qualifying loop become one region: the
 /// work-item's sum stays in a register across them, and the loads of
-/// consecutive iterations overlap (naive SGEMM: 2.3x over one).
-const UNROLL: u32 = 4;
+/// consecutive iterations overlap. Each iteration but the last keeps its
+/// exit test, so the region has UNROLL + 1 ways out, and LLVM compiles a
+/// vectorized copy of the work-item loop for each: four iterations made
+/// naive SGEMM 1.4x faster than two (78 against 55 GFLOP/s) but its back
+/// end 1.5x slower (70 against 48 ms), the longest step of a cold build.
+/// Unrolling at run time (one test per four iterations) would keep both,
+/// once the remainder's tests are region boundaries too (uniformity.rs);
+/// see the README's design notes.
+const UNROLL: u32 = 2;
 
 /// Before the implicit barriers: the qualifying loops of the module's
 /// barrier-free kernels get `llvm.loop.unroll.count` (`opt` unrolls them
@@ -269,24 +273,9 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
     let Some(g) = cfg(function) else {
         return false;
     };
-    let dom = dominators(&g);
-    // Natural loops by header: the blocks that reach a back edge's source
-    // without passing the header.
-    let mut loops: HashMap<usize, HashSet<usize>> = HashMap::new();
-    for (b, ss) in g.succs.iter().enumerate() {
-        for &h in ss {
-            if dom[b].contains(&h) {
-                let body = loops.entry(h).or_insert_with(|| HashSet::from([h]));
-                let mut stack = vec![b];
-                while let Some(x) = stack.pop() {
-                    if body.insert(x) {
-                        stack.extend(&g.preds[x]);
-                    }
-                }
-            }
-        }
-    }
+    let loops = natural_loops(&g);
     let defs = super::cfg::definitions(&function[1..]);
+    let together = super::uniformity::analyze(function, &g, &defs).together;
     let mut headers = Vec::new();
     let mut uniform_phis: Vec<String> = Vec::new();
     let mut order: Vec<usize> = loops.keys().copied().collect();
@@ -314,10 +303,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
             }
             continue;
         }
-        if nested
-            || outside.len() != 1
-            || !(on_every_path(&g, outside[0])
-                || uniformly_reached(function, &g, outside[0], &defs))
+        if nested || outside.len() != 1 || !(on_every_path(&g, outside[0]) || together[outside[0]])
         {
             continue;
         }
@@ -486,7 +472,12 @@ fn exits_uniformly<'a>(
 
 /// Whether an operand (`%x`, a constant, a global) is the same for every
 /// work-item of the group.
-fn uniform(operand: &str, defs: &HashMap<&str, &str>, phis: &HashSet<&str>, depth: u32) -> bool {
+pub(super) fn uniform(
+    operand: &str,
+    defs: &HashMap<&str, &str>,
+    phis: &HashSet<&str>,
+    depth: u32,
+) -> bool {
     let Some(name) = operand.strip_prefix('%') else {
         // A constant or a global.
         return true;
