@@ -83,6 +83,49 @@ pub(super) struct Cfg {
     pub succs: Vec<Vec<usize>>,
     pub preds: Vec<Vec<usize>>,
     returns: Vec<bool>,
+    /// Per block: it calls a barrier (plain or implicit).
+    pub barriers: Vec<bool>,
+}
+
+impl Cfg {
+    /// Block `b`'s lines in `function` (its label line first, but for the
+    /// entry).
+    pub fn lines<'a>(&self, function: &'a [String], b: usize) -> &'a [String] {
+        &function[self.starts[b]..self.end(function, b)]
+    }
+
+    /// The index of the line after block `b`.
+    pub fn end(&self, function: &[String], b: usize) -> usize {
+        self.starts.get(b + 1).copied().unwrap_or(function.len())
+    }
+
+    /// The range of block `b`'s phi lines (after its label, but for the
+    /// entry); its first other line is at the range's end.
+    pub fn phi_lines(&self, function: &[String], b: usize) -> std::ops::Range<usize> {
+        let first = self.starts[b] + usize::from(b != 0);
+        let count = function[first..self.end(function, b)]
+            .iter()
+            .take_while(|l| l.contains(" = phi "))
+            .count();
+        first..first + count
+    }
+
+    /// Block `b`'s terminator line, trimmed.
+    pub fn terminator<'a>(&self, function: &'a [String], b: usize) -> &'a str {
+        self.lines(function, b)
+            .iter()
+            .rev()
+            .map(|l| l.trim_start())
+            .find(|l| !l.is_empty() && !l.starts_with(';') && !l.starts_with('}'))
+            .unwrap_or("")
+    }
+}
+
+/// The condition a two-way branch (a terminator) tests, if it is one.
+pub(super) fn branch_condition(term: &str) -> Option<&str> {
+    term.strip_prefix("br i1 ")
+        .and_then(|c| c.split(',').next())
+        .map(str::trim)
 }
 
 pub(super) fn cfg(function: &[String]) -> Option<Cfg> {
@@ -126,6 +169,10 @@ pub(super) fn cfg(function: &[String]) -> Option<Cfg> {
                     t.starts_with("ret ") || t == "ret void"
                 })
             })
+            .collect(),
+        barriers: blocks
+            .iter()
+            .map(|b| b.lines.iter().any(|l| calls_plain_barrier(l)))
             .collect(),
         blocks: blocks.len(),
         succs,
@@ -275,7 +322,9 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
     };
     let loops = natural_loops(&g);
     let defs = super::cfg::definitions(&function[1..]);
-    let together = super::uniformity::analyze(function, &g, &defs).together;
+    // Only the implicit barriers' loops need to know which blocks all
+    // work-items reach.
+    let together = implicit.then(|| super::uniformity::analyze(function, &g, &defs).together);
     let mut headers = Vec::new();
     let mut uniform_phis: Vec<String> = Vec::new();
     let mut order: Vec<usize> = loops.keys().copied().collect();
@@ -289,13 +338,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
             .filter(|p| !body.contains(p))
             .collect();
         if !implicit {
-            let has_barrier = body.iter().any(|&b| {
-                let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
-                function[g.starts[b]..end]
-                    .iter()
-                    .any(|l| calls_plain_barrier(l))
-            });
-            if has_barrier {
+            if body.iter().any(|&b| g.barriers[b]) {
                 let header_phis = header_phis(function, &g, h);
                 if let Some(counters) = exits_uniformly(function, &g, body, &header_phis, &defs) {
                     uniform_phis.extend(counters.iter().map(|c| c.to_string()));
@@ -303,8 +346,8 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
             }
             continue;
         }
-        if nested || outside.len() != 1 || !(on_every_path(&g, outside[0]) || together[outside[0]])
-        {
+        let reached_together = together.as_ref().is_some_and(|t| t[outside[0]]);
+        if nested || outside.len() != 1 || !(on_every_path(&g, outside[0]) || reached_together) {
             continue;
         }
         let header_phis = header_phis(function, &g, h);
@@ -342,8 +385,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
             );
         }
         for b in latches {
-            let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
-            let Some(term) = (g.starts[b]..end)
+            let Some(term) = (g.starts[b]..g.end(function, b))
                 .rev()
                 .find(|&i| function[i].trim_start().starts_with("br "))
             else {
@@ -373,13 +415,7 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
     blocks.dedup();
     let mut at: Vec<usize> = blocks
         .iter()
-        .map(|&h| {
-            let mut i = g.starts[h] + usize::from(h != 0);
-            while function[i].contains(" = phi ") {
-                i += 1;
-            }
-            i
-        })
+        .map(|&h| g.phi_lines(function, h).end)
         .collect();
     at.sort_unstable_by(|a, b| b.cmp(a));
     for i in at {
@@ -405,10 +441,8 @@ fn cut_loops(function: &mut Vec<String>, counter: &mut usize, mode: Mode) -> boo
 
 /// A loop header's phis: the loop's carried values.
 fn header_phis<'a>(function: &'a [String], g: &Cfg, h: usize) -> Vec<&'a str> {
-    function[g.starts[h]..]
+    function[g.phi_lines(function, h)]
         .iter()
-        .skip(usize::from(h != 0))
-        .take_while(|l| l.contains(" = phi "))
         .filter_map(|l| l.trim_start().split_once(" = ").map(|(n, _)| n))
         .map(|n| n.trim_start_matches('%').trim_matches('"'))
         .collect()
@@ -448,15 +482,7 @@ fn exits_uniformly<'a>(
         if !g.succs[b].iter().any(|s| !body.contains(s)) {
             continue;
         }
-        // The block's terminator.
-        let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
-        let term = function[g.starts[b]..end]
-            .iter()
-            .rev()
-            .find(|l| l.trim_start().starts_with("br ") || l.trim_start().starts_with("switch "))?;
-        let t = term.trim_start();
-        let cond = t.strip_prefix("br i1 ")?;
-        let cond = cond.split(',').next().unwrap_or("").trim();
+        let cond = branch_condition(g.terminator(function, b))?;
         if !uniform(cond, defs, &phis, 0) {
             return None;
         }

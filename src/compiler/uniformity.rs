@@ -12,7 +12,7 @@
 //! edge starts. Each region is then straight code that vectorizes once.
 
 use super::regions::{calls_plain_barrier, percent, IMPLICIT_BARRIER};
-use super::uniform_loops::{cfg, natural_loops, uniform, Cfg};
+use super::uniform_loops::{branch_condition, cfg, natural_loops, uniform, Cfg};
 use std::collections::{HashMap, HashSet};
 
 pub(super) struct Uniformity {
@@ -33,12 +33,9 @@ pub(super) struct Uniformity {
 pub(super) fn analyze(function: &[String], g: &Cfg, defs: &HashMap<&str, &str>) -> Uniformity {
     let mut phi_block: HashMap<&str, usize> = HashMap::new();
     for b in 0..g.blocks {
-        let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
-        for line in &function[g.starts[b]..end] {
-            if let Some((name, rhs)) = super::cfg::definition(line) {
-                if rhs.starts_with("phi ") {
-                    phi_block.insert(name, b);
-                }
+        for line in &function[g.phi_lines(function, b)] {
+            if let Some((name, _)) = super::cfg::definition(line) {
+                phi_block.insert(name, b);
             }
         }
     }
@@ -68,32 +65,6 @@ pub(super) fn analyze(function: &[String], g: &Cfg, defs: &HashMap<&str, &str>) 
     }
 }
 
-/// A block's terminator line.
-fn terminator<'a>(function: &'a [String], g: &Cfg, b: usize) -> &'a str {
-    let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
-    function[g.starts[b]..end]
-        .iter()
-        .rev()
-        .map(|l| l.trim_start())
-        .find(|l| !l.is_empty() && !l.starts_with(';') && !l.starts_with('}'))
-        .unwrap_or("")
-}
-
-/// The condition a block's two-way branch tests, if it ends in one.
-fn branch_condition(term: &str) -> Option<&str> {
-    term.strip_prefix("br i1 ")
-        .and_then(|c| c.split(',').next())
-        .map(str::trim)
-}
-
-/// Whether a block calls a barrier (every work-item reaches it).
-fn has_barrier(function: &[String], g: &Cfg, b: usize) -> bool {
-    let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
-    function[g.starts[b]..end]
-        .iter()
-        .any(|l| calls_plain_barrier(l))
-}
-
 fn together_blocks(
     function: &[String],
     g: &Cfg,
@@ -101,14 +72,12 @@ fn together_blocks(
     phis: &HashSet<&str>,
 ) -> Vec<bool> {
     let mut together = vec![false; g.blocks];
-    let mut stack: Vec<usize> = (0..g.blocks)
-        .filter(|&b| b == 0 || has_barrier(function, g, b))
-        .collect();
+    let mut stack: Vec<usize> = (0..g.blocks).filter(|&b| b == 0 || g.barriers[b]).collect();
     while let Some(b) = stack.pop() {
         if std::mem::replace(&mut together[b], true) {
             continue;
         }
-        let term = terminator(function, g, b);
+        let term = g.terminator(function, b);
         let decided = match branch_condition(term) {
             Some(c) => uniform(c, defs, phis, 0),
             None if term.starts_with("switch ") => {
@@ -147,14 +116,12 @@ pub fn cut_uniform_branches(function: &mut Vec<String>, counter: &mut usize) -> 
         loops
             .values()
             .filter(|body| body.contains(&b))
-            .all(|body| body.iter().any(|&x| has_barrier(function, &g, x)))
+            .all(|body| body.iter().any(|&x| g.barriers[x]))
     };
     // The first line after a block's label and phis.
     let starts_with_barrier = |b: usize| {
-        function[g.starts[b]..]
-            .iter()
-            .skip(usize::from(b != 0))
-            .find(|l| !l.contains(" = phi "))
+        function
+            .get(g.phi_lines(function, b).end)
             .is_some_and(|l| calls_plain_barrier(l))
     };
     // (block whose branch is cut, the target's index) → the cut block.
@@ -163,7 +130,7 @@ pub fn cut_uniform_branches(function: &mut Vec<String>, counter: &mut usize) -> 
         if !uniformity.together[b] || !barrier_loop(b) {
             continue;
         }
-        let term = terminator(function, &g, b);
+        let term = g.terminator(function, b);
         let Some(c) = branch_condition(term) else {
             continue;
         };
@@ -186,18 +153,15 @@ pub fn cut_uniform_branches(function: &mut Vec<String>, counter: &mut usize) -> 
         let from = &g.labels[*b];
         let to = &g.labels[*t];
         // The branch: its target becomes the cut block.
-        let end = g.starts.get(b + 1).copied().unwrap_or(function.len());
-        if let Some(i) = (g.starts[*b]..end)
+        if let Some(i) = (g.starts[*b]..g.end(function, *b))
             .rev()
             .find(|&i| function[i].trim_start().starts_with("br i1 "))
         {
             function[i] = retarget(&function[i], to, cut);
         }
         // The target's phis: the value now comes through the cut block.
-        let mut i = g.starts[*t] + usize::from(*t != 0);
-        while i < function.len() && function[i].contains(" = phi ") {
+        for i in g.phi_lines(function, *t) {
             function[i] = function[i].replace(&format!(", {from} ]"), &format!(", %{cut} ]"));
-            i += 1;
         }
         new_blocks.push(format!("{cut}:"));
         new_blocks.push(format!("  call void @{IMPLICIT_BARRIER}()"));
