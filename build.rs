@@ -148,6 +148,17 @@ fn write_families(out_dir: &Path, parts: &[PathBuf]) -> Result<(), String> {
     .map_err(|e| e.to_string())
 }
 
+/// The C++ files of ferrocl's LLVM passes (src/compiler/passes/).
+fn pass_sources() -> Result<Vec<PathBuf>, String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("src/compiler/passes")
+        .map_err(|e| format!("src/compiler/passes: {e}"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 /// Builds src/compiler/llvm_inprocess.cpp against LLVM 19's libclang-cpp and
 /// libLLVM into `libferrocl_llvm.so` (the compiler's in-process steps).
 fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
@@ -165,7 +176,8 @@ fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
     let mut cmd = Command::new(cxx);
     cmd.args(["-shared", "-fPIC", "-O1", "-fno-rtti", "-Wl,--no-undefined"])
         .args(query("--cxxflags")?.split_whitespace())
-        .arg("src/compiler/llvm_inprocess.cpp");
+        .arg("src/compiler/llvm_inprocess.cpp")
+        .args(pass_sources()?);
     // lld's ELF linker (liblld-19-dev), when present, links programs in
     // process too; else ld runs as a tool.
     let lld = ["liblldELF.a", "liblldCommon.a"].map(|a| libdir.join(a));
@@ -192,7 +204,13 @@ fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
 /// that a changed compiler never reuses a stale cached kernel.
 fn compiler_source_hash() -> u64 {
     let mut files: Vec<PathBuf> = Vec::new();
-    for dir in ["src/compiler", "builtins", "builtins/lib", "include"] {
+    for dir in [
+        "src/compiler",
+        "src/compiler/passes",
+        "builtins",
+        "builtins/lib",
+        "include",
+    ] {
         if let Ok(entries) = std::fs::read_dir(dir) {
             files.extend(
                 entries

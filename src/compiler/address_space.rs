@@ -24,12 +24,13 @@ fn local_variables(ir: &str) -> Vec<(&str, &str)> {
     ir.lines()
         .filter(|l| l.starts_with('@'))
         .filter_map(|l| {
-            let (name, rest) = l.split_once(" = ")?;
-            let at = rest.find(MARK)?;
-            if !rest[..at].contains("thread_local") {
+            let (name, _) = l.split_once(" = ")?;
+            // Not inside a constant's string: the program's data.
+            let at = super::ir::global_header(l).find(MARK)?;
+            if !l[..at].contains("thread_local") {
                 return None;
             }
-            let after = &rest[at + MARK.len()..];
+            let after = &l[at + MARK.len()..];
             let end = [" undef", " poison"]
                 .iter()
                 .filter_map(|init| after.find(init))
@@ -80,8 +81,8 @@ fn global_variables(ir: &str) -> Vec<&str> {
             if rest.starts_with("external ") {
                 return None;
             }
-            let at = rest.find(MARK)?;
-            Some(super::ir::leading_type(&rest[at + MARK.len()..]).0)
+            let at = super::ir::global_header(l).find(MARK)?;
+            Some(super::ir::leading_type(&l[at + MARK.len()..]).0)
         })
         .collect()
 }

@@ -186,11 +186,11 @@ pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
                 .ok_or_else(|| BuildError::Options(format!("ferrocl: {t} needs a value")))?;
             args.push(format!("{t}{v}"));
         } else if t == "-cl-opt-disable" {
-            // "This option disables all optimizations": clang marks every
-            // function optnone, which the back end respects (and kernels
-            // with barriers keep their fibers).
+            // "This option disables all optimizations": every function
+            // becomes optnone, which the back end respects (and kernels
+            // with barriers keep their fibers). Not by -O0, whose front
+            // end drops C99 inline definitions: see front_end_passes.
             args.push(t);
-            args.push("-O0".into());
         } else if t.starts_with("-D") || t.starts_with("-I") || PASS.contains(&t.as_str()) {
             args.push(t);
         } else if IGNORE.contains(&t.as_str()) {
@@ -220,13 +220,7 @@ fn run(cmd: &mut Command) -> Result<(bool, String), BuildError> {
 
 /// `_Z3sinf` -> `sin`; other names unchanged.
 fn plain_name(sym: &str) -> &str {
-    sym.strip_prefix("_Z")
-        .and_then(|r| {
-            let digits = r.find(|c: char| !c.is_ascii_digit())?;
-            let n: usize = r[..digits].parse().ok()?;
-            r.get(digits..digits + n)
-        })
-        .unwrap_or(sym)
+    ir::mangled_identifier(sym).unwrap_or(sym)
 }
 
 /// The linker's "undefined reference" (ld) or "undefined symbol" (lld)
@@ -363,7 +357,13 @@ fn front_end(
         args.push(format!("-I{}", dir.0.display()).into());
     }
     args.extend([src.into(), "-o".into(), ll.clone().into()]);
-    let (ok, log) = run_clang(clang, &args)?;
+    let passes = front_end_passes(&fe_args);
+    if inprocess::llvm().is_none() && fe_args.iter().any(|a| a == "-cl-opt-disable") {
+        // The tools cannot run ferrocl's passes: -O0 marks the functions
+        // optnone instead (and loses C99 inline definitions).
+        args.push("-O0".into());
+    }
+    let (ok, log) = run_clang_with(clang, &args, Some(&passes))?;
     // Diagnostics name the source "program.cl", not the temporary path.
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
@@ -373,9 +373,31 @@ fn front_end(
     Ok((text, log))
 }
 
+/// The passes (llvm_inprocess.cpp, passes/) that run on the front end's
+/// module before anything else reads it, for the front-end arguments
+/// `fe_args`.
+fn front_end_passes(fe_args: &[String]) -> String {
+    // C99 inline definitions link (passes/inline_definitions.cpp).
+    let mut passes = "ferrocl-inline-definitions".to_string();
+    if fe_args.iter().any(|a| a == "-cl-opt-disable") {
+        passes.push_str(",ferrocl-opt-disable");
+    }
+    passes
+}
+
 /// clang with `args`: inside the process when it can (inprocess.rs), else
 /// as a tool; (success, diagnostics).
 fn run_clang(clang: &Path, args: &[OsString]) -> Result<(bool, String), BuildError> {
+    run_clang_with(clang, args, None)
+}
+
+/// `run_clang`, with `passes` run on the IR the front end emits (in
+/// process only: the tool writes its IR as it is).
+fn run_clang_with(
+    clang: &Path,
+    args: &[OsString],
+    passes: Option<&str>,
+) -> Result<(bool, String), BuildError> {
     let Some(llvm) = inprocess::llvm() else {
         return run(Command::new(clang).args(args));
     };
@@ -385,7 +407,7 @@ fn run_clang(clang: &Path, args: &[OsString]) -> Result<(bool, String), BuildErr
     let argv: Vec<&OsStr> = std::iter::once(exe.as_os_str())
         .chain(args.iter().map(|a| a.as_os_str()))
         .collect();
-    let (outcome, jobs) = llvm.clang(&argv);
+    let (outcome, jobs) = llvm.clang(&argv, passes);
     let mut log = outcome.log;
     if !outcome.ok {
         return Ok((false, log));

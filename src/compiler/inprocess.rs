@@ -21,8 +21,13 @@ static OBJECT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libferrocl_llvm
 // for `prune`.
 include!(concat!(env!("OUT_DIR"), "/families.rs"));
 
-type ClangFn =
-    unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char, *mut *mut c_char) -> c_int;
+type ClangFn = unsafe extern "C" fn(
+    c_int,
+    *const *const c_char,
+    *const c_char,
+    *mut *mut c_char,
+    *mut *mut c_char,
+) -> c_int;
 type OptFn =
     unsafe extern "C" fn(*const c_char, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
 type LinkFn = unsafe extern "C" fn(
@@ -199,13 +204,18 @@ impl Llvm {
 
     /// clang's driver with `args` (args[0]: the clang executable): its
     /// compile jobs run here; the others (the linker), each as program and
-    /// arguments, are returned for the caller to run.
-    pub fn clang(&self, args: &[&OsStr]) -> (Outcome, Vec<Vec<String>>) {
+    /// arguments, are returned for the caller to run. `passes` (a pipeline
+    /// of LLVM's and ferrocl's passes) run in memory on the IR of a job
+    /// that emits IR, before it is written.
+    pub fn clang(&self, args: &[&OsStr], passes: Option<&str>) -> (Outcome, Vec<Vec<String>>) {
         let argv = CStrings::new(args.iter().copied());
+        let passes = passes.map(|p| CString::new(p).unwrap_or_default());
+        let passes_ptr = passes.as_ref().map_or(std::ptr::null(), |p| p.as_ptr());
         let (mut log, mut jobs) = (std::ptr::null_mut(), std::ptr::null_mut());
-        // SAFETY: argv of argv.len() valid C strings that outlive the call;
-        // the out-pointers are taken below.
-        let status = unsafe { (self.clang)(argv.len(), argv.as_ptr(), &mut log, &mut jobs) };
+        // SAFETY: argv of argv.len() valid C strings and `passes` (null or
+        // a C string) outlive the call; the out-pointers are taken below.
+        let status =
+            unsafe { (self.clang)(argv.len(), argv.as_ptr(), passes_ptr, &mut log, &mut jobs) };
         let log = self.take(log);
         let mut external = Vec::new();
         if !jobs.is_null() {

@@ -238,22 +238,50 @@ fn access_qualifier(q: &str) -> cl_kernel_arg_access_qualifier {
     }) as cl_kernel_arg_access_qualifier
 }
 
-/// Calls that make work-items wait for each other (work_group_* includes
-/// async_work_group_*copy; wait_group_events is a barrier).
+/// Calls that make work-items wait for each other: OpenCL C's barriers,
+/// work-group and sub-group functions (async_work_group_*copy included;
+/// wait_group_events is a barrier), clang's work-group and sub-group pipe
+/// reservations, and ferrocl's collective wait. Known by their exact
+/// identifiers, never by a part of a name: a program's own
+/// `my_work_group_sum` is ordinary code (its body's calls are followed
+/// like any other function's).
 pub(super) fn is_barrier_symbol(name: &str) -> bool {
-    name.starts_with("_Z7barrier")
-        || name.contains("work_group_")
-        || name.contains("wait_group_events")
-        || name == regions::COLLECTIVE_WAIT
-        || is_sub_group_symbol(name)
+    if name == regions::COLLECTIVE_WAIT
+        || name.starts_with("__work_group_")
+        || name.starts_with("__sub_group_")
+    {
+        return true;
+    }
+    // The builtins are overloaded, so mangled: `_Z<length><identifier>`.
+    let Some(id) = mangled_identifier(name) else {
+        return false;
+    };
+    id == "barrier"
+        || id == "wait_group_events"
+        || id.starts_with("work_group_")
+        || id.starts_with("async_work_group_")
+        || is_sub_group_identifier(id)
 }
 
 /// The sub-group functions, queries included (they read the running
 /// work-item's id from the context, which a work-group entry's loops do
 /// not update): such kernels run on fibers, whose executor tells
 /// sub-group barriers from work-group ones.
-fn is_sub_group_symbol(name: &str) -> bool {
-    name.contains("sub_group_")
+fn is_sub_group_identifier(id: &str) -> bool {
+    id.starts_with("sub_group_")
+        || id.starts_with("get_sub_group_")
+        || id.starts_with("get_max_sub_group_")
+        || id == "get_num_sub_groups"
+        || id == "get_enqueued_num_sub_groups"
+}
+
+/// The identifier of a mangled C++/OpenCL C name (`_Z3sinf`: `sin`); None
+/// for a name that is not mangled.
+pub(super) fn mangled_identifier(sym: &str) -> Option<&str> {
+    let r = sym.strip_prefix("_Z")?;
+    let digits = r.find(|c: char| !c.is_ascii_digit())?;
+    let n: usize = r[..digits].parse().ok()?;
+    r.get(digits..digits + n)
 }
 
 /// The work-item functions (their mangled names) and, for work-group
@@ -356,9 +384,10 @@ pub fn analyze(text: &str) -> Result<Module, String> {
             attribute_groups.insert(group, attrs);
         }
         if line.starts_with('@') {
-            if let (Some(name), Some(at)) =
-                (symbol_after_at(line), line.find(" addrspace(3) global "))
-            {
+            if let (Some(name), Some(at)) = (
+                symbol_after_at(line),
+                global_header(line).find(" addrspace(3) global "),
+            ) {
                 local_vars.push((name, &line[at + " addrspace(3) global ".len()..]));
             }
         }
@@ -693,6 +722,20 @@ pub(super) fn max_numbers(text: &str) -> (usize, usize) {
     (attrs, md)
 }
 
+/// A global variable's line up to its initializer's first string (`c"..."`
+/// in a constant's initializer is the program's data, which may read like
+/// IR), its quoted name aside.
+pub(super) fn global_header(line: &str) -> &str {
+    let name_end = match line.strip_prefix("@\"") {
+        Some(rest) => rest.find('"').map_or(line.len(), |e| e + 3),
+        None => 0,
+    };
+    let end = line[name_end..]
+        .find('"')
+        .map_or(line.len(), |q| name_end + q);
+    &line[..end]
+}
+
 /// The module ready for the back end: kernels become internal functions
 /// with the C calling convention, __local variables thread-local (one
 /// work-group runs on one thread at a time), target attributes dropped (the
@@ -717,8 +760,8 @@ pub fn rewrite(text: &str, module: &Module, entries: WorkItemEntries) -> String 
                 None => l,
             }
         } else if line.starts_with('@')
-            && line.contains(" addrspace(3) global ")
-            && !line.contains("thread_local")
+            && global_header(line).contains(" addrspace(3) global ")
+            && !global_header(line).contains("thread_local")
         {
             if line.contains(" unnamed_addr ") {
                 line.replacen(" unnamed_addr ", " thread_local unnamed_addr ", 1)
@@ -743,7 +786,9 @@ pub fn rewrite(text: &str, module: &Module, entries: WorkItemEntries) -> String 
                 attr_groups.insert(id.to_string(), body.to_string());
             }
             l
-        } else if line.contains("spir_") {
+        } else if line.contains("spir_") && !line.starts_with('@') && !line.starts_with('!') {
+            // Calls and declarations; never a global's initializer or
+            // metadata, whose strings are the program's data.
             line.replace(" spir_kernel ", " ")
                 .replace(" spir_func ", " ")
         } else {

@@ -15,6 +15,7 @@
 #include <clang/Driver/Compilation.h>
 #include <clang/Driver/Driver.h>
 #include <clang/Driver/Job.h>
+#include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticBuffer.h>
@@ -45,6 +46,8 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+
+#include "passes/passes.h"
 
 #ifdef FERROCL_HAVE_LLD
 #include <lld/Common/Driver.h>
@@ -78,31 +81,6 @@ int finish(int status, const std::string &log, char **out)
     if (out)
         *out = to_c(log);
     return status;
-}
-
-// One cc1 job (`args` after "-cc1"), like clang's cc1_main, with the
-// diagnostics and the "N errors generated" line into `log`.
-bool run_cc1(const char *argv0, ArrayRef<const char *> args, raw_ostream &log)
-{
-    auto clang = std::make_unique<clang::CompilerInstance>();
-    IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
-    IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
-    auto *buffer = new clang::TextDiagnosticBuffer;
-    clang::DiagnosticsEngine parse_diags(ids, &*opts, buffer);
-    bool ok = clang::CompilerInvocation::CreateFromArgs(clang->getInvocation(), args, parse_diags,
-                                                        argv0);
-    // The driver asks cc1 to leak its AST and module at exit (a process
-    // about to end); here the process lives on.
-    clang->getFrontendOpts().DisableFree = false;
-    clang->createDiagnostics(new clang::TextDiagnosticPrinter(log, &clang->getDiagnosticOpts()),
-                             true);
-    clang->setVerboseOutputStream(log);
-    buffer->FlushDiagnostics(clang->getDiagnostics());
-    if (!ok)
-        return false;
-    ok = clang::ExecuteCompilerInvocation(clang.get());
-    log.flush();
-    return ok;
 }
 
 // `path`'s module in `ctx`, which from now on reports to `log` (not to
@@ -180,6 +158,76 @@ std::unique_ptr<TargetMachine> target_machine(const Module &m)
         return nullptr;
     return std::unique_ptr<TargetMachine>(
         t->createTargetMachine(m.getTargetTriple(), "", "", TargetOptions(), std::nullopt));
+}
+
+// `passes` (LLVM's and ferrocl's, passes/registry.cpp) run on `m`, as
+// `opt -passes=<passes>` would, then the verifier; false (with the reason
+// in `log`) if the pipeline does not parse or leaves invalid IR.
+bool run_passes(Module &m, StringRef passes, raw_ostream &log)
+{
+    auto tm = target_machine(m);
+    LoopAnalysisManager lam;
+    FunctionAnalysisManager fam;
+    CGSCCAnalysisManager cgam;
+    ModuleAnalysisManager mam;
+    // As in `opt`: among others, the instrumentation that skips optnone
+    // functions (-cl-opt-disable builds).
+    PassInstrumentationCallbacks callbacks;
+    StandardInstrumentations instrumentations(m.getContext(), false, false);
+    instrumentations.registerCallbacks(callbacks, &mam);
+    PassBuilder pb(tm.get(), PipelineTuningOptions(), std::nullopt, &callbacks);
+    ferrocl::register_passes(pb);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    ModulePassManager mpm;
+    if (Error e = pb.parsePassPipeline(mpm, passes)) {
+        log << toString(std::move(e)) << "\n";
+        return false;
+    }
+    mpm.addPass(VerifierPass());
+    mpm.run(m, mam);
+    return !verifyModule(m, &log);
+}
+
+// One cc1 job (`args` after "-cc1"), like clang's cc1_main, with the
+// diagnostics and the "N errors generated" line into `log`. When `passes`
+// is set and the job emits LLVM IR, the module clang generates is not
+// written as it is: `passes` run on it in memory first (see run_passes).
+bool run_cc1(const char *argv0, ArrayRef<const char *> args, const char *passes,
+             raw_ostream &log)
+{
+    auto clang = std::make_unique<clang::CompilerInstance>();
+    IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+    IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
+    auto *buffer = new clang::TextDiagnosticBuffer;
+    clang::DiagnosticsEngine parse_diags(ids, &*opts, buffer);
+    bool ok = clang::CompilerInvocation::CreateFromArgs(clang->getInvocation(), args, parse_diags,
+                                                        argv0);
+    // The driver asks cc1 to leak its AST and module at exit (a process
+    // about to end); here the process lives on.
+    clang->getFrontendOpts().DisableFree = false;
+    clang->createDiagnostics(new clang::TextDiagnosticPrinter(log, &clang->getDiagnosticOpts()),
+                             true);
+    clang->setVerboseOutputStream(log);
+    buffer->FlushDiagnostics(clang->getDiagnostics());
+    if (!ok)
+        return false;
+    if (!passes || clang->getFrontendOpts().ProgramAction != clang::frontend::EmitLLVM) {
+        ok = clang::ExecuteCompilerInvocation(clang.get());
+        log.flush();
+        return ok;
+    }
+    LLVMContext ctx;
+    clang::EmitLLVMOnlyAction generate(&ctx);
+    ok = clang->ExecuteAction(generate);
+    std::unique_ptr<Module> m = ok ? generate.takeModule() : nullptr;
+    ok = m && run_passes(*m, passes, log) &&
+         write(*m, clang->getFrontendOpts().OutputFile.c_str(), Format::Text, log);
+    log.flush();
+    return ok;
 }
 
 // The builtins library as the files it was built from, in one context of
@@ -437,7 +485,8 @@ void ferrocl_llvm_free(char *p) { std::free(p); }
 // run here; the other jobs (the linker) are not run but returned in
 // `*external`, each argument NUL-terminated and each job ending with an
 // empty argument, for the caller to run and capture.
-int ferrocl_llvm_clang(int argc, const char *const *argv, char **log, char **external)
+int ferrocl_llvm_clang(int argc, const char *const *argv, const char *passes, char **log,
+                       char **external)
 {
     std::string text, jobs;
     raw_string_ostream out(text);
@@ -456,7 +505,8 @@ int ferrocl_llvm_clang(int argc, const char *const *argv, char **log, char **ext
         for (const clang::driver::Command &job : c->getJobs()) {
             const auto &args = job.getArguments();
             if (!args.empty() && StringRef(args[0]) == "-cc1") {
-                if (!run_cc1(job.getExecutable(), ArrayRef<const char *>(args).drop_front(), out)) {
+                if (!run_cc1(job.getExecutable(), ArrayRef<const char *>(args).drop_front(), passes,
+                             out)) {
                     status = 1;
                     break;
                 }
@@ -516,32 +566,7 @@ int ferrocl_llvm_opt(const char *input, const char *passes, const char *output, 
     raw_string_ostream out(text);
     LLVMContext ctx;
     auto m = parse(input, ctx, out);
-    if (!m)
-        return finish(1, text, log);
-    auto tm = target_machine(*m);
-    LoopAnalysisManager lam;
-    FunctionAnalysisManager fam;
-    CGSCCAnalysisManager cgam;
-    ModuleAnalysisManager mam;
-    // As in `opt`: among others, the instrumentation that skips optnone
-    // functions (-cl-opt-disable builds).
-    PassInstrumentationCallbacks callbacks;
-    StandardInstrumentations instrumentations(ctx, false, false);
-    instrumentations.registerCallbacks(callbacks, &mam);
-    PassBuilder pb(tm.get(), PipelineTuningOptions(), std::nullopt, &callbacks);
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    ModulePassManager mpm;
-    if (Error e = pb.parsePassPipeline(mpm, passes)) {
-        out << toString(std::move(e)) << "\n";
-        return finish(1, text, log);
-    }
-    mpm.addPass(VerifierPass());
-    mpm.run(*m, mam);
-    if (verifyModule(*m, &out))
+    if (!m || !run_passes(*m, passes, out))
         return finish(1, text, log);
     return finish(write(*m, output, Format::Text, out) ? 0 : 1, text, log);
 }

@@ -14,6 +14,8 @@ mod clip;
 mod driver;
 mod inprocess;
 mod ir;
+#[cfg(test)]
+mod pass_tests;
 mod regions;
 #[cfg(test)]
 mod tests;

@@ -741,3 +741,42 @@ two:
     );
     assert_eq!(cuts, 0, "{text}");
 }
+
+#[test]
+fn helpers_named_like_collectives_are_no_barriers() {
+    // Only the builtins' own names make work-items wait: a program's
+    // `my_work_group_sum` once sent its kernel to the fibers (24-36x
+    // slower).
+    let src = r#"
+int my_work_group_sum(int a, int b) { return a + b; }
+int sub_group_like(int a) { return a - 1; }
+int barrier_free(int a) { return 3 * a; }
+kernel void named(global int *out, local int *t) {
+    t[get_local_id(0)] = my_work_group_sum((int)get_local_id(0), 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = sub_group_like(barrier_free(t[0]));
+}
+kernel void plain(global int *out) { out[get_global_id(0)] = my_work_group_sum(1, 2); }
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let named = &exe.kernels[exe.kernel_index("named").unwrap()];
+    assert!(named.uses_barriers && named.group_entry);
+    assert!(exe.kernels[exe.kernel_index("plain").unwrap()].group_entry);
+    for (name, barrier) in [
+        ("_Z7barrierj", true),
+        ("_Z18work_group_barrierj", true),
+        ("_Z21work_group_reduce_addi", true),
+        ("_Z21async_work_group_copyPU3AS3iPU3AS1Kimm9ocl_event", true),
+        ("_Z17wait_group_eventsiP9ocl_event", true),
+        ("_Z13sub_group_anyi", true),
+        ("_Z18get_sub_group_sizev", true),
+        ("__work_group_reserve_read_pipe", true),
+        ("my_work_group_sum", false),
+        ("_Z17my_work_group_sumii", false),
+        ("sub_group_like", false),
+        ("barrier_free", false),
+        ("_Z12barrier_freei", false),
+    ] {
+        assert_eq!(ir::is_barrier_symbol(name), barrier, "{name}");
+    }
+}

@@ -110,14 +110,21 @@ impl Cfg {
         first..first + count
     }
 
-    /// Block `b`'s terminator line, trimmed.
+    /// Block `b`'s terminator line, trimmed: for a `switch`, whose cases
+    /// follow on lines of their own up to `]`, its first line.
     pub fn terminator<'a>(&self, function: &'a [String], b: usize) -> &'a str {
-        self.lines(function, b)
+        let mut lines = self
+            .lines(function, b)
             .iter()
             .rev()
             .map(|l| l.trim_start())
-            .find(|l| !l.is_empty() && !l.starts_with(';') && !l.starts_with('}'))
-            .unwrap_or("")
+            .filter(|l| !l.is_empty() && !l.starts_with(';') && !l.starts_with('}'));
+        match lines.next() {
+            Some(l) if l.starts_with(']') => lines
+                .find(|l| l.starts_with("switch ") || l.contains(" = switch "))
+                .unwrap_or(l),
+            other => other.unwrap_or(""),
+        }
     }
 }
 

@@ -78,12 +78,16 @@ fn together_blocks(
             continue;
         }
         let term = g.terminator(function, b);
+        // Fails closed: a terminator not understood here decides nothing
+        // together.
         let decided = match branch_condition(term) {
             Some(c) => uniform(c, defs, phis, 0),
             None if term.starts_with("switch ") => {
                 split_switch_value(term).is_some_and(|v| uniform(v, defs, phis, 0))
             }
-            None => true,
+            // An unconditional branch; returns and `unreachable` have no
+            // successors.
+            None => term.starts_with("br label "),
         };
         if decided {
             stack.extend(&g.succs[b]);

@@ -1,0 +1,25 @@
+// ferrocl's own LLVM passes, one per file, each registered with the new
+// PassBuilder under the name it has in a pipeline string (registry.cpp).
+#pragma once
+
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+
+namespace ferrocl {
+
+// Every pass below, by name, for `PassBuilder::parsePassPipeline`.
+void register_passes(llvm::PassBuilder &pb);
+
+// `ferrocl-inline-definitions`: C99 inline definitions link
+// (inline_definitions.cpp).
+struct InlineDefinitionsPass : llvm::PassInfoMixin<InlineDefinitionsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-opt-disable`: -cl-opt-disable's optnone on every function
+// (opt_disable.cpp).
+struct OptDisablePass : llvm::PassInfoMixin<OptDisablePass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+} // namespace ferrocl
