@@ -85,9 +85,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Kernel {
     /// clCreateKernel: CL_INVALID_PROGRAM_EXECUTABLE without a built
     /// executable, CL_INVALID_KERNEL_NAME when it has no such kernel.
-    pub fn new(program: &Arc<Program>, name: &str) -> Result<Arc<Kernel>, cl_int> {
+    pub fn new(program: &Arc<Program>, name: impl AsRef<[u8]>) -> Result<Arc<Kernel>, cl_int> {
         let exe = program.executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-        let index = exe.kernel_index(name).ok_or(CL_INVALID_KERNEL_NAME)?;
+        // Kernel names are OpenCL C identifiers: bytes that are not UTF-8
+        // name no kernel.
+        let index = std::str::from_utf8(name.as_ref())
+            .ok()
+            .and_then(|n| exe.kernel_index(n))
+            .ok_or(CL_INVALID_KERNEL_NAME)?;
         Ok(Kernel::with_index(program, exe, index))
     }
 
