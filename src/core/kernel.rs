@@ -69,6 +69,12 @@ pub struct Kernel {
     exec_info: Mutex<ExecInfo>,
 }
 
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.kernel_detached();
+    }
+}
+
 impl ClObject for Kernel {
     const KIND: ObjectKind = ObjectKind::Kernel;
     const INVALID: cl_int = CL_INVALID_KERNEL;
@@ -111,6 +117,7 @@ impl Kernel {
         index: usize,
     ) -> Arc<Kernel> {
         let n = executable.kernels[index].args.len();
+        program.kernel_attached();
         Arc::new(Kernel {
             base: Base::new(ObjectKind::Kernel),
             program: program.clone(),
@@ -124,6 +131,7 @@ impl Kernel {
     /// clCloneKernel: the same kernel with a copy of the arguments and the
     /// exec info set so far.
     pub fn clone_kernel(&self) -> Arc<Kernel> {
+        self.program.kernel_attached();
         Arc::new(Kernel {
             base: Base::new(ObjectKind::Kernel),
             program: self.program.clone(),
