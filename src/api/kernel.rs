@@ -63,6 +63,14 @@ fn arg_info(k: &Kernel, index: cl_uint, param: cl_kernel_arg_info) -> Result<Vec
         .args
         .get(index as usize)
         .ok_or(CL_INVALID_ARG_INDEX)?;
+    // "Kernel argument information is only available if the program
+    // object associated with kernel is created with
+    // clCreateProgramWithSource and the program executable was built with
+    // the -cl-kernel-arg-info option specified in options argument to
+    // clBuildProgram or clCompileProgram" (and binaries of such builds).
+    if !k.info().arg_info {
+        return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    }
     match param {
         CL_KERNEL_ARG_ADDRESS_QUALIFIER => info(
             &(match arg.space {
