@@ -242,6 +242,11 @@ fn main() {
     println!("cargo:rerun-if-changed=include/cl_wrapper.h");
     println!("cargo:rerun-if-changed=include/ferrocl_kernel.h");
     println!("cargo:rerun-if-changed=builtins");
+    // The library's calls to, and addresses of, its own exported entry
+    // points (clGetExtensionFunctionAddress, clIcdGetPlatformIDsKHR, ...)
+    // bind to its own definitions: the ICD loader loaded first exports
+    // functions of the same names, and those would otherwise win.
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-Bsymbolic-functions");
     let out_dir = PathBuf::from(env::var("OUT_DIR").unwrap());
     if let Err(e) = build_builtins(&out_dir) {
         // Without clang-19 the library still builds, and the kernel

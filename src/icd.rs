@@ -216,6 +216,14 @@ pub extern "C" fn clIcdGetPlatformIDsKHR(
 
 #[no_mangle]
 pub extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
+    extension_function_address(func_name)
+}
+
+/// The lookup both entry points share. clGetExtensionFunctionAddress is
+/// an exported name, and so is the loader's: a call to it from here could
+/// bind to the loader's (which knows no driver's functions), so the
+/// platform form calls this instead.
+fn extension_function_address(func_name: *const c_char) -> *mut c_void {
     std::panic::catch_unwind(|| {
         c_str(func_name, 0).map_or(std::ptr::null_mut(), extension_function)
     })
@@ -230,7 +238,7 @@ extern "C" fn clGetExtensionFunctionAddressForPlatform(
     if Platform::resolve(platform).is_err() {
         return std::ptr::null_mut();
     }
-    clGetExtensionFunctionAddress(func_name)
+    extension_function_address(func_name)
 }
 
 /// The loader's clGetPlatformInfo lookup by dlsym goes straight to ours.

@@ -83,6 +83,44 @@ TEST(no_il_means_invalid_operation_for_spec_constants)
     clReleaseContext(c);
 }
 
+TEST(supported_image_formats_validate_args)
+{
+    cl_context c = h_context();
+    REQUIRE(c, "context");
+    cl_uint n = 99;
+    /* "CL_INVALID_VALUE if flags or image_type are not valid", images
+     * supported or not. */
+    CHECK_ERR(clGetSupportedImageFormats(c, CL_MEM_READ_WRITE, 0x7777, 0, NULL, &n),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clGetSupportedImageFormats(c, CL_MEM_READ_WRITE, CL_MEM_OBJECT_BUFFER, 0, NULL, &n),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clGetSupportedImageFormats(c, CL_MEM_READ_WRITE, CL_MEM_OBJECT_PIPE, 0, NULL, &n),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clGetSupportedImageFormats(c, (cl_mem_flags)1 << 40, CL_MEM_OBJECT_IMAGE2D, 0, NULL,
+                                         &n),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clGetSupportedImageFormats(c, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
+                                         CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n),
+              CL_INVALID_VALUE);
+    cl_image_format f[4];
+    CHECK_ERR(clGetSupportedImageFormats(c, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, f, &n),
+              CL_INVALID_VALUE);
+    /* Valid arguments succeed: no formats without image support. */
+    const cl_mem_object_type types[] = {
+        CL_MEM_OBJECT_IMAGE1D,       CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE1D_BUFFER,
+        CL_MEM_OBJECT_IMAGE2D,       CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D,
+    };
+    cl_bool images = CL_TRUE;
+    CHECK_OK(clGetDeviceInfo(h_device(), CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        n = 99;
+        CHECK_OK(clGetSupportedImageFormats(c, CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE,
+                                            types[i], 4, f, &n));
+        CHECK(images || n == 0, "type 0x%x: %u formats without image support", types[i], n);
+    }
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("api", argc, argv);
@@ -90,5 +128,6 @@ int main(int argc, char **argv)
     H_RUN(sub_devices_cannot_partition_further);
     H_RUN(no_device_queues_means_invalid_operation);
     H_RUN(no_il_means_invalid_operation_for_spec_constants);
+    H_RUN(supported_image_formats_validate_args);
     return h_done();
 }

@@ -173,6 +173,27 @@ TEST(platform_device_link)
           (void *)h_platform());
 }
 
+typedef cl_int (*icd_get_platform_ids_fn)(cl_uint, cl_platform_id *, cl_uint *);
+
+TEST(platform_extension_function_address_icd)
+{
+    cl_platform_id p = h_platform();
+    REQUIRE(p, "no platform");
+    /* cl_khr_icd's entry point, asked of the driver through the loader:
+     * the driver's own function, not the loader's of the same name. */
+    icd_get_platform_ids_fn f = (icd_get_platform_ids_fn)clGetExtensionFunctionAddressForPlatform(
+        p, "clIcdGetPlatformIDsKHR");
+    REQUIRE(f != NULL, "clIcdGetPlatformIDsKHR: NULL");
+    cl_uint n = 0;
+    CHECK_OK(f(0, NULL, &n));
+    CHECK(n >= 1, "%u platforms", n);
+    cl_platform_id got = NULL;
+    CHECK_OK(f(1, &got, NULL));
+    CHECK(got == p, "platform %p, want %p", (void *)got, (void *)p);
+    CHECK(clGetExtensionFunctionAddressForPlatform(p, "clNoSuchFunctionKHR") == NULL,
+          "unknown name found");
+}
+
 int main(int argc, char **argv)
 {
     h_init("api", argc, argv);
@@ -181,6 +202,7 @@ int main(int argc, char **argv)
     H_RUN(platform_profile_and_version);
     H_RUN(platform_extensions_with_version);
     H_RUN(platform_icd_suffix);
+    H_RUN(platform_extension_function_address_icd);
     H_RUN(platform_host_timer_resolution);
     H_RUN(platform_invalid_param);
     H_RUN(platform_device_link);

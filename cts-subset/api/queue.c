@@ -216,10 +216,56 @@ TEST(queue_multiple_independent)
     CHECK_OK(clReleaseContext(c));
 }
 
+TEST(queue_device_default_on_host_queue)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    cl_device_device_enqueue_capabilities caps = 0;
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof caps, &caps, NULL));
+    if (!(caps & CL_DEVICE_QUEUE_SUPPORTED)) {
+        h_skip("no on-device queues");
+        return;
+    }
+    cl_context c = h_context();
+    REQUIRE(c, "no context");
+    cl_int e = 1;
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, d, NULL, &e);
+    REQUIRE(q && e == CL_SUCCESS, "host queue: %s", h_err(e));
+    cl_queue_properties props[] = {
+        CL_QUEUE_PROPERTIES,
+        CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue dq = clCreateCommandQueueWithProperties(c, d, props, &e);
+    REQUIRE(dq && e == CL_SUCCESS, "default on-device queue: %s", h_err(e));
+    /* CL_QUEUE_DEVICE_DEFAULT: "Return the current default command-queue
+     * for the underlying device", whatever kind of queue is asked. */
+    cl_command_queue got = NULL;
+    CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof got, &got, NULL));
+    CHECK(got == dq, "host queue: CL_QUEUE_DEVICE_DEFAULT %p, want %p", (void *)got, (void *)dq);
+    got = NULL;
+    CHECK_OK(clGetCommandQueueInfo(dq, CL_QUEUE_DEVICE_DEFAULT, sizeof got, &got, NULL));
+    CHECK(got == dq, "device queue: CL_QUEUE_DEVICE_DEFAULT %p, want %p", (void *)got, (void *)dq);
+    /* A replacement default is what both answer next. */
+    cl_queue_properties plain[] = {CL_QUEUE_PROPERTIES,
+                                   CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue dq2 = clCreateCommandQueueWithProperties(c, d, plain, &e);
+    REQUIRE(dq2 && e == CL_SUCCESS, "on-device queue: %s", h_err(e));
+    if (caps & CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT) {
+        CHECK_OK(clSetDefaultDeviceCommandQueue(c, d, dq2));
+        CHECK_OK(clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof got, &got, NULL));
+        CHECK(got == dq2, "after clSetDefaultDeviceCommandQueue: %p, want %p", (void *)got,
+              (void *)dq2);
+    }
+    clReleaseCommandQueue(dq2);
+    clReleaseCommandQueue(dq);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("api", argc, argv);
     H_RUN(queue_default);
+    H_RUN(queue_device_default_on_host_queue);
     H_RUN(queue_properties_array);
     H_RUN(queue_legacy_create);
     H_RUN(queue_create_errors);

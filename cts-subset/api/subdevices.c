@@ -220,6 +220,32 @@ TEST(subdev_context_and_queue)
     CHECK_OK(clReleaseContext(ctx));
 }
 
+TEST(subdev_invalid_partition_values)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    cl_device_id subs[64];
+    cl_uint n = 0;
+    /* "CL_INVALID_VALUE if values specified in properties are not valid":
+     * no sub-device holds zero compute units, and a list names one
+     * partition scheme. CL_INVALID_DEVICE_PARTITION_COUNT is about
+     * CL_DEVICE_PARTITION_BY_COUNTS. */
+    cl_device_partition_property zero[] = {CL_DEVICE_PARTITION_EQUALLY, 0, 0};
+    CHECK_ERR(clCreateSubDevices(d, zero, 64, subs, &n), CL_INVALID_VALUE);
+    CHECK_ERR(clCreateSubDevices(d, zero, 0, NULL, &n), CL_INVALID_VALUE);
+    cl_device_partition_property two[] = {CL_DEVICE_PARTITION_EQUALLY, 1,
+                                          CL_DEVICE_PARTITION_BY_COUNTS, 1,
+                                          CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    CHECK_ERR(clCreateSubDevices(d, two, 64, subs, &n), CL_INVALID_VALUE);
+    cl_device_partition_property two_counts_first[] = {CL_DEVICE_PARTITION_BY_COUNTS, 1,
+                                                       CL_DEVICE_PARTITION_BY_COUNTS_LIST_END,
+                                                       CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    CHECK_ERR(clCreateSubDevices(d, two_counts_first, 64, subs, &n), CL_INVALID_VALUE);
+    cl_device_partition_property twice[] = {CL_DEVICE_PARTITION_EQUALLY, 1,
+                                            CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    CHECK_ERR(clCreateSubDevices(d, twice, 64, subs, &n), CL_INVALID_VALUE);
+}
+
 int main(int argc, char **argv)
 {
     h_init("api", argc, argv);
@@ -227,6 +253,7 @@ int main(int argc, char **argv)
     H_RUN(subdev_equally);
     H_RUN(subdev_by_counts);
     H_RUN(subdev_errors);
+    H_RUN(subdev_invalid_partition_values);
     H_RUN(subdev_context_and_queue);
     return h_done();
 }

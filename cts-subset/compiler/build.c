@@ -218,6 +218,59 @@ TEST(many_kernels_share_program_state)
     clReleaseContext(c);
 }
 
+/* 1e-40f, a single-precision denormal, times *scale (1.0f) in the kernel:
+ * the product as the kernel computed it. A scale read from memory keeps
+ * the compiler from folding the multiplication away. */
+static float denormal_times_one(cl_context c, cl_command_queue q, cl_program p)
+{
+    cl_int e = 0;
+    cl_kernel k = clCreateKernel(p, "scale", &e);
+    CHECK(k && e == CL_SUCCESS, "clCreateKernel: %s", h_err(e));
+    if (!k) return -1.0f;
+    float data[2] = {1e-40f, 1.0f};
+    cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data, &e);
+    CHECK(m && e == CL_SUCCESS, "clCreateBuffer: %s", h_err(e));
+    CHECK_OK(clSetKernelArg(k, 0, sizeof m, &m));
+    size_t one = 1;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof data, data, 0, NULL, NULL));
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    return data[0];
+}
+
+TEST(denorms_are_zero_flushes_single_precision)
+{
+    cl_context c = h_context();
+    REQUIRE(c, "context");
+    cl_command_queue q = h_queue(c, 0);
+    REQUIRE(q, "queue");
+    const char *src = "kernel void scale(global float *d) { d[0] = d[0] * d[1]; }";
+    cl_program plain = h_build(c, src, NULL);
+    cl_program daz = h_build(c, src, "-cl-denorms-are-zero");
+    REQUIRE(plain && daz, "build");
+    cl_device_fp_config fp = 0;
+    CHECK_OK(clGetDeviceInfo(h_device(), CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL));
+    if (fp & CL_FP_DENORM) {
+        float r = denormal_times_one(c, q, plain);
+        CHECK(r == 1e-40f, "without -cl-denorms-are-zero: %g, want 1e-40", r);
+    }
+    /* "-cl-denorms-are-zero: ... single precision denormalized numbers
+     * may be flushed to zero": ferrocl flushes them. */
+    float r = denormal_times_one(c, q, daz);
+    CHECK(r == 0.0f, "with -cl-denorms-are-zero: %g, want 0", r);
+    /* The flush ends with the kernel: the same workers run the other
+     * program with denormals again. */
+    if (fp & CL_FP_DENORM) {
+        r = denormal_times_one(c, q, plain);
+        CHECK(r == 1e-40f, "after a -cl-denorms-are-zero kernel: %g, want 1e-40", r);
+    }
+    clReleaseProgram(plain);
+    clReleaseProgram(daz);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("compiler", argc, argv);
@@ -227,5 +280,6 @@ int main(int argc, char **argv)
     H_RUN(kernel_attributes_reported);
     H_RUN(kernel_local_mem_size_counts_local_variables);
     H_RUN(many_kernels_share_program_state);
+    H_RUN_T(denorms_are_zero_flushes_single_precision, 60);
     return h_done();
 }

@@ -190,8 +190,10 @@ TEST(device_queue_objects)
     CHECK(def == other, "default after clSetDefaultDeviceCommandQueue");
     cl_command_queue host = h_queue(c, 0);
     CHECK_ERR(clSetDefaultDeviceCommandQueue(c, d, host), CL_INVALID_COMMAND_QUEUE);
+    /* "Return the current default command-queue for the underlying
+     * device", a host queue's too. */
     CHECK_OK(clGetCommandQueueInfo(host, CL_QUEUE_DEVICE_DEFAULT, sizeof def, &def, NULL));
-    CHECK(def == NULL, "host queue's CL_QUEUE_DEVICE_DEFAULT");
+    CHECK(def == other, "host queue's CL_QUEUE_DEVICE_DEFAULT");
     clReleaseCommandQueue(host);
     clReleaseMemObject(b);
     clReleaseCommandQueue(other);

@@ -352,7 +352,14 @@ fn partition_properties(
     let kind = read(0);
     let mut props = vec![kind];
     match kind as u32 {
-        CL_DEVICE_PARTITION_EQUALLY => props.push(read(1)),
+        // "CL_INVALID_VALUE if values specified in properties are not
+        // valid": EQUALLY splits into sub-devices of n compute units each,
+        // so n is at least 1 (CL_INVALID_DEVICE_PARTITION_COUNT is
+        // BY_COUNTS' code).
+        CL_DEVICE_PARTITION_EQUALLY => match read(1) {
+            n if n > 0 => props.push(n),
+            _ => return Err(CL_INVALID_VALUE),
+        },
         CL_DEVICE_PARTITION_BY_COUNTS => loop {
             let count = read(props.len());
             props.push(count);
@@ -364,6 +371,11 @@ fn partition_properties(
             }
         },
         _ => return Err(CL_INVALID_VALUE),
+    }
+    // A list names one partition scheme: what follows it is the
+    // terminator, or the list is not valid.
+    if read(props.len()) != 0 {
+        return Err(CL_INVALID_VALUE);
     }
     props.push(0);
     Ok(props)

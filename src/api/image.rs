@@ -8,6 +8,16 @@ use crate::cl::*;
 #[allow(unused_imports)]
 use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
 
+/// The image types of the "List of supported image types" table.
+const IMAGE_TYPES: [cl_mem_object_type; 6] = [
+    CL_MEM_OBJECT_IMAGE1D,
+    CL_MEM_OBJECT_IMAGE1D_ARRAY,
+    CL_MEM_OBJECT_IMAGE1D_BUFFER,
+    CL_MEM_OBJECT_IMAGE2D,
+    CL_MEM_OBJECT_IMAGE2D_ARRAY,
+    CL_MEM_OBJECT_IMAGE3D,
+];
+
 cl_entry! {
     fn clCreateImage2D(context: cl_context, _flags: cl_mem_flags, _image_format: *const cl_image_format, _image_width: usize, _image_height: usize, _image_row_pitch: usize, _host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
         crate::core::context::Context::resolve(context)?;
@@ -29,10 +39,14 @@ cl_entry! {
         Err(CL_INVALID_OPERATION)
     }
 
-    fn clGetSupportedImageFormats(context: cl_context, _flags: cl_mem_flags, _image_type: cl_mem_object_type, num_entries: cl_uint, image_formats: *mut cl_image_format, num_image_formats: *mut cl_uint) -> cl_int {
+    fn clGetSupportedImageFormats(context: cl_context, flags: cl_mem_flags, image_type: cl_mem_object_type, num_entries: cl_uint, image_formats: *mut cl_image_format, num_image_formats: *mut cl_uint) -> cl_int {
         crate::core::context::Context::resolve(context)?;
-        // "CL_INVALID_VALUE if num_entries is 0 and image_formats is not NULL."
-        if num_entries == 0 && !image_formats.is_null() {
+        // "CL_INVALID_VALUE if flags or image_type are not valid, or if
+        // num_entries is 0 and image_formats is not NULL." Flags are those
+        // of the Memory Flags table (CL_MEM_KERNEL_READ_AND_WRITE included,
+        // which only this query takes).
+        crate::api::memory::check_flags(flags, crate::api::memory::IMAGE_FLAGS)?;
+        if !IMAGE_TYPES.contains(&image_type) || (num_entries == 0 && !image_formats.is_null()) {
             return Err(CL_INVALID_VALUE);
         }
         // No image formats are supported.

@@ -2,7 +2,7 @@
 //! native kernels).
 
 use crate::api::enqueue::Command;
-use crate::api::util::{c_array, c_str, cl_entry, info, write_info, write_list};
+use crate::api::util::{c_array, c_bytes, cl_entry, info, write_info, write_list};
 use crate::cl::*;
 use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::compiler::ArgSpace;
@@ -63,6 +63,14 @@ fn arg_info(k: &Kernel, index: cl_uint, param: cl_kernel_arg_info) -> Result<Vec
         .args
         .get(index as usize)
         .ok_or(CL_INVALID_ARG_INDEX)?;
+    // "Kernel argument information is only available if the program
+    // object associated with kernel is created with
+    // clCreateProgramWithSource and the program executable was built with
+    // the -cl-kernel-arg-info option specified in options argument to
+    // clBuildProgram or clCompileProgram" (and binaries of such builds).
+    if !k.info().arg_info {
+        return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    }
     match param {
         CL_KERNEL_ARG_ADDRESS_QUALIFIER => info(
             &(match arg.space {
@@ -234,7 +242,10 @@ fn enqueue_kernel(
 cl_entry! {
     fn clCreateKernel(program: cl_program, kernel_name: *const c_char, errcode_ret: *mut cl_int) -> cl_kernel, errcode_ret {
         let p = Program::resolve(program)?;
-        let name = c_str(kernel_name, CL_INVALID_VALUE)?;
+        // "CL_INVALID_VALUE if kernel_name is NULL"; any bytes are a name,
+        // and bytes that are no kernel's (not UTF-8, say) are
+        // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program".
+        let name = c_bytes(kernel_name, CL_INVALID_VALUE)?;
         Ok(publish(Kernel::new(&p, name)?))
     }
 

@@ -15,6 +15,8 @@ use std::sync::Arc;
 const ACCESS: u32 = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
 const HOST_ACCESS: u32 = CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
 const HOST_PTR: u32 = CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+/// The flags an image (and clGetSupportedImageFormats) takes.
+pub const IMAGE_FLAGS: u32 = ACCESS | HOST_ACCESS | HOST_PTR | CL_MEM_KERNEL_READ_AND_WRITE;
 
 fn has(flags: cl_mem_flags, bits: u32) -> bool {
     flags & bits as cl_mem_flags != 0
@@ -30,7 +32,7 @@ fn at_most_one(flags: cl_mem_flags, group: u32) -> bool {
 /// mutually exclusive (READ_WRITE/WRITE_ONLY/READ_ONLY;
 /// HOST_WRITE_ONLY/HOST_READ_ONLY/HOST_NO_ACCESS; USE_HOST_PTR with
 /// ALLOC_HOST_PTR or COPY_HOST_PTR).
-fn check_flags(flags: cl_mem_flags, allowed: u32) -> Result<(), cl_int> {
+pub fn check_flags(flags: cl_mem_flags, allowed: u32) -> Result<(), cl_int> {
     let use_and_other =
         has(flags, CL_MEM_USE_HOST_PTR) && has(flags, CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR);
     if flags & !(allowed as cl_mem_flags) != 0

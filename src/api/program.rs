@@ -199,6 +199,11 @@ cl_entry! {
         let p = Program::resolve(program)?;
         build_devices(&p, num_devices, device_list)?;
         check_notify(pfn_notify, user_data)?;
+        // "CL_INVALID_OPERATION if there are kernel objects attached to
+        // program."
+        if p.has_kernels() {
+            return Err(CL_INVALID_OPERATION);
+        }
         let options = options_text(options)?;
         let result = if let (true, Some(obj)) = (p.from_binary() && p.executable().is_none(), p.object()) {
             // A binary of a compiled object or library: linked into an
@@ -256,8 +261,9 @@ cl_entry! {
             let hp = Program::resolve(h)?;
             headers.push((c_str(n, CL_INVALID_VALUE)?.to_string(), hp.source.clone()));
         }
-        // "CL_INVALID_OPERATION if program has no source or IL available."
-        if p.from_binary() || p.source.is_empty() {
+        // "CL_INVALID_OPERATION if program has no source or IL available",
+        // and "if there are kernel objects attached to program".
+        if !p.has_source() || p.has_kernels() {
             return Err(CL_INVALID_OPERATION);
         }
         let options = options_text(options).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;

@@ -152,12 +152,10 @@ cl_entry! {
                 Some(d) => info(&d.size),
                 None => Err(CL_INVALID_COMMAND_QUEUE),
             },
-            // The device's current default on-device queue (NULL for host
-            // queues).
-            CL_QUEUE_DEVICE_DEFAULT => info(&match &q.on_device {
-                Some(_) => q.context.default_device_queue(&q.device).map_or(std::ptr::null_mut(), |d| handle_of(&d)),
-                None => std::ptr::null_mut(),
-            }),
+            // "Return the current default command-queue for the underlying
+            // device": the same answer for host and on-device queues (NULL
+            // while the device has none).
+            CL_QUEUE_DEVICE_DEFAULT => info(&q.context.default_device_queue(&q.device).map_or(std::ptr::null_mut(), |d| handle_of(&d))),
             _ => Err(CL_INVALID_VALUE),
         }?;
         write_info(&bytes, param_value_size, param_value, param_value_size_ret)

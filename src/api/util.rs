@@ -215,14 +215,19 @@ pub fn property_list<T: Copy + Default + PartialEq>(list: *const T) -> Vec<T> {
     v
 }
 
-/// A C string from the application, or `err` for NULL.
-pub fn c_str<'a>(ptr: *const c_char, err: cl_int) -> Result<&'a str, cl_int> {
+/// A C string's bytes from the application, or `err` for NULL.
+pub fn c_bytes<'a>(ptr: *const c_char, err: cl_int) -> Result<&'a [u8], cl_int> {
     if ptr.is_null() {
         return Err(err);
     }
     // SAFETY: the application passes a NUL-terminated string.
-    let s = unsafe { CStr::from_ptr(ptr) };
-    s.to_str().map_err(|_| err)
+    Ok(unsafe { CStr::from_ptr(ptr) }.to_bytes())
+}
+
+/// A C string from the application, or `err` for NULL or bytes that are
+/// not UTF-8.
+pub fn c_str<'a>(ptr: *const c_char, err: cl_int) -> Result<&'a str, cl_int> {
+    std::str::from_utf8(c_bytes(ptr, err)?).map_err(|_| err)
 }
 
 /// Writes a handle list to an application array (clGetDeviceIDs and the

@@ -8,14 +8,16 @@
 //! Version 2 added each kernel's work-group entry flag (the field after
 //! uses_barriers); version 1 binaries still load, work-item entries only.
 //! Version 3 added the __local variables' size, version 4 the uniform
-//! work-group flag and the region frame size (kernels run as regions).
+//! work-group flag and the region frame size (kernels run as regions),
+//! version 5 whether the kernel answers argument queries and whether it
+//! flushes denormals (-cl-kernel-arg-info, -cl-denorms-are-zero).
 
 use super::{
     abi, address_space, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind,
 };
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 const HEADER: usize = 8 + 4 + 8;
 
 fn esc(s: &str) -> String {
@@ -64,7 +66,7 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     let mut meta = String::new();
     for k in kernels {
         meta += &format!(
-            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             esc(&k.name),
             dims(k.reqd_work_group_size),
             dims(k.work_group_size_hint),
@@ -73,7 +75,9 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
             esc(&k.attributes),
             k.local_variables_size,
             k.uniform_work_groups as u8,
-            k.frame_size
+            k.frame_size,
+            k.arg_info as u8,
+            k.denormals_are_zero as u8
         );
         for a in &k.args {
             meta += &format!(
@@ -127,6 +131,9 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
                 frame_size: 0,
                 // Binaries before version 4: what their CL1.2 default was.
                 uniform_work_groups: true,
+                // Before version 5 every kernel answered and none flushed.
+                arg_info: true,
+                denormals_are_zero: false,
             };
         match f.as_slice() {
             ["kernel", name, reqd, hint, barriers, attrs] if version == 1 => {
@@ -140,13 +147,17 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
                 k.local_variables_size = locals.parse().map_err(|_| bad())?;
                 kernels.push(k)
             }
-            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame]
-                if version >= 4 =>
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, flags @ ..]
+                if version >= 4 && flags.len() == if version >= 5 { 2 } else { 0 } =>
             {
                 let mut k = kernel(name, reqd, hint, barriers, wg, attrs);
                 k.local_variables_size = locals.parse().map_err(|_| bad())?;
                 k.uniform_work_groups = *uniform == "1";
                 k.frame_size = frame.parse().map_err(|_| bad())?;
+                if let [arg_info, denormals] = flags {
+                    k.arg_info = *arg_info == "1";
+                    k.denormals_are_zero = *denormals == "1";
+                }
                 kernels.push(k)
             }
             ["arg", space, size, ty, name, access, qual] => {

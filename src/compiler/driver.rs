@@ -144,6 +144,11 @@ fn tokenize(options: &str) -> Vec<String> {
     out
 }
 
+/// Whether the build options hold `option`.
+fn has_option(options: &str, option: &str) -> bool {
+    tokenize(options).iter().any(|t| t == option)
+}
+
 /// The clang arguments for a program's build options.
 pub fn front_end_args(options: &str) -> Result<Vec<String>, BuildError> {
     const PASS: &[&str] = &[
@@ -370,6 +375,11 @@ fn front_end(
         return Err(BuildError::Failed(log));
     }
     let text = std::fs::read_to_string(&ll).map_err(|e| io_err("reading clang's output", e))?;
+    let text = ir::mark_kernels(
+        &text,
+        has_option(options, "-cl-kernel-arg-info"),
+        has_option(options, "-cl-denorms-are-zero"),
+    );
     Ok((text, log))
 }
 
@@ -806,6 +816,10 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
         )));
     }
     let ir = std::fs::read_to_string(&linked).map_err(|e| io_err("reading the linked IR", e))?;
+    // -cl-denorms-are-zero is a link option too: then every kernel
+    // flushes, whatever its compile asked.
+    let flush = has_option(options, "-cl-denorms-are-zero");
+    let ir = ir::mark_kernels(&ir, true, flush);
     if library {
         return Ok(Linked::Library(Object {
             kind: ObjectKind::Library,

@@ -697,11 +697,59 @@ fn kernel_of(
             local_variables_size: 0,
             frame_size: 0,
             uniform_work_groups: false,
+            arg_info: tail.contains("!kernel_arg_name "),
+            denormals_are_zero: tail.contains(&format!("!{DENORMALS_ARE_ZERO} ")),
         },
         params,
         regions: None,
         local_variable: None,
     })
+}
+
+/// The metadata a kernel built with -cl-denorms-are-zero carries (clang
+/// has no x86 attribute for it that leaves inlining of the builtins be).
+pub(super) const DENORMALS_ARE_ZERO: &str = "ferrocl.denorms_are_zero";
+
+/// Marks the kernels of clang's (or llvm-link's) `text` with what the
+/// program's options ask for that the compiler itself does not need:
+/// without `arg_info`, a kernel loses its `!kernel_arg_name` (clang always
+/// gets -cl-kernel-arg-info); with `denormals_are_zero` it gets
+/// `!ferrocl.denorms_are_zero`. Function metadata survives linking, so a
+/// linked kernel keeps what the compile that made it asked for.
+pub fn mark_kernels(text: &str, arg_info: bool, denormals_are_zero: bool) -> String {
+    if arg_info && !denormals_are_zero {
+        return text.to_string();
+    }
+    let md = max_numbers(text).1 + 1;
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.lines() {
+        if !(line.starts_with("define ") && line.contains(" spir_kernel ")) {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let mut line = line.to_string();
+        if !arg_info {
+            if let Some(at) = line.find(" !kernel_arg_name !") {
+                let id = at + " !kernel_arg_name !".len();
+                let end = line[id..]
+                    .find(|c: char| !c.is_ascii_digit())
+                    .map_or(line.len(), |e| id + e);
+                line.replace_range(at..end, "");
+            }
+        }
+        if denormals_are_zero && !line.contains(&format!("!{DENORMALS_ARE_ZERO} ")) {
+            if let Some(brace) = line.rfind(" {") {
+                line.insert_str(brace, &format!(" !{DENORMALS_ARE_ZERO} !{md}"));
+            }
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    if denormals_are_zero {
+        out.push_str(&format!("!{md} = !{{}}\n"));
+    }
+    out
 }
 
 /// The highest `#N` attribute group and `!N` metadata number in the module.

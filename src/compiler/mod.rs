@@ -241,6 +241,13 @@ pub struct KernelInfo {
     /// OpenCL C 1.x or with -cl-uniform-work-group-size (clang's kernel
     /// attribute "uniform-work-group-size").
     pub uniform_work_groups: bool,
+    /// clGetKernelArgInfo answers: the build (or the compile that made
+    /// the kernel) gave -cl-kernel-arg-info. The kernel keeps clang's
+    /// `!kernel_arg_name` only then (driver::mark_kernels).
+    pub arg_info: bool,
+    /// The kernel runs with single-precision denormals flushed to zero
+    /// (-cl-denorms-are-zero; the executor sets the thread's FTZ/DAZ).
+    pub denormals_are_zero: bool,
 }
 
 /// A built program, loaded and ready to run.

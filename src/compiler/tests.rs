@@ -63,7 +63,7 @@ fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
 
 #[test]
 fn vector_add_metadata_and_run() {
-    let exe = compile(VADD, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let exe = compile(VADD, "-cl-kernel-arg-info").unwrap_or_else(|e| panic!("{}", e.log()));
     assert_eq!(exe.kernels.len(), 2);
     let k = &exe.kernels[exe.kernel_index("vadd").unwrap()];
     assert!(!k.uses_barriers);
@@ -75,6 +75,7 @@ fn vector_add_metadata_and_run() {
     assert_eq!(k.args[0].type_name, "float*");
     assert_eq!(k.args[3].type_name, "params");
     assert_eq!(k.args[4].name, "n");
+    assert!(k.arg_info && !k.denormals_are_zero);
     assert_eq!(
         k.args[0].type_qualifier,
         CL_KERNEL_ARG_TYPE_CONST as cl_kernel_arg_type_qualifier
@@ -145,6 +146,20 @@ fn vector_add_metadata_and_run() {
         unsafe { entry(args.as_ptr(), &mut cx) };
     }
     assert_eq!(out, [0, 1, 2]);
+}
+
+/// Argument names only with -cl-kernel-arg-info; the flush mark only with
+/// -cl-denorms-are-zero; both kept by the binary.
+#[test]
+fn build_options_marked_on_kernels() {
+    let exe = compile(VADD, "-cl-denorms-are-zero").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = &exe.kernels[exe.kernel_index("vadd").unwrap()];
+    assert!(!k.arg_info && k.denormals_are_zero);
+    assert!(k.args.iter().all(|a| a.name.is_empty()));
+    assert_eq!(k.args[0].type_name, "float*");
+    let loaded = Executable::load(&exe.binary).unwrap();
+    let l = &loaded.kernels[loaded.kernel_index("vadd").unwrap()];
+    assert!(!l.arg_info && l.denormals_are_zero);
 }
 
 #[test]

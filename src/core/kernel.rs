@@ -69,6 +69,12 @@ pub struct Kernel {
     exec_info: Mutex<ExecInfo>,
 }
 
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.kernel_detached();
+    }
+}
+
 impl ClObject for Kernel {
     const KIND: ObjectKind = ObjectKind::Kernel;
     const INVALID: cl_int = CL_INVALID_KERNEL;
@@ -85,9 +91,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Kernel {
     /// clCreateKernel: CL_INVALID_PROGRAM_EXECUTABLE without a built
     /// executable, CL_INVALID_KERNEL_NAME when it has no such kernel.
-    pub fn new(program: &Arc<Program>, name: &str) -> Result<Arc<Kernel>, cl_int> {
+    pub fn new(program: &Arc<Program>, name: impl AsRef<[u8]>) -> Result<Arc<Kernel>, cl_int> {
         let exe = program.executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-        let index = exe.kernel_index(name).ok_or(CL_INVALID_KERNEL_NAME)?;
+        // Kernel names are OpenCL C identifiers: bytes that are not UTF-8
+        // name no kernel.
+        let index = std::str::from_utf8(name.as_ref())
+            .ok()
+            .and_then(|n| exe.kernel_index(n))
+            .ok_or(CL_INVALID_KERNEL_NAME)?;
         Ok(Kernel::with_index(program, exe, index))
     }
 
@@ -106,6 +117,7 @@ impl Kernel {
         index: usize,
     ) -> Arc<Kernel> {
         let n = executable.kernels[index].args.len();
+        program.kernel_attached();
         Arc::new(Kernel {
             base: Base::new(ObjectKind::Kernel),
             program: program.clone(),
@@ -119,6 +131,7 @@ impl Kernel {
     /// clCloneKernel: the same kernel with a copy of the arguments and the
     /// exec info set so far.
     pub fn clone_kernel(&self) -> Arc<Kernel> {
+        self.program.kernel_attached();
         Arc::new(Kernel {
             base: Base::new(ObjectKind::Kernel),
             program: self.program.clone(),

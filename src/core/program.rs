@@ -6,6 +6,7 @@ use crate::compiler::{Executable, Object, ObjectKind as ObjKind};
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::{cl_object, lookup, Base, ObjectKind};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// What the last build, compile or link did, per program (one device).
@@ -16,6 +17,17 @@ pub struct BuildState {
     pub log: String,
     /// CL_PROGRAM_BINARY_TYPE.
     pub binary_type: cl_program_binary_type,
+}
+
+/// Where a program came from, which decides what a build may do with it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// clCreateProgramWithSource (the source may be empty).
+    Source,
+    /// clCreateProgramWithBinary.
+    Binary,
+    /// clLinkProgram.
+    Linked,
 }
 
 /// `#[repr(C)]` so that the ICD base comes first.
@@ -31,7 +43,10 @@ pub struct Program {
     /// The compiled object or library of the last clCompileProgram (or
     /// clLinkProgram -create-library, or a binary of one).
     object: Mutex<Option<Arc<Object>>>,
-    from_binary: bool,
+    origin: Origin,
+    /// The kernel objects created from the program that still exist
+    /// (Kernel's constructors and Drop keep the count).
+    kernels: AtomicUsize,
 }
 
 cl_object!(Program, Program, CL_INVALID_PROGRAM, _cl_program);
@@ -61,7 +76,7 @@ impl Program {
         build: BuildState,
         executable: Option<Executable>,
         object: Option<Object>,
-        from_binary: bool,
+        origin: Origin,
     ) -> Arc<Program> {
         Arc::new(Program {
             base: Base::new(ObjectKind::Program),
@@ -71,8 +86,22 @@ impl Program {
             build: Mutex::new(build),
             executable: Mutex::new(executable.map(Arc::new)),
             object: Mutex::new(object.map(Arc::new)),
-            from_binary,
+            origin,
+            kernels: AtomicUsize::new(0),
         })
+    }
+
+    /// A program from a binary or a link: no source.
+    fn without_source(
+        context: Arc<Context>,
+        devices: Vec<Arc<Device>>,
+        build: BuildState,
+        executable: Option<Executable>,
+        object: Option<Object>,
+        origin: Origin,
+    ) -> Arc<Program> {
+        let source = String::new();
+        Program::new(context, devices, source, build, executable, object, origin)
     }
 
     pub fn with_source(context: Arc<Context>, source: String) -> Arc<Program> {
@@ -82,7 +111,7 @@ impl Program {
             String::new(),
             CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
         );
-        Program::new(context, devices, source, build, None, None, false)
+        Program::new(context, devices, source, build, None, None, Origin::Source)
     }
 
     /// A program holding a compiled object or library (a binary of one, or
@@ -98,16 +127,13 @@ impl Program {
         } else {
             CL_BUILD_SUCCESS
         };
+        let origin = if from_binary {
+            Origin::Binary
+        } else {
+            Origin::Linked
+        };
         let build = BuildState::fresh(status, object.log.clone(), object_binary_type(object.kind));
-        Program::new(
-            context,
-            devices,
-            String::new(),
-            build,
-            None,
-            Some(object),
-            from_binary,
-        )
+        Program::without_source(context, devices, build, None, Some(object), origin)
     }
 
     /// The program clLinkProgram returns: its outcome recorded with
@@ -118,7 +144,7 @@ impl Program {
             String::new(),
             CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
         );
-        Program::new(context, devices, String::new(), build, None, None, false)
+        Program::without_source(context, devices, build, None, None, Origin::Linked)
     }
 
     /// The compiled object or library, if the program holds one.
@@ -166,20 +192,18 @@ impl Program {
             String::new(),
             CL_PROGRAM_BINARY_TYPE_EXECUTABLE as cl_program_binary_type,
         );
-        Program::new(
-            context,
-            devices,
-            String::new(),
-            build,
-            Some(exe),
-            None,
-            true,
-        )
+        Program::without_source(context, devices, build, Some(exe), None, Origin::Binary)
     }
 
     /// Whether the program was created from a binary.
     pub fn from_binary(&self) -> bool {
-        self.from_binary
+        self.origin == Origin::Binary
+    }
+
+    /// Whether the program was created from source: it has source to
+    /// compile, even an empty string.
+    pub fn has_source(&self) -> bool {
+        self.origin == Origin::Source
     }
 
     /// Records a build's outcome: the executable on success (replacing the
@@ -209,7 +233,7 @@ impl Program {
         if ok {
             *self.object.lock().unwrap_or_else(|p| p.into_inner()) = None;
         }
-        if ok || !self.from_binary {
+        if ok || !self.from_binary() {
             *self.executable.lock().unwrap_or_else(|p| p.into_inner()) = exe;
         }
         *self.build.lock().unwrap_or_else(|p| p.into_inner()) = state;
@@ -237,6 +261,22 @@ impl Program {
 
     pub fn set_executable(&self, exe: Arc<Executable>) {
         *self.executable.lock().unwrap_or_else(|p| p.into_inner()) = Some(exe);
+    }
+
+    /// A kernel object of this program was created.
+    pub fn kernel_attached(&self) {
+        self.kernels.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A kernel object of this program is gone.
+    pub fn kernel_detached(&self) {
+        self.kernels.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Whether kernel objects are attached to the program: its build,
+    /// which they were made from, cannot be replaced.
+    pub fn has_kernels(&self) -> bool {
+        self.kernels.load(Ordering::Relaxed) != 0
     }
 
     pub fn build_state(&self) -> BuildState {

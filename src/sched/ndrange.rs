@@ -203,6 +203,54 @@ fn take_stack() -> Result<DefaultStack, cl_int> {
     }
 }
 
+/// While alive, the thread runs with single-precision denormals flushed to
+/// zero, as a kernel built with -cl-denorms-are-zero asks: x86's MXCSR
+/// FTZ (results) and DAZ (inputs), put back as they were on drop, so the
+/// worker's next command (or the application's own code, on a thread
+/// that helps) sees the host's mode again. SSE has one mode for float and
+/// double; "double precision denormalized numbers may also be flushed".
+struct DenormalsAreZero {
+    #[cfg(target_arch = "x86_64")]
+    saved: u32,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl DenormalsAreZero {
+    const FTZ: u32 = 1 << 15;
+    const DAZ: u32 = 1 << 6;
+
+    fn enter() -> DenormalsAreZero {
+        let mut saved = 0u32;
+        // SAFETY: stmxcsr stores the 32-bit MXCSR to the local's address;
+        // ldmxcsr loads a value that only adds the FTZ and DAZ mode bits
+        // (no reserved bit, no exception unmasked) to the current one.
+        unsafe {
+            std::arch::asm!("stmxcsr [{}]", in(reg) &mut saved, options(nostack, preserves_flags));
+            let flushed = saved | Self::FTZ | Self::DAZ;
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &flushed, options(nostack, preserves_flags));
+        }
+        DenormalsAreZero { saved }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Drop for DenormalsAreZero {
+    fn drop(&mut self) {
+        // SAFETY: loads the MXCSR value stmxcsr stored in enter().
+        unsafe {
+            std::arch::asm!("ldmxcsr [{}]", in(reg) &self.saved, options(nostack, preserves_flags));
+        }
+    }
+}
+
+/// Elsewhere denormals stay as the host has them (the flush is a hint).
+#[cfg(not(target_arch = "x86_64"))]
+impl DenormalsAreZero {
+    fn enter() -> DenormalsAreZero {
+        DenormalsAreZero {}
+    }
+}
+
 fn local_ids(ls: [usize; 3]) -> impl Iterator<Item = [usize; 3]> {
     (0..ls[2]).flat_map(move |z| (0..ls[1]).flat_map(move |y| (0..ls[0]).map(move |x| [x, y, z])))
 }
@@ -352,6 +400,7 @@ fn execute_groups(
     let printf = PrintfBuffer::default();
     let body = |chunk: std::ops::Range<usize>| {
         let _printf = printf.enter();
+        let _denormals = info.denormals_are_zero.then(DenormalsAreZero::enter);
         let group_args = GroupArgs::new(&block);
         let args = group_args.ptrs.as_ptr();
         // Values that live across barriers, for kernels run as regions.

@@ -53,6 +53,8 @@ fn kernel_info(name: &str, args: Vec<KernelArg>, barriers: bool) -> KernelInfo {
         local_variables_size: 0,
         frame_size: 0,
         uniform_work_groups: false,
+        arg_info: true,
+        denormals_are_zero: false,
     }
 }
 
