@@ -11,10 +11,21 @@ collective_scratch: one 8-byte slot per local linear id, then a result slot
 for the group and one per sub-group), waits, the first work-item combines the
 slots in local-linear-id order (so scans follow that order and float results
 are the same on every run) into the result slot, or in place for a scan,
-and after a second wait every work-item reads its answer. The second wait
-keeps the next collective's stores from overwriting what the others have
-yet to read. A sub-group's wait is a sub-group barrier: other sub-groups go
-on (src/sched/ndrange.rs)."""
+and after a second wait every work-item reads its answer. A broadcast
+waits first and only then stores the source's value in the result slot,
+so it needs no third wait either.
+
+What makes back-to-back collectives safe: after a collective's last wait
+the work-items still read (their own slot or the result slot), and the
+next collective may start in one work-item before another has read. So a
+collective stores, before its first wait, only into the caller's own slot
+(which only the caller reads after a last wait), and writes the result
+slot or other work-items' slots only after its first wait, which every
+member reaches after its reads of the previous collective. (A broadcast
+that stored the result slot before waiting overwrote an any's or a
+reduce's result that later work-items of the sub-group, or of the group's
+work-item loop, had yet to read.) A sub-group's wait is a sub-group
+barrier: other sub-groups go on (src/sched/ndrange.rs)."""
 from common import *
 
 TYPES = ['int', 'uint', 'long', 'ulong', 'float', 'double']
@@ -90,11 +101,11 @@ for T in TYPES:
 /* {T} */
 static {T} OVL __ferrocl_broadcast(__ferrocl_span g, {T} x, size_t source) {{
   __global {T} *r = (__global {T} *)(__ferrocl_slots() + g.result);
+  /* Not before the others have read the previous result (see above). */
+  __ferrocl_collective_wait(g.sub_group);
   if (g.me == source) *r = x;
   __ferrocl_collective_wait(g.sub_group);
-  {T} v = *r;
-  __ferrocl_collective_wait(g.sub_group);
-  return v;
+  return *r;
 }}
 {T} OVL work_group_broadcast({T} x, size_t local_id) {{
   return __ferrocl_broadcast(__ferrocl_wg_span(), x, local_id);

@@ -70,11 +70,11 @@ int OVL sub_group_any(int predicate) { return __ferrocl_vote(__ferrocl_sg_span()
 /* int */
 static int OVL __ferrocl_broadcast(__ferrocl_span g, int x, size_t source) {
   __global int *r = (__global int *)(__ferrocl_slots() + g.result);
+  /* Not before the others have read the previous result (see above). */
+  __ferrocl_collective_wait(g.sub_group);
   if (g.me == source) *r = x;
   __ferrocl_collective_wait(g.sub_group);
-  int v = *r;
-  __ferrocl_collective_wait(g.sub_group);
-  return v;
+  return *r;
 }
 int OVL work_group_broadcast(int x, size_t local_id) {
   return __ferrocl_broadcast(__ferrocl_wg_span(), x, local_id);
@@ -241,11 +241,11 @@ int OVL sub_group_scan_exclusive_max(int x) { return __ferrocl_scan_exclusive_ma
 /* uint */
 static uint OVL __ferrocl_broadcast(__ferrocl_span g, uint x, size_t source) {
   __global uint *r = (__global uint *)(__ferrocl_slots() + g.result);
+  /* Not before the others have read the previous result (see above). */
+  __ferrocl_collective_wait(g.sub_group);
   if (g.me == source) *r = x;
   __ferrocl_collective_wait(g.sub_group);
-  uint v = *r;
-  __ferrocl_collective_wait(g.sub_group);
-  return v;
+  return *r;
 }
 uint OVL work_group_broadcast(uint x, size_t local_id) {
   return __ferrocl_broadcast(__ferrocl_wg_span(), x, local_id);
@@ -412,11 +412,11 @@ uint OVL sub_group_scan_exclusive_max(uint x) { return __ferrocl_scan_exclusive_
 /* long */
 static long OVL __ferrocl_broadcast(__ferrocl_span g, long x, size_t source) {
   __global long *r = (__global long *)(__ferrocl_slots() + g.result);
+  /* Not before the others have read the previous result (see above). */
+  __ferrocl_collective_wait(g.sub_group);
   if (g.me == source) *r = x;
   __ferrocl_collective_wait(g.sub_group);
-  long v = *r;
-  __ferrocl_collective_wait(g.sub_group);
-  return v;
+  return *r;
 }
 long OVL work_group_broadcast(long x, size_t local_id) {
   return __ferrocl_broadcast(__ferrocl_wg_span(), x, local_id);
@@ -583,11 +583,11 @@ long OVL sub_group_scan_exclusive_max(long x) { return __ferrocl_scan_exclusive_
 /* ulong */
 static ulong OVL __ferrocl_broadcast(__ferrocl_span g, ulong x, size_t source) {
   __global ulong *r = (__global ulong *)(__ferrocl_slots() + g.result);
+  /* Not before the others have read the previous result (see above). */
+  __ferrocl_collective_wait(g.sub_group);
   if (g.me == source) *r = x;
   __ferrocl_collective_wait(g.sub_group);
-  ulong v = *r;
-  __ferrocl_collective_wait(g.sub_group);
-  return v;
+  return *r;
 }
 ulong OVL work_group_broadcast(ulong x, size_t local_id) {
   return __ferrocl_broadcast(__ferrocl_wg_span(), x, local_id);
@@ -754,11 +754,11 @@ ulong OVL sub_group_scan_exclusive_max(ulong x) { return __ferrocl_scan_exclusiv
 /* float */
 static float OVL __ferrocl_broadcast(__ferrocl_span g, float x, size_t source) {
   __global float *r = (__global float *)(__ferrocl_slots() + g.result);
+  /* Not before the others have read the previous result (see above). */
+  __ferrocl_collective_wait(g.sub_group);
   if (g.me == source) *r = x;
   __ferrocl_collective_wait(g.sub_group);
-  float v = *r;
-  __ferrocl_collective_wait(g.sub_group);
-  return v;
+  return *r;
 }
 float OVL work_group_broadcast(float x, size_t local_id) {
   return __ferrocl_broadcast(__ferrocl_wg_span(), x, local_id);
@@ -925,11 +925,11 @@ float OVL sub_group_scan_exclusive_max(float x) { return __ferrocl_scan_exclusiv
 /* double */
 static double OVL __ferrocl_broadcast(__ferrocl_span g, double x, size_t source) {
   __global double *r = (__global double *)(__ferrocl_slots() + g.result);
+  /* Not before the others have read the previous result (see above). */
+  __ferrocl_collective_wait(g.sub_group);
   if (g.me == source) *r = x;
   __ferrocl_collective_wait(g.sub_group);
-  double v = *r;
-  __ferrocl_collective_wait(g.sub_group);
-  return v;
+  return *r;
 }
 double OVL work_group_broadcast(double x, size_t local_id) {
   return __ferrocl_broadcast(__ferrocl_wg_span(), x, local_id);

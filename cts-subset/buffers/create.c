@@ -360,6 +360,82 @@ TEST(create_destructor_callbacks)
     clReleaseContext(c);
 }
 
+/* The kernel's event, its status when the destructor callback ran, and
+ * how many times it ran. */
+static cl_event gated_kernel;
+static cl_int status_at_dtor = 12345;
+static int gated_dtor_n;
+static void CL_CALLBACK gated_dtor(cl_mem m, void *ud)
+{
+    (void)m, (void)ud;
+    cl_int st = 12345;
+    clGetEventInfo(gated_kernel, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    status_at_dtor = st;
+    __atomic_fetch_add(&gated_dtor_n, 1, __ATOMIC_SEQ_CST);
+}
+
+/* "The registered user callback functions are called ... when the memory
+ * object is deleted": not while a command that uses it is queued or
+ * running, even once the application has released it. A kernel waiting on
+ * a user event uses the buffer; releasing the buffer then runs no
+ * callback; completing the event runs the kernel, and the callback runs
+ * exactly once, after the kernel's event is CL_COMPLETE, with the storage
+ * still there for the kernel (it wrote what it should). */
+TEST(destructor_callback_after_the_commands_using_it)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    REQUIRE(q, "no queue");
+    cl_program p = h_build(c,
+                           "kernel void fill(global int *b, global int *copy) {\n"
+                           "  size_t i = get_global_id(0);\n"
+                           "  b[i] = 3 * (int)i;\n"
+                           "  copy[i] = b[i] + 1;\n"
+                           "}\n",
+                           NULL);
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "fill", &e);
+    REQUIRE(k, "kernel: %s", h_err(e));
+    for (int round = 0; round < 20 && !h_failed(); round++) {
+        size_t n = 4096 + 64 * (size_t)round;
+        cl_mem b = clCreateBuffer(c, RW, n * sizeof(int), NULL, &e);
+        cl_mem copy = clCreateBuffer(c, RW, n * sizeof(int), NULL, &e);
+        REQUIRE(b && copy, "buffers: %s", h_err(e));
+        gated_dtor_n = 0;
+        status_at_dtor = 12345;
+        CHECK_OK(clSetMemObjectDestructorCallback(b, gated_dtor, NULL));
+        cl_event gate = clCreateUserEvent(c, &e);
+        REQUIRE(gate, "user event: %s", h_err(e));
+        CHECK_OK(clSetKernelArg(k, 0, sizeof b, &b));
+        CHECK_OK(clSetKernelArg(k, 1, sizeof copy, &copy));
+        CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 1, &gate, &gated_kernel));
+        CHECK_OK(clReleaseMemObject(b));
+        h_sleep_ms(round == 0 ? 20 : 1);
+        CHECK(gated_dtor_n == 0, "round %d: callback ran while the kernel waited", round);
+        CHECK_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+        CHECK_OK(clFinish(q));
+        CHECK(h_wait_int(&gated_dtor_n, 1, 5.0), "round %d: callback never ran", round);
+        h_sleep_ms(round == 0 ? 20 : 0);
+        CHECK(gated_dtor_n == 1, "round %d: callback ran %d times", round, gated_dtor_n);
+        CHECK(status_at_dtor == CL_COMPLETE, "round %d: callback ran with the kernel %s", round,
+              h_err(status_at_dtor));
+        int *out = malloc(n * sizeof *out);
+        CHECK_OK(clEnqueueReadBuffer(q, copy, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) bad += out[i] != 3 * (int)i + 1;
+        CHECK(bad == 0, "round %d: %zu wrong", round, bad);
+        free(out);
+        clReleaseEvent(gated_kernel);
+        clReleaseEvent(gate);
+        clReleaseMemObject(copy);
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("buffers", argc, argv);
@@ -370,5 +446,6 @@ int main(int argc, char **argv)
     H_RUN(create_mem_info);
     H_RUN(create_sub_buffers);
     H_RUN(create_destructor_callbacks);
+    H_RUN_T(destructor_callback_after_the_commands_using_it, 60);
     return h_done();
 }

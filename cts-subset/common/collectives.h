@@ -272,4 +272,127 @@ static void c_item(cl_uint dims, const size_t *g, const size_t *l, size_t i, siz
     *group = (grp[2] * ng[1] + grp[1]) * ng[0] + grp[0];
 }
 
+/* Consecutive collectives of one scope, each kind right after another
+ * (any then broadcast, reduce then broadcast, scan then broadcast,
+ * broadcast then all, ...), in a loop: each collective's results must
+ * survive the next collective's stores to the shared scratch. SPAN is the
+ * number of work-items taking part (get_sub_group_size() or
+ * get_local_size(0)); broadcast sources move with the round. 1-D, int. */
+#define C_CHAIN_OUT 9
+static const char *c_chain_src =
+    "#define CAT2(a, b) a##b\n"
+    "#define CAT(a, b) CAT2(a, b)\n"
+    "#define FN(name) CAT(SCOPE, name)\n"
+    "kernel void chain(global const int *in, global int *out, int rounds, int seed) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  uint n = SPAN;\n"
+    "  int x = in[i];\n"
+    "  global int *o = out + i * rounds * 9;\n"
+    "  for (int r = 0; r < rounds; r++, o += 9) {\n"
+    "    int v = x * (r + 1) + seed;\n"
+    "    o[0] = FN(any)(((v + r) & 7) == 0);\n"
+    "    o[1] = FN(broadcast)(v, (uint)(r * 5 + seed) % n);\n"
+    "    o[2] = FN(reduce_add)(v);\n"
+    "    o[3] = FN(broadcast)(o[2] - v, (uint)(r + 3) % n);\n"
+    "    o[4] = FN(all)(v > -15);\n"
+    "    o[5] = FN(scan_inclusive_add)(v);\n"
+    "    o[6] = FN(broadcast)(o[5], n - 1);\n"
+    "    o[7] = FN(reduce_max)(v);\n"
+    "    o[8] = FN(scan_exclusive_min)(v);\n"
+    "  }\n"
+    "}\n";
+
+/* Runs chain (kernel k of c_chain_src) over `groups` groups of `local`
+ * items, spans of `span` consecutive local ids (the last one of a group
+ * smaller), and checks every result; returns how many are wrong and
+ * describes the first in why. */
+static size_t c_chain(cl_context c, cl_command_queue q, cl_kernel k, size_t local, size_t groups,
+                      size_t span, int rounds, int seed, char *why, size_t why_size)
+{
+    size_t n = local * groups, bad = 0, outs = n * (size_t)rounds * C_CHAIN_OUT;
+    cl_int *in = malloc(n * sizeof *in), *out = malloc(outs * sizeof *out);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (cl_int)(((uint32_t)(i * 2654435761u + (unsigned)seed * 97u) >> 7) % 41) - 20;
+    cl_int e;
+    cl_mem bi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, n * sizeof *in, in, &e);
+    cl_mem bo = clCreateBuffer(c, CL_MEM_READ_WRITE, outs * sizeof *out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof bi, &bi);
+    clSetKernelArg(k, 1, sizeof bo, &bo);
+    clSetKernelArg(k, 2, sizeof rounds, &rounds);
+    clSetKernelArg(k, 3, sizeof seed, &seed);
+    e = clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &local, 0, NULL, NULL);
+    if (e == CL_SUCCESS)
+        e = clEnqueueReadBuffer(q, bo, CL_TRUE, 0, outs * sizeof *out, out, 0, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        snprintf(why, why_size, "run: %s", h_err(e));
+        bad = 1;
+    }
+    for (size_t i = 0; i < n && e == CL_SUCCESS; i++) {
+        size_t lli = i % local, first = i - lli % span, left = i - lli + local - first;
+        size_t count = left < span ? left : span, me = i - first;
+        for (int r = 0; r < rounds; r++) {
+            cl_int v[64], any = 0, all = 1, sum = 0, max = INT32_MIN, incl = 0, excl = INT32_MAX;
+            for (size_t j = 0; j < count; j++) {
+                v[j] = in[first + j] * (r + 1) + seed;
+                any |= ((v[j] + r) & 7) == 0;
+                all &= v[j] > -15;
+                sum += v[j];
+                max = v[j] > max ? v[j] : max;
+            }
+            for (size_t j = 0; j <= me; j++) incl += v[j];
+            for (size_t j = 0; j < me; j++) excl = v[j] < excl ? v[j] : excl;
+            cl_int want[C_CHAIN_OUT] = {any, v[(size_t)(r * 5 + seed) % count], sum,
+                                        sum - v[(size_t)(r + 3) % count], all, incl, sum, max,
+                                        excl};
+            const cl_int *got = out + (i * (size_t)rounds + (size_t)r) * C_CHAIN_OUT;
+            for (int f = 0; f < C_CHAIN_OUT; f++)
+                if ((got[f] != 0) != (want[f] != 0) || (f != 0 && f != 4 && got[f] != want[f])) {
+                    if (!bad++)
+                        snprintf(why, why_size,
+                                 "local %zu seed %d item %zu round %d result %d: %d, expected %d",
+                                 local, seed, i, r, f, got[f], want[f]);
+                }
+        }
+    }
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+    free(in), free(out);
+    return bad;
+}
+
+/* The consecutive-collectives test of one scope: local sizes 60 (a partial
+ * last sub-group of 4), 64 and 7, five groups each, seeds that move the
+ * broadcast sources, 24 rounds of nine collectives per launch. */
+static void c_chain_test(int sub_groups)
+{
+    if (sub_groups ? !c_need_sub_groups() : !c_need_collectives()) return;
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, c_chain_src,
+                           sub_groups ? "-cl-std=CL3.0 -DSCOPE=sub_group_ -DSPAN=get_sub_group_size()"
+                                      : "-cl-std=CL3.0 -DSCOPE=work_group_ -DSPAN=get_local_size(0)");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "chain", &e);
+    REQUIRE(k, "kernel: %s", h_err(e));
+    static const size_t locals[] = {60, 64, 7};
+    for (size_t s = 0; s < 3 && !h_failed(); s++) {
+        size_t span = locals[s];
+        if (sub_groups)
+            CHECK_OK(clGetKernelSubGroupInfo(k, h_device(),
+                                             CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                             sizeof(size_t), &locals[s], sizeof span, &span, NULL));
+        REQUIRE(span > 0 && span <= 64, "span %zu", span);
+        for (int seed = 1; seed <= 12 && !h_failed(); seed++) {
+            char why[200] = "";
+            size_t bad = c_chain(c, q, k, locals[s], 5, span, 24, seed, why, sizeof why);
+            CHECK(bad == 0, "%zu wrong, first: %s", bad, why);
+        }
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 #endif

@@ -322,6 +322,11 @@ TEST(device_queries)
           "__opencl_c_subgroups not in CL_DEVICE_OPENCL_C_FEATURES");
 }
 
+/* Consecutive sub-group collectives of every kind (c_chain_src): a
+ * collective's result must not be overwritten by the next one before every
+ * member of the sub-group has read it. */
+TEST(consecutive_collectives) { c_chain_test(1); }
+
 int main(int argc, char **argv)
 {
     h_init("subgroups", argc, argv);
@@ -335,5 +340,6 @@ int main(int argc, char **argv)
     H_RUN_T(collectives_ulong, 60);
     H_RUN_T(collectives_float, 60);
     H_RUN_T(collectives_double, 60);
+    H_RUN_T(consecutive_collectives, 120);
     return h_done();
 }

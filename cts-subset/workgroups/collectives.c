@@ -211,6 +211,12 @@ TEST(feature_reported)
     clReleaseContext(c);
 }
 
+/* Consecutive work-group collectives of every kind (c_chain_src): a
+ * collective's result must not be overwritten by the next one (a broadcast
+ * right after a reduce, an any or a scan) before every work-item has read
+ * it. */
+TEST(consecutive_collectives) { c_chain_test(0); }
+
 int main(int argc, char **argv)
 {
     h_init("workgroups_collectives", argc, argv);
@@ -224,5 +230,6 @@ int main(int argc, char **argv)
     H_RUN_T(int_and_float_cl20, 60);
     H_RUN_T(broadcast_every_type, 120);
     H_RUN(collectives_in_loops_and_helpers);
+    H_RUN_T(consecutive_collectives, 120);
     return h_done();
 }

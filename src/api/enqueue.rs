@@ -4,6 +4,7 @@
 use crate::api::util::{c_array, write_out};
 use crate::cl::*;
 use crate::core::event::{Event, Work};
+use crate::core::memory::Mem;
 use crate::core::object::publish;
 use crate::core::queue::{Queue, Sync};
 use std::sync::Arc;
@@ -42,6 +43,8 @@ pub struct Command<'a> {
     pub command_type: cl_command_type,
     pub wait: WaitList,
     pub event_out: *mut cl_event,
+    /// The memory objects the command uses, kept until it has ended.
+    held: Vec<Arc<Mem>>,
 }
 
 impl Command<'_> {
@@ -62,7 +65,16 @@ impl Command<'_> {
             command_type,
             wait: wait_list(queue, num_events, events)?,
             event_out,
+            held: Vec::new(),
         })
+    }
+
+    /// The command uses `mems`: their destructor callbacks run (and their
+    /// storage goes) only after it has ended, even once the application
+    /// has released them.
+    pub fn holding(mut self, mems: Vec<Arc<Mem>>) -> Self {
+        self.held.extend(mems);
+        self
     }
 
     /// Enqueues with the given ordering and work; blocking calls return
@@ -76,7 +88,7 @@ impl Command<'_> {
     ) -> Result<Arc<Event>, cl_int> {
         let ev = self
             .queue
-            .enqueue(self.command_type, &self.wait, sync, work);
+            .enqueue_holding(self.command_type, &self.wait, sync, work, self.held);
         if !self.event_out.is_null() {
             write_out(self.event_out, publish(ev.clone()));
         }

@@ -228,7 +228,7 @@ fn enqueue_kernel(
         q.device.pool().threads,
     )?;
     let launch = Launch::new(&k, &q.device)?;
-    let cmd = Command::new(&q, command_type, num_events, events, event)?;
+    let cmd = Command::new(&q, command_type, num_events, events, event)?.holding(launch.buffers());
     let pool = q.device.pool().clone();
     cmd.run(
         Box::new(move || match range {
@@ -345,15 +345,13 @@ cl_entry! {
         let mut copy = block.to_vec();
         let held = crate::api::native_mem::patch_mem_args(&q, &mut copy, args as *const u8, mems, locs)?;
         let args = NativeArgs(copy);
-        let cmd = Command::new(&q, CL_COMMAND_NATIVE_KERNEL as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        let cmd = Command::new(&q, CL_COMMAND_NATIVE_KERNEL as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(held);
         cmd.run(Box::new(move || {
             let mut args = args;
             let ptr = if args.0.is_empty() { std::ptr::null_mut() } else { args.0.as_mut_ptr() as *mut c_void };
             // SAFETY: the application's native kernel, called with its own
             // copy of the argument block as the spec prescribes.
             unsafe { func(ptr) };
-            // The buffers stay alive until the function has run.
-            drop(held);
             Ok(())
         }), false)
     }

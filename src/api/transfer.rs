@@ -1,7 +1,8 @@
 //! Entry points: commands on buffers' bytes — read, write, copy (linear and
 //! rectangular), fill, map/unmap and migrate. Everything is validated
 //! before the command is enqueued; the command holds an `Arc<Mem>` of each
-//! buffer it touches, so released buffers live until it has run.
+//! buffer it touches (Command::holding), so released buffers live, and
+//! their destructor callbacks wait, until it has ended.
 
 use crate::api::enqueue::Command;
 use crate::api::util::{c_array, cl_entry};
@@ -90,7 +91,8 @@ fn read_write(
     } else {
         CL_COMMAND_READ_BUFFER
     };
-    let cmd = Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?;
+    let cmd =
+        Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?.holding(vec![m.clone()]);
     let host = HostPtr(ptr as *mut u8);
     let work = move || {
         let dev = m.host_address();
@@ -140,7 +142,8 @@ fn read_write_rect(
     } else {
         CL_COMMAND_READ_BUFFER_RECT
     };
-    let cmd = Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?;
+    let cmd =
+        Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?.holding(vec![m.clone()]);
     let hp = HostPtr(ptr as *mut u8);
     let work = move || {
         let dev = m.host_address();
@@ -223,7 +226,8 @@ fn copy_buffer_rect(
         wait.0,
         wait.1,
         wait.2,
-    )?;
+    )?
+    .holding(vec![s.clone(), d.clone()]);
     let work = move || {
         // SAFETY: both rectangles are in bounds of their buffers (checked
         // above), which the Arcs keep alive, and do not overlap.
@@ -271,19 +275,13 @@ fn map_buffer(
         wait.0,
         wait.1,
         wait.2,
-    )?;
+    )?
+    .holding(vec![m.clone()]);
     // Zero copy: the mapped region is the buffer itself, and its address
     // is known before the command runs.
     let ptr = m.host_address().wrapping_add(offset);
     m.add_map(ptr);
-    let held = m.clone();
-    if let Err(e) = cmd.run(
-        Box::new(move || {
-            drop(held);
-            Ok(())
-        }),
-        blocking != 0,
-    ) {
+    if let Err(e) = cmd.run(Box::new(|| Ok(())), blocking != 0) {
         m.remove_map(ptr);
         return Err(e);
     }
@@ -315,7 +313,7 @@ cl_entry! {
         if s_root == d_root && ranges_overlap(s_off + src_offset, d_off + dst_offset, size) {
             return Err(CL_MEM_COPY_OVERLAP);
         }
-        let cmd = Command::new(&q, CL_COMMAND_COPY_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        let cmd = Command::new(&q, CL_COMMAND_COPY_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![s.clone(), d.clone()]);
         let work = move || {
             // SAFETY: both ranges are inside their buffers (checked above),
             // which the Arcs keep alive; ptr::copy allows overlap anyway.
@@ -354,7 +352,7 @@ cl_entry! {
         // "The memory associated with pattern can be reused or freed after
         // the function returns": keep a copy.
         let bytes = c_array(pattern as *const u8, pattern_size, CL_INVALID_VALUE)?.to_vec();
-        let cmd = Command::new(&q, CL_COMMAND_FILL_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        let cmd = Command::new(&q, CL_COMMAND_FILL_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![m.clone()]);
         let work = move || {
             // SAFETY: offset..offset+size is inside the buffer (checked
             // above), which the Arc keeps alive.
@@ -375,13 +373,13 @@ cl_entry! {
         if !m.is_mapped(mapped_ptr as *mut u8) {
             return Err(CL_INVALID_VALUE);
         }
-        let cmd = Command::new(&q, CL_COMMAND_UNMAP_MEM_OBJECT as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        let cmd = Command::new(&q, CL_COMMAND_UNMAP_MEM_OBJECT as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![m.clone()]);
         // Another thread may have unmapped the same pointer meanwhile.
         if !m.remove_map(mapped_ptr as *mut u8) {
             return Err(CL_INVALID_VALUE);
         }
         // Zero copy: nothing to write back; the command orders the unmap.
-        cmd.run(Box::new(move || { drop(m); Ok(()) }), false)
+        cmd.run(Box::new(|| Ok(())), false)
     }
 
     fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
@@ -406,8 +404,8 @@ cl_entry! {
         if mems.iter().any(|m| !Arc::ptr_eq(&m.context, &q.context)) {
             return Err(CL_INVALID_CONTEXT);
         }
-        let cmd = Command::new(&q, CL_COMMAND_MIGRATE_MEM_OBJECTS as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
+        let cmd = Command::new(&q, CL_COMMAND_MIGRATE_MEM_OBJECTS as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(mems);
         // Host and device share memory: migrating moves nothing.
-        cmd.run(Box::new(move || { drop(mems); Ok(()) }), false)
+        cmd.run(Box::new(|| Ok(())), false)
     }
 }

@@ -2,23 +2,143 @@
 //! metadata in front of the shared object, so that clCreateProgramWithBinary
 //! and the cache recover both.
 //!
-//! Layout: b"FERROCL\0", u32 format version, u64 metadata length (little
-//! endian), the metadata as text lines, then the shared object's bytes.
+//! Layout (version 6): b"FERROCL\0", u32 format version, u64 metadata
+//! length, u64 shared object length (little endian), a 128-bit SipHash-2-4
+//! of everything else, then the metadata as text lines and the shared
+//! object's bytes.
 //!
-//! Version 2 added each kernel's work-group entry flag (the field after
-//! uses_barriers); version 1 binaries still load, work-item entries only.
-//! Version 3 added the __local variables' size, version 4 the uniform
-//! work-group flag and the region frame size (kernels run as regions),
-//! version 5 whether the kernel answers argument queries and whether it
-//! flushes denormals (-cl-kernel-arg-info, -cl-denorms-are-zero).
+//! Version 5 added each kernel's flags for argument queries and flushed
+//! denormals (-cl-kernel-arg-info, -cl-denorms-are-zero); version 6 the
+//! shared object's length and the checksum.
+//!
+//! Why the checksum: a damaged binary (an application's file, a cache file
+//! cut short by a full disk) used to reach dlopen, and a shared object with
+//! changed bytes crashes the process there or later in its code. Now a
+//! binary is loaded only if its lengths add up to exactly its size and its
+//! checksum matches, checked before anything is written or loaded; the
+//! shared object's ELF header and program headers are bounds-checked too
+//! (cheap, and what dlopen trusts). Earlier versions carried no checksum,
+//! so they are refused (CL_INVALID_BINARY; the cache rebuilds them).
 
 use super::{
     abi, address_space, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind,
 };
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
-const VERSION: u32 = 5;
-const HEADER: usize = 8 + 4 + 8;
+const VERSION: u32 = 6;
+/// Magic, version, the two lengths, the checksum.
+const HEADER: usize = 8 + 4 + 8 + 8 + 16;
+const SUM: std::ops::Range<usize> = 28..44;
+
+/// SipHash-2-4 with 128-bit output (Aumasson and Bernstein's reference
+/// algorithm) under a fixed key: a checksum no accidental damage defeats
+/// (unlike a CRC or FNV, every output bit depends on every input bit
+/// through a strong permutation), dependency-free and stable across Rust
+/// versions. `parts` are hashed as one byte string.
+fn checksum(parts: &[&[u8]]) -> [u8; 16] {
+    siphash128(0x6665_7272_6f63_6c21, 0x7072_6f67_7261_6d73, parts)
+}
+
+fn siphash128(k0: u64, k1: u64, parts: &[&[u8]]) -> [u8; 16] {
+    let mut v = [
+        k0 ^ 0x736f_6d65_7073_6575,
+        k1 ^ 0x646f_7261_6e64_6f6d ^ 0xee,
+        k0 ^ 0x6c79_6765_6e65_7261,
+        k1 ^ 0x7465_6462_7974_6573,
+    ];
+    fn round(v: &mut [u64; 4]) {
+        v[0] = v[0].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(13) ^ v[0];
+        v[0] = v[0].rotate_left(32);
+        v[2] = v[2].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(16) ^ v[2];
+        v[0] = v[0].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(21) ^ v[0];
+        v[2] = v[2].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(17) ^ v[2];
+        v[2] = v[2].rotate_left(32);
+    }
+    fn compress(v: &mut [u64; 4], m: u64) {
+        v[3] ^= m;
+        round(v);
+        round(v);
+        v[0] ^= m;
+    }
+    let mut tail = [0u8; 8];
+    let (mut filled, mut total) = (0usize, 0u64);
+    for part in parts {
+        total = total.wrapping_add(part.len() as u64);
+        let mut bytes = *part;
+        if filled > 0 {
+            let n = (8 - filled).min(bytes.len());
+            tail[filled..filled + n].copy_from_slice(&bytes[..n]);
+            filled += n;
+            bytes = &bytes[n..];
+            if filled < 8 {
+                continue;
+            }
+            compress(&mut v, u64::from_le_bytes(tail));
+        }
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            compress(&mut v, u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        }
+        let rest = words.remainder();
+        tail[..rest.len()].copy_from_slice(rest);
+        filled = rest.len();
+    }
+    let mut last = [0u8; 8];
+    last[..filled].copy_from_slice(&tail[..filled]);
+    compress(&mut v, u64::from_le_bytes(last) | (total << 56));
+    v[2] ^= 0xee;
+    for _ in 0..4 {
+        round(&mut v);
+    }
+    let lo = v[0] ^ v[1] ^ v[2] ^ v[3];
+    v[1] ^= 0xdd;
+    for _ in 0..4 {
+        round(&mut v);
+    }
+    let hi = v[0] ^ v[1] ^ v[2] ^ v[3];
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&lo.to_le_bytes());
+    out[8..].copy_from_slice(&hi.to_le_bytes());
+    out
+}
+
+/// The checks on the shared object's ELF header and program headers that
+/// cost nothing: an x86-64 ELF64 shared object whose headers and loaded
+/// segments lie inside the file. (The checksum already rules out damage;
+/// this keeps a well-formed binary around some other object from reaching
+/// dlopen.)
+fn check_elf(so: &[u8]) -> Option<()> {
+    let u16_at = |at: usize| Some(u16::from_le_bytes(so.get(at..at + 2)?.try_into().ok()?));
+    let u32_at = |at: usize| Some(u32::from_le_bytes(so.get(at..at + 4)?.try_into().ok()?));
+    let u64_at = |at: usize| Some(u64::from_le_bytes(so.get(at..at + 8)?.try_into().ok()?));
+    let within = |offset: u64, size: u64| {
+        offset
+            .checked_add(size)
+            .is_some_and(|end| end <= so.len() as u64)
+    };
+    // Magic, 64-bit, little endian, ELF version 1; ET_DYN, EM_X86_64.
+    (so.get(..7)? == b"\x7fELF\x02\x01\x01").then_some(())?;
+    (u16_at(16)? == 3 && u16_at(18)? == 62 && u32_at(20)? == 1).then_some(())?;
+    let (phoff, phentsize, phnum) = (u64_at(32)?, u16_at(54)?, u16_at(56)?);
+    let (shoff, shentsize, shnum) = (u64_at(40)?, u16_at(58)?, u16_at(60)?);
+    (u16_at(52)? == 64 && phentsize == 56 && phnum > 0).then_some(())?;
+    within(phoff, 56 * phnum as u64).then_some(())?;
+    (shnum == 0 || (shentsize == 64 && within(shoff, 64 * shnum as u64))).then_some(())?;
+    for i in 0..phnum as usize {
+        let ph = usize::try_from(phoff).ok()? + 56 * i;
+        let (kind, offset) = (u32_at(ph)?, u64_at(ph + 8)?);
+        let (filesz, memsz) = (u64_at(ph + 32)?, u64_at(ph + 40)?);
+        // PT_LOAD, PT_DYNAMIC: what the loader reads from the file.
+        if (kind == 1 || kind == 2) && (!within(offset, filesz) || filesz > memsz) {
+            return None;
+        }
+    }
+    Some(())
+}
 
 fn esc(s: &str) -> String {
     s.replace('\\', "\\\\")
@@ -95,70 +215,59 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(meta.len() as u64).to_le_bytes());
+    out.extend_from_slice(&(so.len() as u64).to_le_bytes());
+    let sum = checksum(&[&out, meta.as_bytes(), so]);
+    out.extend_from_slice(&sum);
     out.extend_from_slice(meta.as_bytes());
     out.extend_from_slice(so);
     out
 }
 
-/// Splits a binary into its kernels and shared object.
+/// Splits a binary into its kernels and shared object, once its lengths,
+/// checksum and ELF headers check out.
 pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
-    let bad = || "ferrocl: not a ferrocl program binary".to_string();
+    let bad = || "ferrocl: not a ferrocl program binary, or a damaged one".to_string();
     if bin.len() < HEADER || &bin[..8] != MAGIC {
         return Err(bad());
     }
-    let version = u32::from_le_bytes(bin[8..12].try_into().unwrap());
-    if !(1..=VERSION).contains(&version) {
+    let field = |at: usize| u64::from_le_bytes(bin[at..at + 8].try_into().expect("8 bytes"));
+    let version = u32::from_le_bytes(bin[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
         return Err("ferrocl: program binary of another ferrocl version".into());
     }
-    let len = u64::from_le_bytes(bin[12..20].try_into().unwrap()) as usize;
-    let meta = bin
-        .get(HEADER..HEADER.checked_add(len).ok_or_else(bad)?)
-        .ok_or_else(bad)?;
+    let (meta_len, so_len) = (field(12), field(20));
+    let total = meta_len
+        .checked_add(so_len)
+        .and_then(|n| n.checked_add(HEADER as u64));
+    if total != Some(bin.len() as u64) {
+        return Err(bad());
+    }
+    let meta_end = HEADER + meta_len as usize;
+    let (meta, so) = (&bin[HEADER..meta_end], &bin[meta_end..]);
+    if checksum(&[&bin[..SUM.start], meta, so])[..] != bin[SUM] {
+        return Err(bad());
+    }
+    check_elf(so).ok_or_else(bad)?;
     let meta = std::str::from_utf8(meta).map_err(|_| bad())?;
     let mut kernels: Vec<KernelInfo> = Vec::new();
     for line in meta.lines() {
         let f: Vec<&str> = line.split('\t').collect();
-        let kernel =
-            |name: &str, reqd: &str, hint: &str, barriers: &str, wg: &str, attrs| KernelInfo {
-                name: unesc(name),
-                args: Vec::new(),
-                reqd_work_group_size: parse_dims(reqd),
-                work_group_size_hint: parse_dims(hint),
-                uses_barriers: barriers == "1",
-                group_entry: wg == "1",
-                attributes: unesc(attrs),
-                local_variables_size: 0,
-                frame_size: 0,
-                // Binaries before version 4: what their CL1.2 default was.
-                uniform_work_groups: true,
-                // Before version 5 every kernel answered and none flushed.
-                arg_info: true,
-                denormals_are_zero: false,
-            };
         match f.as_slice() {
-            ["kernel", name, reqd, hint, barriers, attrs] if version == 1 => {
-                kernels.push(kernel(name, reqd, hint, barriers, "0", attrs))
-            }
-            ["kernel", name, reqd, hint, barriers, wg, attrs] if version == 2 => {
-                kernels.push(kernel(name, reqd, hint, barriers, wg, attrs))
-            }
-            ["kernel", name, reqd, hint, barriers, wg, attrs, locals] if version == 3 => {
-                let mut k = kernel(name, reqd, hint, barriers, wg, attrs);
-                k.local_variables_size = locals.parse().map_err(|_| bad())?;
-                kernels.push(k)
-            }
-            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, flags @ ..]
-                if version >= 4 && flags.len() == if version >= 5 { 2 } else { 0 } =>
-            {
-                let mut k = kernel(name, reqd, hint, barriers, wg, attrs);
-                k.local_variables_size = locals.parse().map_err(|_| bad())?;
-                k.uniform_work_groups = *uniform == "1";
-                k.frame_size = frame.parse().map_err(|_| bad())?;
-                if let [arg_info, denormals] = flags {
-                    k.arg_info = *arg_info == "1";
-                    k.denormals_are_zero = *denormals == "1";
-                }
-                kernels.push(k)
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, arg_info, denormals] => {
+                kernels.push(KernelInfo {
+                    name: unesc(name),
+                    args: Vec::new(),
+                    reqd_work_group_size: parse_dims(reqd),
+                    work_group_size_hint: parse_dims(hint),
+                    uses_barriers: *barriers == "1",
+                    group_entry: *wg == "1",
+                    attributes: unesc(attrs),
+                    local_variables_size: locals.parse().map_err(|_| bad())?,
+                    frame_size: frame.parse().map_err(|_| bad())?,
+                    uniform_work_groups: *uniform == "1",
+                    arg_info: *arg_info == "1",
+                    denormals_are_zero: *denormals == "1",
+                })
             }
             ["arg", space, size, ty, name, access, qual] => {
                 let k = kernels.last_mut().ok_or_else(bad)?;
@@ -179,7 +288,7 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
             _ => return Err(bad()),
         }
     }
-    Ok((kernels, &bin[HEADER + len..]))
+    Ok((kernels, so))
 }
 
 /// Loads the shared object at `path` and resolves each kernel's entry.
@@ -241,23 +350,28 @@ pub fn load(bin: &[u8]) -> Result<Executable, String> {
 }
 
 /// Compiled objects and libraries: b"FERROCLO", u32 format version, one
-/// byte kind (0 compiled object, 1 library), then the LLVM IR text.
+/// byte kind (0 compiled object, 1 library), the checksum of those and the
+/// IR (as for programs: a damaged IR text could still parse and link into
+/// a program that computes something else), then the LLVM IR text.
 const OBJECT_MAGIC: &[u8; 8] = b"FERROCLO";
+const OBJECT_HEADER: usize = 8 + 4 + 1 + 16;
 
 pub fn encode_object(o: &Object) -> Vec<u8> {
-    let mut out = Vec::with_capacity(13 + o.ir.len());
+    let mut out = Vec::with_capacity(OBJECT_HEADER + o.ir.len());
     out.extend_from_slice(OBJECT_MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.push(match o.kind {
         ObjectKind::Compiled => 0,
         ObjectKind::Library => 1,
     });
+    let sum = checksum(&[&out, o.ir.as_bytes()]);
+    out.extend_from_slice(&sum);
     out.extend_from_slice(o.ir.as_bytes());
     out
 }
 
 pub fn decode_object(bin: &[u8]) -> Option<Object> {
-    if bin.len() < 13 || &bin[..8] != OBJECT_MAGIC {
+    if bin.len() < OBJECT_HEADER || &bin[..8] != OBJECT_MAGIC {
         return None;
     }
     if u32::from_le_bytes(bin[8..12].try_into().ok()?) != VERSION {
@@ -268,10 +382,42 @@ pub fn decode_object(bin: &[u8]) -> Option<Object> {
         1 => ObjectKind::Library,
         _ => return None,
     };
-    let ir = std::str::from_utf8(&bin[13..]).ok()?.to_string();
+    let ir = &bin[OBJECT_HEADER..];
+    if checksum(&[&bin[..13], ir])[..] != bin[13..OBJECT_HEADER] {
+        return None;
+    }
+    let ir = std::str::from_utf8(ir).ok()?.to_string();
     Some(Object {
         kind,
         ir,
         log: String::new(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::checksum;
+
+    /// The reference implementation's first 128-bit test vectors (key
+    /// 00..0f, messages 00..len-1), under that key: the rounds are right.
+    #[test]
+    fn siphash_128_reference_vectors() {
+        let key_checksum =
+            |msg: &[u8]| super::siphash128(0x0706050403020100, 0x0f0e0d0c0b0a0908, &[msg]);
+        assert_eq!(
+            key_checksum(&[]),
+            [
+                0xa3, 0x81, 0x7f, 0x04, 0xba, 0x25, 0xa8, 0xe6, 0x6d, 0xf6, 0x72, 0x14, 0xc7, 0x55,
+                0x02, 0x93
+            ]
+        );
+        // Split anywhere, the same bytes hash the same.
+        let msg: Vec<u8> = (0..100u8).collect();
+        let whole = checksum(&[&msg]);
+        for cut in [0, 1, 7, 8, 9, 50, 99, 100] {
+            assert_eq!(checksum(&[&msg[..cut], &msg[cut..]]), whole);
+            assert_eq!(checksum(&[&msg[..cut], &[], &msg[cut..]]), whole);
+        }
+        assert_ne!(checksum(&[&msg[..99]]), whole);
+    }
 }

@@ -235,6 +235,48 @@ fn binary_round_trip_and_cache() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A damaged cache file (a byte changed, cut short, emptied) is not
+/// loaded: the build compiles again, runs, and writes a good file back.
+#[test]
+fn damaged_cache_files_are_rebuilt() {
+    let dir = std::env::temp_dir().join(format!("ferrocl-cache-damage-{}", std::process::id()));
+    let src = "__kernel void thrice(__global int *p) { p[get_global_id(0)] *= 3; }";
+    let good = build_cached(src, "", Some(&dir)).unwrap().binary;
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "fcl"))
+        .expect("the cache file");
+    type Damage = dyn Fn(&mut Vec<u8>);
+    let damages: [&Damage; 5] = [
+        &|b| {
+            let mid = b.len() / 2;
+            b[mid] ^= 0x40
+        },
+        &|b| b[30] ^= 1,
+        &|b| *b.last_mut().unwrap() ^= 0x80,
+        &|b| b.truncate(b.len() / 3),
+        &|b| b.clear(),
+    ];
+    for (i, damage) in damages.iter().enumerate() {
+        let mut bytes = good.clone();
+        damage(&mut bytes);
+        std::fs::write(&file, &bytes).unwrap();
+        assert!(Executable::load(&bytes).is_err(), "damage {i} loads");
+        let exe = build_cached(src, "", Some(&dir)).unwrap();
+        let mut v = [1i32, 2, 3];
+        let pv = v.as_mut_ptr();
+        run_as_executor(&exe, 0, &[&pv as *const _ as *mut c_void], 3);
+        assert_eq!(v, [3, 6, 9], "damage {i}");
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            good,
+            "damage {i}: file rewritten"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 const LOOP_SRC: &str = r#"
 #define REC 30
 static size_t helper(size_t x) { return x * 3 + get_global_id(0); }

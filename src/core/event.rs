@@ -6,6 +6,7 @@ use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
 use crate::core::host::now_ns;
+use crate::core::memory::Mem;
 use crate::core::object::{cl_object, handle_of, lookup, Base, ObjectKind};
 use crate::core::queue::Queue;
 use smallvec::SmallVec;
@@ -58,6 +59,13 @@ pub struct Event {
     /// A user event's status has been set (it may be set only once).
     user_status_set: AtomicBool,
     work: Mutex<Option<Work>>,
+    /// The memory objects the command uses, held until it has ended
+    /// (`release_held`, after its status is final): "the memory object is
+    /// deleted" (and its destructor callbacks run) only once no command
+    /// uses it, so the last hold must not go with the work closure, which
+    /// is dropped when it returns, while the command still reads
+    /// CL_RUNNING.
+    held: Mutex<Vec<Arc<Mem>>>,
     waiting: Mutex<Waiting>,
     done: Condvar,
     stamps: [AtomicU64; 5],
@@ -95,6 +103,7 @@ impl Event {
             dependency_failed: AtomicBool::new(false),
             user_status_set: AtomicBool::new(false),
             work: Mutex::new(work),
+            held: Mutex::new(Vec::new()),
             waiting: Mutex::new(Waiting {
                 successors: Successors::new(),
                 callbacks: Vec::new(),
@@ -159,6 +168,22 @@ impl Event {
 
     fn lock(&self) -> MutexGuard<'_, Waiting> {
         self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Keeps `mems` alive until the command has ended.
+    pub fn hold(&self, mems: Vec<Arc<Mem>>) {
+        self.held
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(mems);
+    }
+
+    /// Lets go of what `hold` kept: called once the command has ended.
+    pub fn release_held(&self) {
+        let held = std::mem::take(&mut *self.held.lock().unwrap_or_else(|p| p.into_inner()));
+        // Dropped outside the lock: a last reference runs the
+        // application's destructor callbacks.
+        drop(held);
     }
 
     pub fn take_work(&self) -> Option<Work> {

@@ -482,6 +482,17 @@ impl Launch {
         })
     }
 
+    /// The buffers the launch's arguments name.
+    pub fn buffers(&self) -> Vec<Arc<Mem>> {
+        self.args
+            .iter()
+            .filter_map(|a| match a {
+                ArgValue::Buffer(Some(m)) => Some(m.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn info(&self) -> &KernelInfo {
         &self.executable.kernels[self.index]
     }

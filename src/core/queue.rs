@@ -6,6 +6,7 @@ use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::event::{is_terminal, Event, Stamp, Work};
+use crate::core::memory::Mem;
 use crate::core::object::{cl_object, lookup, Base, ObjectKind};
 use crate::sched;
 use std::sync::{Arc, Mutex, Weak};
@@ -112,7 +113,21 @@ impl Queue {
         sync: Sync,
         work: Option<Work>,
     ) -> Arc<Event> {
+        self.enqueue_holding(command_type, wait_list, sync, work, Vec::new())
+    }
+
+    /// `enqueue` of a command that uses the memory objects `held`: they
+    /// stay alive until it has ended (Event::hold).
+    pub fn enqueue_holding(
+        self: &Arc<Self>,
+        command_type: cl_command_type,
+        wait_list: &[Arc<Event>],
+        sync: Sync,
+        work: Option<Work>,
+        held: Vec<Arc<Mem>>,
+    ) -> Arc<Event> {
         let ev = Event::new_command(self, command_type, work);
+        ev.hold(held);
         for dep in wait_list {
             dep.add_successor(&ev, true);
         }

@@ -59,7 +59,9 @@ fn settle_or_queue(ev: Arc<Event>, released: &mut Released) {
 }
 
 /// Ends an event and adds the successors that became ready to `released`;
-/// calls the event's callbacks after releasing the successors.
+/// calls the event's callbacks after releasing the successors, then lets
+/// go of the memory objects the command held (their destructor callbacks
+/// see it ended).
 pub fn end(ev: &Arc<Event>, status: cl_int, released: &mut Released) {
     let (successors, due) = ev.finish(status);
     let failed = status < 0;
@@ -70,6 +72,7 @@ pub fn end(ev: &Arc<Event>, status: cl_int, released: &mut Released) {
             .map(|(s, _)| s),
     );
     ev.call(due, status);
+    ev.release_held();
 }
 
 /// Ends a user event (clSetUserEventStatus) and launches what it released.
