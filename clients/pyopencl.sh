@@ -15,12 +15,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Pinned versions: pyopencl's wheel bundles ocl-icd's loader, which reads
-# OCL_ICD_VENDORS.
+# Pinned versions, dependencies included (pip freeze of a working venv).
+# platformdirs stays below 4.4: later ones ignore a relative XDG_CACHE_HOME,
+# as the XDG spec says, which PyOpenCL's test_xdg_cache_home sets (it fails
+# there on PoCL too). pyopencl's wheel bundles ocl-icd's loader.
 PYOPENCL_VERSION=2026.1.4
 PINS=(
-  "pyopencl==$PYOPENCL_VERSION" numpy==2.4.6 mako==1.4.3
-  pytest==9.2.0 pytest-timeout==2.4.0
+  "pyopencl==$PYOPENCL_VERSION" pytools==2026.1.1 platformdirs==4.3.8
+  siphash24==1.9 typing_extensions==4.16.0 numpy==2.4.6
+  mako==1.4.3 markupsafe==3.0.4
+  pytest==9.2.0 pytest-timeout==2.4.0 pluggy==1.7.0 iniconfig==2.3.1
+  packaging==26.4 pygments==2.21.0
 )
 
 LIB=${FERROCL_LIB:-$PWD/target/release/libferrocl.so}
@@ -50,9 +55,12 @@ fi
 
 # A fresh PyOpenCL binary cache per run (it keys on the platform's version
 # strings, not on the library's build); ferrocl's own cache stays where it is.
-export FERROCL_CACHE_DIR=${FERROCL_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ferrocl}
+export FERROCL_CACHE_DIR=${FERROCL_CACHE_DIR-${XDG_CACHE_HOME:-$HOME/.cache}/ferrocl}
 export XDG_CACHE_HOME=$DIR/cache
 rm -rf "$XDG_CACHE_HOME"
+# An error of the binary cache (other than a build failure) is raised as is:
+# unset, PyOpenCL 2026.1.4 ends in a KeyError for this very variable.
+export PYOPENCL_CACHE_FAILURE_FATAL=1
 
 # ocl-icd (bundled in the wheel, and Debian's) reads OCL_ICD_VENDORS (a
 # library or an .icd file); the Khronos loader reads OCL_ICD_FILENAMES.
