@@ -10,7 +10,7 @@ LIB := $(CURDIR)/target/release/libferrocl.so
 VENDORS_DIR ?= $(HOME)/.local/etc/OpenCL/vendors
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build register run test check lint bench clean
+.PHONY: all deps build register run test check lint bench test-clients clean
 
 all: build
 
@@ -51,6 +51,14 @@ test: register lint
 BENCHES ?= sched kernels sync
 bench: register
 	@for b in $(BENCHES); do FERROCL_LIB=$(LIB) BENCH=$$b bash benches/run.sh || exit 1; done
+
+# PyOpenCL's own test suite on ferrocl (clients/pyopencl.sh: a venv with
+# pinned versions and the sdist's test/ under target/clients). Not part of
+# `make test` yet. `make test-clients PYTEST_ARGS='-k test_array'` runs some.
+test-clients: build
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || \
+	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv; }
+	FERROCL_LIB=$(LIB) bash clients/pyopencl.sh $(PYTEST_ARGS)
 
 clean:
 	cargo clean
