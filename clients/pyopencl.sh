@@ -26,7 +26,7 @@ PINS=(
   mako==1.4.3 markupsafe==3.0.4
   pytest==9.2.0 pytest-timeout==2.4.0 pluggy==1.7.0 iniconfig==2.3.1
   packaging==26.4 pygments==2.21.0
-  scipy==1.17.1  # test_clmath.py: Bessel functions against scipy.special
+  scipy==1.17.1 pyfmmlib==2026.1  # test_clmath.py's Bessel and Hankel tests
 )
 
 LIB=${FERROCL_LIB:-$PWD/target/release/libferrocl.so}
