@@ -30,80 +30,23 @@ const VERSION: u32 = 6;
 const HEADER: usize = 8 + 4 + 8 + 8 + 16;
 const SUM: std::ops::Range<usize> = 28..44;
 
-/// SipHash-2-4 with 128-bit output (Aumasson and Bernstein's reference
-/// algorithm) under a fixed key: a checksum no accidental damage defeats
-/// (unlike a CRC or FNV, every output bit depends on every input bit
-/// through a strong permutation), dependency-free and stable across Rust
+/// SipHash-2-4 with 128-bit output under a fixed key: a checksum no
+/// accidental damage defeats (unlike a CRC or FNV, every output bit depends
+/// on every input bit through a strong permutation), stable across Rust
 /// versions. `parts` are hashed as one byte string.
 fn checksum(parts: &[&[u8]]) -> [u8; 16] {
     siphash128(0x6665_7272_6f63_6c21, 0x7072_6f67_7261_6d73, parts)
 }
 
 fn siphash128(k0: u64, k1: u64, parts: &[&[u8]]) -> [u8; 16] {
-    let mut v = [
-        k0 ^ 0x736f_6d65_7073_6575,
-        k1 ^ 0x646f_7261_6e64_6f6d ^ 0xee,
-        k0 ^ 0x6c79_6765_6e65_7261,
-        k1 ^ 0x7465_6462_7974_6573,
-    ];
-    fn round(v: &mut [u64; 4]) {
-        v[0] = v[0].wrapping_add(v[1]);
-        v[1] = v[1].rotate_left(13) ^ v[0];
-        v[0] = v[0].rotate_left(32);
-        v[2] = v[2].wrapping_add(v[3]);
-        v[3] = v[3].rotate_left(16) ^ v[2];
-        v[0] = v[0].wrapping_add(v[3]);
-        v[3] = v[3].rotate_left(21) ^ v[0];
-        v[2] = v[2].wrapping_add(v[1]);
-        v[1] = v[1].rotate_left(17) ^ v[2];
-        v[2] = v[2].rotate_left(32);
-    }
-    fn compress(v: &mut [u64; 4], m: u64) {
-        v[3] ^= m;
-        round(v);
-        round(v);
-        v[0] ^= m;
-    }
-    let mut tail = [0u8; 8];
-    let (mut filled, mut total) = (0usize, 0u64);
+    use siphasher::sip128::{Hasher128, SipHasher24};
+    use std::hash::Hasher;
+    let mut h = SipHasher24::new_with_keys(k0, k1);
     for part in parts {
-        total = total.wrapping_add(part.len() as u64);
-        let mut bytes = *part;
-        if filled > 0 {
-            let n = (8 - filled).min(bytes.len());
-            tail[filled..filled + n].copy_from_slice(&bytes[..n]);
-            filled += n;
-            bytes = &bytes[n..];
-            if filled < 8 {
-                continue;
-            }
-            compress(&mut v, u64::from_le_bytes(tail));
-        }
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            compress(&mut v, u64::from_le_bytes(w.try_into().expect("8 bytes")));
-        }
-        let rest = words.remainder();
-        tail[..rest.len()].copy_from_slice(rest);
-        filled = rest.len();
+        // `write`, not `Hash::hash`: no length prefix per part.
+        h.write(part);
     }
-    let mut last = [0u8; 8];
-    last[..filled].copy_from_slice(&tail[..filled]);
-    compress(&mut v, u64::from_le_bytes(last) | (total << 56));
-    v[2] ^= 0xee;
-    for _ in 0..4 {
-        round(&mut v);
-    }
-    let lo = v[0] ^ v[1] ^ v[2] ^ v[3];
-    v[1] ^= 0xdd;
-    for _ in 0..4 {
-        round(&mut v);
-    }
-    let hi = v[0] ^ v[1] ^ v[2] ^ v[3];
-    let mut out = [0u8; 16];
-    out[..8].copy_from_slice(&lo.to_le_bytes());
-    out[8..].copy_from_slice(&hi.to_le_bytes());
-    out
+    h.finish128().as_bytes()
 }
 
 /// The checks on the shared object's ELF header and program headers that

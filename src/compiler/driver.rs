@@ -362,12 +362,18 @@ fn front_end(
         args.push(format!("-I{}", dir.0.display()).into());
     }
     args.extend([src.into(), "-o".into(), ll.clone().into()]);
-    let passes = front_end_passes(&fe_args);
-    if inprocess::llvm().is_none() && fe_args.iter().any(|a| a == "-cl-opt-disable") {
-        // The tools cannot run ferrocl's passes: -O0 marks the functions
-        // optnone instead (and loses C99 inline definitions).
-        args.push("-O0".into());
+    // ferrocl's front-end passes are part of the language (inline
+    // definitions link, division does not trap); a tool clang cannot run
+    // them, so without the in-process compiler there is no compiler.
+    if inprocess::llvm().is_none() {
+        return Err(BuildError::NoCompiler(
+            "ferrocl: the in-process compiler (LLVM 19, built into libferrocl_llvm) is not \
+             available (FERROCL_IN_PROCESS=0, FERROCL_CLANG set, or LLVM's development files \
+             missing at build time)"
+                .into(),
+        ));
     }
+    let passes = front_end_passes(options, &fe_args);
     let (ok, log) = run_clang_with(clang, &args, Some(&passes))?;
     // Diagnostics name the source "program.cl", not the temporary path.
     let log = log.replace(&format!("{}/", dir.0.display()), "");
@@ -375,20 +381,24 @@ fn front_end(
         return Err(BuildError::Failed(log));
     }
     let text = std::fs::read_to_string(&ll).map_err(|e| io_err("reading clang's output", e))?;
-    let text = ir::mark_kernels(
-        &text,
-        has_option(options, "-cl-kernel-arg-info"),
-        has_option(options, "-cl-denorms-are-zero"),
-    );
     Ok((text, log))
 }
 
 /// The passes (llvm_inprocess.cpp, passes/) that run on the front end's
-/// module before anything else reads it, for the front-end arguments
-/// `fe_args`.
-fn front_end_passes(fe_args: &[String]) -> String {
-    // C99 inline definitions link (passes/inline_definitions.cpp).
-    let mut passes = "ferrocl-inline-definitions".to_string();
+/// module before anything else reads it, for the build options `options`
+/// (as front-end arguments: `fe_args`).
+fn front_end_passes(options: &str, fe_args: &[String]) -> String {
+    // C99 inline definitions link, integer division cannot trap, relaxed
+    // division by a variable keeps its precision (passes/).
+    let mut passes =
+        "ferrocl-inline-definitions,ferrocl-guard-division,ferrocl-exact-division".to_string();
+    // What the options ask of the kernels (passes/kernel_options.cpp).
+    if !has_option(options, "-cl-kernel-arg-info") {
+        passes.push_str(",ferrocl-drop-kernel-arg-names");
+    }
+    if has_option(options, "-cl-denorms-are-zero") {
+        passes.push_str(",ferrocl-flush-denormals");
+    }
     if fe_args.iter().any(|a| a == "-cl-opt-disable") {
         passes.push_str(",ferrocl-opt-disable");
     }
@@ -818,8 +828,12 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
     let ir = std::fs::read_to_string(&linked).map_err(|e| io_err("reading the linked IR", e))?;
     // -cl-denorms-are-zero is a link option too: then every kernel
     // flushes, whatever its compile asked.
-    let flush = has_option(options, "-cl-denorms-are-zero");
-    let ir = ir::mark_kernels(&ir, true, flush);
+    let ir = match has_option(options, "-cl-denorms-are-zero") {
+        true => llvm_step(&dir, "flush", &ir, Step::Opt("ferrocl-flush-denormals")).ok_or_else(
+            || BuildError::Failed("ferrocl: marking the kernels to flush denormals failed".into()),
+        )?,
+        false => ir,
+    };
     if library {
         return Ok(Linked::Library(Object {
             kind: ObjectKind::Library,

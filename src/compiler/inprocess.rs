@@ -8,7 +8,8 @@
 //!
 //! When the object is missing (LLVM's development files were absent at
 //! build time), cannot be loaded, FERROCL_CLANG names another clang, or
-//! FERROCL_IN_PROCESS=0, driver.rs runs the same steps as tools.
+//! FERROCL_IN_PROCESS=0, no program builds (CL_COMPILER_NOT_AVAILABLE):
+//! ferrocl's own passes run only here. Loading binaries still works.
 
 use std::ffi::{c_char, c_int, c_void, CStr, CString, OsStr};
 use std::os::unix::ffi::OsStrExt;

@@ -710,48 +710,6 @@ fn kernel_of(
 /// has no x86 attribute for it that leaves inlining of the builtins be).
 pub(super) const DENORMALS_ARE_ZERO: &str = "ferrocl.denorms_are_zero";
 
-/// Marks the kernels of clang's (or llvm-link's) `text` with what the
-/// program's options ask for that the compiler itself does not need:
-/// without `arg_info`, a kernel loses its `!kernel_arg_name` (clang always
-/// gets -cl-kernel-arg-info); with `denormals_are_zero` it gets
-/// `!ferrocl.denorms_are_zero`. Function metadata survives linking, so a
-/// linked kernel keeps what the compile that made it asked for.
-pub fn mark_kernels(text: &str, arg_info: bool, denormals_are_zero: bool) -> String {
-    if arg_info && !denormals_are_zero {
-        return text.to_string();
-    }
-    let md = max_numbers(text).1 + 1;
-    let mut out = String::with_capacity(text.len() + 64);
-    for line in text.lines() {
-        if !(line.starts_with("define ") && line.contains(" spir_kernel ")) {
-            out.push_str(line);
-            out.push('\n');
-            continue;
-        }
-        let mut line = line.to_string();
-        if !arg_info {
-            if let Some(at) = line.find(" !kernel_arg_name !") {
-                let id = at + " !kernel_arg_name !".len();
-                let end = line[id..]
-                    .find(|c: char| !c.is_ascii_digit())
-                    .map_or(line.len(), |e| id + e);
-                line.replace_range(at..end, "");
-            }
-        }
-        if denormals_are_zero && !line.contains(&format!("!{DENORMALS_ARE_ZERO} ")) {
-            if let Some(brace) = line.rfind(" {") {
-                line.insert_str(brace, &format!(" !{DENORMALS_ARE_ZERO} !{md}"));
-            }
-        }
-        out.push_str(&line);
-        out.push('\n');
-    }
-    if denormals_are_zero {
-        out.push_str(&format!("!{md} = !{{}}\n"));
-    }
-    out
-}
-
 /// The highest `#N` attribute group and `!N` metadata number in the module.
 pub(super) fn max_numbers(text: &str) -> (usize, usize) {
     let (mut attrs, mut md) = (0, 0);
@@ -840,9 +798,7 @@ pub fn rewrite(text: &str, module: &Module, entries: WorkItemEntries) -> String 
             line.replace(" spir_kernel ", " ")
                 .replace(" spir_func ", " ")
         } else {
-            guard_division(line)
-                .or_else(|| exact_division(line))
-                .unwrap_or_else(|| line.to_string())
+            line.to_string()
         };
         if line.starts_with("define ") {
             let name = symbol_after_at(line).unwrap_or_default();
@@ -1312,180 +1268,6 @@ done:
     );
 }
 
-/// The first comma of an operand list outside `<>`, `()` and `[]`.
-fn top_level_comma(operands: &str) -> Option<usize> {
-    let mut depth = 0i32;
-    for (i, c) in operands.char_indices() {
-        match c {
-            '<' | '(' | '[' => depth += 1,
-            '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => return Some(i),
-            _ => {}
-        }
-    }
-    None
-}
-
-/// A relaxed-math divide by a run-time value stays a true division: its
-/// `arcp` flag (from -cl-fast-relaxed-math or -cl-unsafe-math-optimizations,
-/// also inside `fast`) is dropped. With `arcp`, LLVM's x86 back end divides
-/// 128- and 256-bit vectors through a 12-bit reciprocal estimate refined
-/// once, which is off by up to 3 ulp, and the relaxed bound for `x / y` is
-/// 2.5 ulp (OpenCL C 3.0, 7.4, "x / y" with -cl-unsafe-math-optimizations).
-/// A divide by a constant keeps `arcp`: it becomes x * (1/c), within 1.5 ulp.
-fn exact_division(line: &str) -> Option<String> {
-    const FLAGS: &[&str] = &[
-        "fast", "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn",
-    ];
-    let (lhs, rhs) = line.split_once(" = fdiv ")?;
-    if !lhs.trim_start().starts_with('%') {
-        return None;
-    }
-    let mut flags = Vec::new();
-    let mut rest = rhs;
-    while let Some((word, after)) = rest.split_once(' ') {
-        if !FLAGS.contains(&word) {
-            break;
-        }
-        flags.push(word);
-        rest = after;
-    }
-    if !flags.iter().any(|&f| f == "arcp" || f == "fast") {
-        return None;
-    }
-    // The operands follow the type (`float` or `<N x float>`).
-    let operands = match rest.strip_prefix('<') {
-        Some(r) => &r[r.find('>')? + 1..],
-        None => rest.split_once(' ')?.1,
-    };
-    let divisor = operands[top_level_comma(operands)? + 1..].trim_start();
-    if !divisor.starts_with('%') {
-        return None;
-    }
-    let mut kept = String::new();
-    for f in flags {
-        match f {
-            "arcp" => {}
-            "fast" => kept.push_str("reassoc nnan ninf nsz contract afn "),
-            _ => {
-                kept.push_str(f);
-                kept.push(' ');
-            }
-        }
-    }
-    Some(format!("{lhs} = fdiv {kept}{rest}"))
-}
-
-/// Integer division by zero (and INT_MIN / -1) is undefined in OpenCL C, but
-/// on x86 it traps and would kill the application. Each division whose
-/// divisor is not a literal safe constant divides by 1 instead in those
-/// cases (for -1, the quotient becomes the negated dividend and the
-/// remainder 0, which is also the mathematical result).
-pub fn guard_division(line: &str) -> Option<String> {
-    let body = line.trim_start();
-    let (name, rhs) = body.split_once(" = ")?;
-    if !name.starts_with('%') {
-        return None;
-    }
-    let mut words = rhs.splitn(2, ' ');
-    let op = words.next()?;
-    if !matches!(op, "sdiv" | "udiv" | "srem" | "urem") {
-        return None;
-    }
-    let mut rest = words.next()?;
-    if let Some(r) = rest.strip_prefix("exact ") {
-        rest = r;
-    }
-    // The type: iN or <N x iM>.
-    let (ty, lanes, operands) = if let Some(r) = rest.strip_prefix('<') {
-        let close = r.find('>')?;
-        let inner = &r[..close];
-        let (n, elem) = inner.split_once(" x ")?;
-        (
-            format!("<{inner}>"),
-            Some((n.parse::<usize>().ok()?, elem.to_string())),
-            r[close + 1..].trim_start(),
-        )
-    } else {
-        let (t, r) = rest.split_once(' ')?;
-        (t.to_string(), None, r)
-    };
-    // Two operands split at the first top-level comma; anything after the
-    // second operand (", !dbg ...") is kept.
-    let cut = top_level_comma(operands)?;
-    let a = operands[..cut].trim();
-    let rest2 = operands[cut + 1..].trim_start();
-    let (b, trailer) = match rest2.find(", !") {
-        Some(i) => (&rest2[..i], &rest2[i..]),
-        None => (rest2, ""),
-    };
-    let signed = op.starts_with('s');
-    if let Ok(v) = b.parse::<i128>() {
-        if v != 0 && !(signed && v == -1) {
-            return None;
-        }
-    }
-    let splat = |v: &str| match &lanes {
-        None => v.to_string(),
-        Some((n, elem)) => format!("<{}>", vec![format!("{elem} {v}"); *n].join(", ")),
-    };
-    let bool_ty = match &lanes {
-        None => "i1".to_string(),
-        Some((n, _)) => format!("<{n} x i1>"),
-    };
-    let zero = if lanes.is_some() {
-        "zeroinitializer".to_string()
-    } else {
-        "0".to_string()
-    };
-    let tag: String = name[1..]
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    let v = |s: &str| format!("%__ferrocl_div_{tag}_{s}");
-    let mut out = String::new();
-    let _ = writeln!(out, "  {} = icmp eq {ty} {b}, {zero}", v("z"));
-    let bad = if signed {
-        let _ = writeln!(out, "  {} = icmp eq {ty} {b}, {}", v("m"), splat("-1"));
-        let _ = writeln!(out, "  {} = or {bool_ty} {}, {}", v("bad"), v("z"), v("m"));
-        v("bad")
-    } else {
-        v("z")
-    };
-    let _ = writeln!(
-        out,
-        "  {} = select {bool_ty} {bad}, {ty} {}, {ty} {b}",
-        v("d"),
-        splat("1")
-    );
-    match op {
-        "sdiv" => {
-            let _ = writeln!(out, "  {} = sdiv {ty} {a}, {}", v("q"), v("d"));
-            let _ = writeln!(out, "  {} = sub {ty} {zero}, {a}", v("neg"));
-            let _ = write!(
-                out,
-                "  {name} = select {bool_ty} {}, {ty} {}, {ty} {}{trailer}",
-                v("m"),
-                v("neg"),
-                v("q")
-            );
-        }
-        "srem" => {
-            let _ = writeln!(out, "  {} = srem {ty} {a}, {}", v("q"), v("d"));
-            let _ = write!(
-                out,
-                "  {name} = select {bool_ty} {}, {ty} {zero}, {ty} {}{trailer}",
-                v("m"),
-                v("q")
-            );
-        }
-        _ => {
-            let _ = write!(out, "  {name} = {op} {ty} {a}, {}{trailer}", v("d"));
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1501,29 +1283,6 @@ mod tests {
         assert_eq!(type_layout("<2 x i8>", &s).0, 2);
         assert_eq!(type_layout("{ <4 x float>, [5 x i32] }", &s).0, 48);
         assert_eq!(type_layout("ptr addrspace(1)", &s).0, 8);
-    }
-
-    #[test]
-    fn relaxed_divides_by_variables_lose_arcp() {
-        assert_eq!(
-            exact_division(
-                "  %17 = fdiv reassoc nnan ninf nsz arcp afn <2 x float> %12, %16, !fpmath !18"
-            )
-            .as_deref(),
-            Some("  %17 = fdiv reassoc nnan ninf nsz afn <2 x float> %12, %16, !fpmath !18")
-        );
-        assert_eq!(
-            exact_division("  %q = fdiv fast float 1.000000e+00, %x").as_deref(),
-            Some("  %q = fdiv reassoc nnan ninf nsz contract afn float 1.000000e+00, %x")
-        );
-        // By a constant, or without arcp: unchanged.
-        assert_eq!(
-            exact_division("  %q = fdiv arcp <2 x float> %x, <float 3.0, float 3.0>"),
-            None
-        );
-        assert_eq!(exact_division("  %q = fdiv arcp float %x, 3.0"), None);
-        assert_eq!(exact_division("  %q = fdiv float %x, %y"), None);
-        assert_eq!(exact_division("  %q = fdiv nnan double %x, %y"), None);
     }
 
     #[test]

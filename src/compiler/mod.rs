@@ -243,7 +243,7 @@ pub struct KernelInfo {
     pub uniform_work_groups: bool,
     /// clGetKernelArgInfo answers: the build (or the compile that made
     /// the kernel) gave -cl-kernel-arg-info. The kernel keeps clang's
-    /// `!kernel_arg_name` only then (driver::mark_kernels).
+    /// `!kernel_arg_name` only then (passes/kernel_options.cpp).
     pub arg_info: bool,
     /// The kernel runs with single-precision denormals flushed to zero
     /// (-cl-denorms-are-zero; the executor sets the thread's FTZ/DAZ).

@@ -22,4 +22,26 @@ struct OptDisablePass : llvm::PassInfoMixin<OptDisablePass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-guard-division`: integer division that cannot trap
+// (guard_division.cpp).
+struct GuardDivisionPass : llvm::PassInfoMixin<GuardDivisionPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-exact-division`: relaxed-math divides by run-time values keep
+// their precision (exact_division.cpp).
+struct ExactDivisionPass : llvm::PassInfoMixin<ExactDivisionPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-drop-kernel-arg-names` and `ferrocl-flush-denormals`: build
+// options recorded on the kernels (kernel_options.cpp).
+struct DropKernelArgNamesPass : llvm::PassInfoMixin<DropKernelArgNamesPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+struct FlushDenormalsPass : llvm::PassInfoMixin<FlushDenormalsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 } // namespace ferrocl

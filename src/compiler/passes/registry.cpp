@@ -14,6 +14,22 @@ void register_passes(PassBuilder &pb)
                 mpm.addPass(InlineDefinitionsPass());
                 return true;
             }
+            if (name == "ferrocl-guard-division") {
+                mpm.addPass(GuardDivisionPass());
+                return true;
+            }
+            if (name == "ferrocl-exact-division") {
+                mpm.addPass(ExactDivisionPass());
+                return true;
+            }
+            if (name == "ferrocl-drop-kernel-arg-names") {
+                mpm.addPass(DropKernelArgNamesPass());
+                return true;
+            }
+            if (name == "ferrocl-flush-denormals") {
+                mpm.addPass(FlushDenormalsPass());
+                return true;
+            }
             if (name == "ferrocl-opt-disable") {
                 mpm.addPass(OptDisablePass());
                 return true;
