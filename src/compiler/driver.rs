@@ -362,17 +362,6 @@ fn front_end(
         args.push(format!("-I{}", dir.0.display()).into());
     }
     args.extend([src.into(), "-o".into(), ll.clone().into()]);
-    // ferrocl's front-end passes are part of the language (inline
-    // definitions link, division does not trap); a tool clang cannot run
-    // them, so without the in-process compiler there is no compiler.
-    if inprocess::llvm().is_none() {
-        return Err(BuildError::NoCompiler(
-            "ferrocl: the in-process compiler (LLVM 19, built into libferrocl_llvm) is not \
-             available (FERROCL_IN_PROCESS=0, FERROCL_CLANG set, or LLVM's development files \
-             missing at build time)"
-                .into(),
-        ));
-    }
     let passes = front_end_passes(options, &fe_args);
     let (ok, log) = run_clang_with(clang, &args, Some(&passes))?;
     // Diagnostics name the source "program.cl", not the temporary path.
@@ -405,22 +394,33 @@ fn front_end_passes(options: &str, fe_args: &[String]) -> String {
     passes
 }
 
-/// clang with `args`: inside the process when it can (inprocess.rs), else
-/// as a tool; (success, diagnostics).
+/// The in-process compiler. ferrocl's passes are part of the language
+/// (inline definitions link, division does not trap) and a tool clang
+/// cannot run them, so without it there is no compiler.
+fn in_process() -> Result<&'static inprocess::Llvm, BuildError> {
+    inprocess::llvm().ok_or_else(|| {
+        BuildError::NoCompiler(
+            "ferrocl: the in-process compiler (LLVM 19, built into libferrocl_llvm) is not \
+             available (FERROCL_IN_PROCESS=0, FERROCL_CLANG set, or LLVM's development files \
+             missing at build time)"
+                .into(),
+        )
+    })
+}
+
+/// clang with `args`, inside the process (inprocess.rs); (success,
+/// diagnostics).
 fn run_clang(clang: &Path, args: &[OsString]) -> Result<(bool, String), BuildError> {
     run_clang_with(clang, args, None)
 }
 
-/// `run_clang`, with `passes` run on the IR the front end emits (in
-/// process only: the tool writes its IR as it is).
+/// `run_clang`, with `passes` run on the IR the front end emits.
 fn run_clang_with(
     clang: &Path,
     args: &[OsString],
     passes: Option<&str>,
 ) -> Result<(bool, String), BuildError> {
-    let Some(llvm) = inprocess::llvm() else {
-        return run(Command::new(clang).args(args));
-    };
+    let llvm = in_process()?;
     // The driver finds its resource directory (opencl-c.h) next to the
     // real executable, as the tool does.
     let exe = std::fs::canonicalize(clang).unwrap_or_else(|_| clang.to_path_buf());
@@ -702,38 +702,16 @@ enum Step<'a> {
     LinkNeeded(&'a Path),
 }
 
-/// One LLVM step on a module's text (in process, else the tool as
-/// `tool -S <module> <args> -o ..`), its files named after `name` in the
-/// build directory; None if it fails.
+/// One LLVM step on a module's text, in process, its files named after
+/// `name` in the build directory; None if it fails.
 fn llvm_step(dir: &TempDir, name: &str, text: &str, step: Step) -> Option<String> {
     let input = dir.0.join(format!("{name}.in.ll"));
     let output = dir.0.join(format!("{name}.out.ll"));
     std::fs::write(&input, text).ok()?;
-    let ok = match (inprocess::llvm(), step) {
-        (Some(llvm), Step::Opt(passes)) => llvm.opt(&input, passes, &output).ok,
-        (Some(llvm), Step::LinkNeeded(library)) => llvm.link(&[&input], Some(library), &output).ok,
-        (None, Step::Opt(passes)) => {
-            run(Command::new(llvm_tool("opt"))
-                .arg("-S")
-                .arg(&input)
-                .arg("-scalarize-load-store")
-                .arg(format!("-passes={passes}"))
-                .arg("-o")
-                .arg(&output))
-            .ok()?
-            .0
-        }
-        (None, Step::LinkNeeded(library)) => {
-            run(Command::new(llvm_tool("llvm-link"))
-                .arg("-S")
-                .arg(&input)
-                .arg("--only-needed")
-                .arg(library)
-                .arg("-o")
-                .arg(&output))
-            .ok()?
-            .0
-        }
+    let llvm = inprocess::llvm()?;
+    let ok = match step {
+        Step::Opt(passes) => llvm.opt(&input, passes, &output).ok,
+        Step::LinkNeeded(library) => llvm.link(&[&input], Some(library), &output).ok,
     };
     ok.then(|| std::fs::read_to_string(&output).ok()).flatten()
 }
@@ -782,17 +760,6 @@ pub fn check_link_options(options: &str) -> Result<(), BuildError> {
     link_args(options).map(|_| ())
 }
 
-/// An LLVM 19 tool (`llvm-link`, `opt`): in LLVM 19's directory, else
-/// `<tool>-19` on PATH.
-fn llvm_tool(tool: &str) -> PathBuf {
-    let p = Path::new("/usr/lib/llvm-19/bin").join(tool);
-    if p.is_file() {
-        p
-    } else {
-        PathBuf::from(format!("{tool}-19"))
-    }
-}
-
 /// clLinkProgram: compiled objects and libraries to a library
 /// (-create-library) or an executable. Linking is llvm-link on their IR,
 /// then the back end for an executable.
@@ -807,18 +774,9 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
         inputs.push(p);
     }
     let linked = dir.0.join("linked.ll");
-    let (ok, log) = match inprocess::llvm() {
-        Some(llvm) => {
-            let inputs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
-            let outcome = llvm.link(&inputs, None, &linked);
-            (outcome.ok, outcome.log)
-        }
-        None => run(Command::new(llvm_tool("llvm-link"))
-            .arg("-S")
-            .args(&inputs)
-            .arg("-o")
-            .arg(&linked))?,
-    };
+    let inputs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+    let outcome = in_process()?.link(&inputs, None, &linked);
+    let (ok, log) = (outcome.ok, outcome.log);
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
         return Err(BuildError::Failed(format!(

@@ -6,34 +6,34 @@ using namespace llvm;
 
 namespace ferrocl {
 
+namespace {
+
+template <typename Pass> void add(ModulePassManager &mpm) { mpm.addPass(Pass()); }
+
+// Each pass's name in a pipeline, and what adds it.
+const struct {
+    StringRef name;
+    void (*add)(ModulePassManager &);
+} PASSES[] = {
+    {"ferrocl-inline-definitions", add<InlineDefinitionsPass>},
+    {"ferrocl-guard-division", add<GuardDivisionPass>},
+    {"ferrocl-exact-division", add<ExactDivisionPass>},
+    {"ferrocl-drop-kernel-arg-names", add<DropKernelArgNamesPass>},
+    {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
+    {"ferrocl-opt-disable", add<OptDisablePass>},
+};
+
+} // namespace
+
 void register_passes(PassBuilder &pb)
 {
     pb.registerPipelineParsingCallback(
         [](StringRef name, ModulePassManager &mpm, ArrayRef<PassBuilder::PipelineElement>) {
-            if (name == "ferrocl-inline-definitions") {
-                mpm.addPass(InlineDefinitionsPass());
-                return true;
-            }
-            if (name == "ferrocl-guard-division") {
-                mpm.addPass(GuardDivisionPass());
-                return true;
-            }
-            if (name == "ferrocl-exact-division") {
-                mpm.addPass(ExactDivisionPass());
-                return true;
-            }
-            if (name == "ferrocl-drop-kernel-arg-names") {
-                mpm.addPass(DropKernelArgNamesPass());
-                return true;
-            }
-            if (name == "ferrocl-flush-denormals") {
-                mpm.addPass(FlushDenormalsPass());
-                return true;
-            }
-            if (name == "ferrocl-opt-disable") {
-                mpm.addPass(OptDisablePass());
-                return true;
-            }
+            for (const auto &pass : PASSES)
+                if (pass.name == name) {
+                    pass.add(mpm);
+                    return true;
+                }
             return false;
         });
 }
