@@ -466,12 +466,16 @@ fn back_end(
     rewritten.push_str(&address_space::local_variable_test(&rewritten));
     rewritten.push_str(&address_space::global_variables_size(&rewritten));
     let ll2 = dir.0.join("kernels.ll");
+    let worth_splitting = rewritten.len() >= SPLIT_MIN_BYTES;
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
     let bc = dir.0.join("builtins.bc");
     // The builtins it needs and its parts, each reading the module, at
     // the same time.
     let (pruned, parts) = std::thread::scope(|scope| {
-        let parts = scope.spawn(|| timed("split", || split_module(dir, &ll2)));
+        let parts = scope.spawn(|| match worth_splitting {
+            true => timed("split", || split_module(dir, &ll2)),
+            false => Vec::new(),
+        });
         let pruned = timed("builtins", || write_builtins(&ll2, &bc));
         (pruned, parts.join().unwrap_or_default())
     });
@@ -513,6 +517,14 @@ fn back_end(
     let bin = binary::encode(&kernels, &so_bytes);
     timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
 }
+
+/// A module of less IR text than this compiles whole: each part pays the
+/// back end's fixed costs (pipeline and code generator set-up, the
+/// builtins it needs, a driver run, a thread), which for the small
+/// programs of the Khronos CTS (about 15 KiB, one kernel) cost more than
+/// the second core saves (37 against 44 ms of CPU a build). The SGEMM
+/// benchmark's two kernels are 126 KiB.
+const SPLIT_MIN_BYTES: usize = 64 << 10;
 
 /// The module in `module` split into parts to compile on all cores at
 /// once (inprocess.rs's `split`); none when it stays whole.
