@@ -378,9 +378,11 @@ fn front_end(
 /// (as front-end arguments: `fe_args`).
 fn front_end_passes(options: &str, fe_args: &[String]) -> String {
     // C99 inline definitions link, integer division cannot trap, relaxed
-    // division by a variable keeps its precision (passes/).
-    let mut passes =
-        "ferrocl-inline-definitions,ferrocl-guard-division,ferrocl-exact-division".to_string();
+    // division by a variable keeps its precision, __local variables are
+    // one per worker thread (passes/).
+    let mut passes = "ferrocl-inline-definitions,ferrocl-guard-division,\
+                      ferrocl-exact-division,ferrocl-thread-local-locals"
+        .to_string();
     // What the options ask of the kernels (passes/kernel_options.cpp).
     if !has_option(options, "-cl-kernel-arg-info") {
         passes.push_str(",ferrocl-drop-kernel-arg-names");

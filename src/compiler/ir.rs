@@ -743,8 +743,8 @@ pub(super) fn global_header(line: &str) -> &str {
 }
 
 /// The module ready for the back end: kernels become internal functions
-/// with the C calling convention, __local variables thread-local (one
-/// work-group runs on one thread at a time), target attributes dropped (the
+/// with the C calling convention (__local variables are thread-local
+/// already: passes/thread_local_locals.cpp), target attributes dropped (the
 /// back end picks the host CPU), and a work-item entry per kernel appended;
 /// for each kernel with `group_entry`, a copy of its body taking the local
 /// id as arguments and a work-group entry running it in loops.
@@ -764,19 +764,6 @@ pub fn rewrite(text: &str, module: &Module, entries: WorkItemEntries) -> String 
             match l.strip_prefix("define dso_local ") {
                 Some(rest) => format!("define internal {rest}"),
                 None => l,
-            }
-        } else if line.starts_with('@')
-            && global_header(line).contains(" addrspace(3) global ")
-            && !global_header(line).contains("thread_local")
-        {
-            if line.contains(" unnamed_addr ") {
-                line.replacen(" unnamed_addr ", " thread_local unnamed_addr ", 1)
-            } else {
-                line.replacen(
-                    " addrspace(3) global ",
-                    " thread_local addrspace(3) global ",
-                    1,
-                )
             }
         } else if line.starts_with("attributes #") {
             let mut l = line.to_string();

@@ -44,4 +44,10 @@ struct FlushDenormalsPass : llvm::PassInfoMixin<FlushDenormalsPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-thread-local-locals`: one copy of each __local variable per
+// worker thread (thread_local_locals.cpp).
+struct ThreadLocalLocalsPass : llvm::PassInfoMixin<ThreadLocalLocalsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 } // namespace ferrocl

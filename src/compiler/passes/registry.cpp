@@ -18,6 +18,7 @@ const struct {
     {"ferrocl-inline-definitions", add<InlineDefinitionsPass>},
     {"ferrocl-guard-division", add<GuardDivisionPass>},
     {"ferrocl-exact-division", add<ExactDivisionPass>},
+    {"ferrocl-thread-local-locals", add<ThreadLocalLocalsPass>},
     {"ferrocl-drop-kernel-arg-names", add<DropKernelArgNamesPass>},
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},
