@@ -42,6 +42,9 @@
 #   timeout          a ferrocl run timed out where PoCL finished
 #   buildfail        ferrocl failed to build a kernel PoCL built
 #   ref-bad          PoCL itself failed / timed out (kernel not usable)
+#
+# CLsmith quirk: --barriers kernels can use emi_input without declaring it;
+# those seeds are regenerated with --emi as well.
 set -u
 
 if [ $# -lt 3 ]; then
@@ -96,6 +99,11 @@ run_one() {
     if ! (cd "$d" && "$BUILD/CLSmith" --seed "$seed" $GENFLAGS -o kernel.cl >gen.log 2>&1) \
         || [ ! -s "$d/kernel.cl" ]; then
         printf '%s\tgenfail\t-\t-\t-\n' "$seed"; rm -rf "$d"; return
+    fi
+    # CLsmith's --barriers alone sometimes emits EMI blocks that read an
+    # undeclared emi_input; such a seed is generated again with --emi added.
+    if grep -q 'emi_input\[' "$d/kernel.cl" && ! grep -q '\*emi_input' "$d/kernel.cl"; then
+        (cd "$d" && "$BUILD/CLSmith" --seed "$seed" $GENFLAGS --emi -o kernel.cl >gen.log 2>&1)
     fi
     # status: ok | build | crash | timeout | error
     local -A st
