@@ -96,14 +96,14 @@ export BUILD OUT TIMEOUT GENFLAGS FERROCL_ICD POCL_ICD MODE
 run_one() {
     local seed=$1 d="$OUT/work/$1" cfg
     rm -rf "$d"; mkdir -p "$d"
-    if ! (cd "$d" && "$BUILD/CLSmith" --seed "$seed" $GENFLAGS -o kernel.cl >gen.log 2>&1) \
+    if ! (cd "$d" && timeout -k 5 30 "$BUILD/CLSmith" --seed "$seed" $GENFLAGS -o kernel.cl >gen.log 2>&1) \
         || [ ! -s "$d/kernel.cl" ]; then
         printf '%s\tgenfail\t-\t-\t-\n' "$seed"; rm -rf "$d"; return
     fi
     # CLsmith's --barriers alone sometimes emits EMI blocks that read an
     # undeclared emi_input; such a seed is generated again with --emi added.
     if grep -q 'emi_input\[' "$d/kernel.cl" && ! grep -q '\*emi_input' "$d/kernel.cl"; then
-        (cd "$d" && "$BUILD/CLSmith" --seed "$seed" $GENFLAGS --emi -o kernel.cl >gen.log 2>&1)
+        (cd "$d" && timeout -k 5 30 "$BUILD/CLSmith" --seed "$seed" $GENFLAGS --emi -o kernel.cl >gen.log 2>&1)
     fi
     # status: ok | build | crash | timeout | error
     local -A st
