@@ -362,7 +362,7 @@ fn front_end(
         args.push(format!("-I{}", dir.0.display()).into());
     }
     args.extend([src.into(), "-o".into(), ll.clone().into()]);
-    let passes = front_end_passes(options, &fe_args);
+    let passes = front_end_passes(options);
     let (ok, log) = run_clang_with(clang, &args, Some(&passes))?;
     // Diagnostics name the source "program.cl", not the temporary path.
     let log = log.replace(&format!("{}/", dir.0.display()), "");
@@ -374,9 +374,8 @@ fn front_end(
 }
 
 /// The passes (llvm_inprocess.cpp, passes/) that run on the front end's
-/// module before anything else reads it, for the build options `options`
-/// (as front-end arguments: `fe_args`).
-fn front_end_passes(options: &str, fe_args: &[String]) -> String {
+/// module before anything else reads it, for the build options `options`.
+fn front_end_passes(options: &str) -> String {
     // C99 inline definitions link, integer division cannot trap, relaxed
     // division by a variable keeps its precision, __local variables are
     // one per worker thread (passes/).
@@ -390,7 +389,7 @@ fn front_end_passes(options: &str, fe_args: &[String]) -> String {
     if has_option(options, "-cl-denorms-are-zero") {
         passes.push_str(",ferrocl-flush-denormals");
     }
-    if fe_args.iter().any(|a| a == "-cl-opt-disable") {
+    if has_option(options, "-cl-opt-disable") {
         passes.push_str(",ferrocl-opt-disable");
     }
     passes

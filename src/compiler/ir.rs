@@ -707,7 +707,8 @@ fn kernel_of(
 }
 
 /// The metadata a kernel built with -cl-denorms-are-zero carries (clang
-/// has no x86 attribute for it that leaves inlining of the builtins be).
+/// has no x86 attribute for it that leaves inlining of the builtins be),
+/// as passes/kernel_options.cpp names it.
 pub(super) const DENORMALS_ARE_ZERO: &str = "ferrocl.denorms_are_zero";
 
 /// The highest `#N` attribute group and `!N` metadata number in the module.

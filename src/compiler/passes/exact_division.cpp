@@ -10,6 +10,7 @@
 #include "passes.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -21,13 +22,12 @@ PreservedAnalyses ExactDivisionPass::run(Module &m, ModuleAnalysisManager &)
 {
     bool changed = false;
     for (Function &f : m)
-        for (BasicBlock &b : f)
-            for (Instruction &i : b)
-                if (i.getOpcode() == Instruction::FDiv && i.hasAllowReciprocal() &&
-                    !isa<Constant>(i.getOperand(1))) {
-                    i.setHasAllowReciprocal(false);
-                    changed = true;
-                }
+        for (Instruction &i : instructions(f))
+            if (i.getOpcode() == Instruction::FDiv && i.hasAllowReciprocal() &&
+                !isa<Constant>(i.getOperand(1))) {
+                i.setHasAllowReciprocal(false);
+                changed = true;
+            }
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -11,6 +11,7 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -61,31 +62,31 @@ Value *defined_lanes(Value *divisor)
     return ConstantVector::get(lanes);
 }
 
+bool is_signed(Instruction::BinaryOps code)
+{
+    return code == Instruction::SDiv || code == Instruction::SRem;
+}
+
 } // namespace
 
 PreservedAnalyses GuardDivisionPass::run(Module &m, ModuleAnalysisManager &)
 {
     std::vector<BinaryOperator *> divisions;
     for (Function &f : m)
-        for (BasicBlock &b : f)
-            for (Instruction &i : b)
-                if (auto *op = dyn_cast<BinaryOperator>(&i)) {
-                    auto code = op->getOpcode();
-                    bool is_signed = code == Instruction::SDiv || code == Instruction::SRem;
-                    if ((is_signed || code == Instruction::UDiv || code == Instruction::URem) &&
-                        !safe_constant(op->getOperand(1), is_signed))
-                        divisions.push_back(op);
-                }
+        for (Instruction &i : instructions(f))
+            if (auto *op = dyn_cast<BinaryOperator>(&i);
+                op && op->isIntDivRem() &&
+                !safe_constant(op->getOperand(1), is_signed(op->getOpcode())))
+                divisions.push_back(op);
     for (BinaryOperator *op : divisions) {
         IRBuilder<> b(op);
         Value *a = op->getOperand(0), *divisor = defined_lanes(op->getOperand(1));
         Type *ty = divisor->getType();
         auto code = op->getOpcode();
-        bool is_signed = code == Instruction::SDiv || code == Instruction::SRem;
         Value *zero = Constant::getNullValue(ty);
         Value *bad = b.CreateICmpEQ(divisor, zero, "fcl.div.zero");
         Value *minus_one = nullptr;
-        if (is_signed) {
+        if (is_signed(code)) {
             minus_one = b.CreateICmpEQ(divisor, Constant::getAllOnesValue(ty), "fcl.div.m1");
             bad = b.CreateOr(bad, minus_one, "fcl.div.bad");
         }

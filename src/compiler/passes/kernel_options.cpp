@@ -7,7 +7,8 @@
 //   other argument metadata is the compiler's own input), so
 //   clGetKernelArgInfo answers CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
 // - `ferrocl-flush-denormals`: with -cl-denorms-are-zero a kernel gets
-//   `!ferrocl.denorms_are_zero`, and the executor runs it with FTZ and DAZ.
+//   `!ferrocl.denorms_are_zero` (ir.rs DENORMALS_ARE_ZERO reads it), and
+//   the executor runs it with FTZ and DAZ.
 #include "passes.h"
 
 #include <llvm/IR/Module.h>
