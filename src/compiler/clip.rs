@@ -16,9 +16,19 @@
 use super::cfg::{definition, definitions, pointer_operand, Block};
 use super::ir::{symbol_after_at, WORK_ITEM_FNS};
 use super::regions::{used_names, RegionPlan};
-use super::uniform_loops::UNIFORM_FNS;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
+
+/// Work-item functions whose value is the same for the whole group.
+const UNIFORM_FNS: &[&str] = &[
+    "_Z12get_work_dimv",
+    "_Z15get_global_sizej",
+    "_Z14get_local_sizej",
+    "_Z23get_enqueued_local_sizej",
+    "_Z14get_num_groupsj",
+    "_Z12get_group_idj",
+    "_Z17get_global_offsetj",
+];
 
 /// A region's guard: the bound's name and the lines computing it (from the
 /// region's first block, in order).

@@ -3,8 +3,7 @@
 //! and the system linker through it for the shared object.
 
 use super::{
-    address_space, binary, blocks, inprocess, ir, regions, uniform_loops, Executable, Linked,
-    Object, ObjectKind,
+    address_space, binary, blocks, inprocess, ir, regions, Executable, Linked, Object, ObjectKind,
 };
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -654,12 +653,12 @@ fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
     std::fs::write(path, library).map_err(|e| io_err("writing builtins", e))
 }
 
-/// The module ready for work-group entries: `opt` inlines what reaches a
-/// barrier or a work-item function into the kernels and, for the region
-/// transform (regions.rs) of kernels with barriers, isolates barrier blocks
-/// and demotes values used across blocks to allocas. None (kernels run
-/// work-item by work-item or on fibers) when there is nothing to do or a
-/// step fails.
+/// The module ready for work-group entries: what reaches a barrier or a
+/// work-item function inlined into the kernels and, for the region
+/// transform (regions.rs) of kernels with barriers, barriers isolated in
+/// blocks of their own and values used across blocks demoted to allocas
+/// (REGIONS_PIPELINE). None (kernels run work-item by work-item or on
+/// fibers) when a step fails.
 fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
     let with_collectives;
     let text = match regions::calls_work_group_functions(text) && !COLLECTIVES.is_empty() {
@@ -669,30 +668,38 @@ fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
         }
         false => text,
     };
-    let prepared = regions::prepare(text, &ir::call_graph(text))?;
-    let inlined = opt(dir, &prepared.text, "always-inline,function(sroa)")?;
-    if !prepared.demote {
-        return Some(inlined);
-    }
-    // Loops that will get implicit barriers unrolled first (only those:
-    // the unroller's own heuristics stay for the back end).
-    let inlined = match uniform_loops::mark_for_unrolling(&inlined) {
-        Some(marked) => opt(
-            dir,
-            &marked,
-            "loop-simplify,lcssa,loop-unroll<O3;no-partial;no-peeling;no-runtime;full-unroll-max=0>",
-        )
-        .unwrap_or(inlined),
-        None => inlined,
-    };
-    // Vector values split into scalars first: the work-item loops vectorize
-    // scalar code only (a float4 becomes four vectors of lanes).
-    opt(
-        dir,
-        &regions::isolate_barriers(&inlined),
-        "function(scalarizer,reg2mem)",
-    )
+    opt(dir, text, REGIONS_PIPELINE)
 }
+
+/// The passes that make a module ready for the region transform, in their
+/// order (src/compiler/passes/, each file says why):
+/// - `ferrocl-inline-into-kernels` marks what reaches a barrier or a
+///   work-item function `alwaysinline`, and the module when it has kernels
+///   to cut into regions (barriers, work-group functions, or loops carrying
+///   floating-point values); `always-inline` and `sroa` do the inlining;
+/// - on a marked module only (`ferrocl-if-regions`):
+///   - `ferrocl-mark-loops-for-unrolling`: the loops that will get implicit
+///     barriers unrolled first, by `loop-unroll` (only those, only then);
+///   - `ferrocl-collective-waits-as-barriers`: an inlined work-group
+///     function's wait is a barrier of the kernel;
+///   - `ferrocl-uniform-counters` and `ferrocl-cut-uniform-branches` in
+///     kernels with barriers, `ferrocl-implicit-barriers` in the others;
+///   - `ferrocl-isolate-barriers`: each barrier alone in a block;
+///   - `ferrocl-rematerialize`: cheap values computed again where used;
+///   - `scalarizer`: vector values split into scalars (the work-item loops
+///     vectorize scalar code only: a float4 becomes four vectors of lanes);
+///   - `reg2mem`: values used across blocks demoted to allocas.
+const REGIONS_PIPELINE: &str = concat!(
+    "ferrocl-inline-into-kernels,always-inline,function(sroa),",
+    "ferrocl-if-regions(",
+    "ferrocl-mark-loops-for-unrolling,",
+    "ferrocl-if-unrolling(function(loop-simplify,lcssa,",
+    "loop-unroll<O3;no-partial;no-peeling;no-runtime;full-unroll-max=0>)),",
+    "ferrocl-collective-waits-as-barriers,",
+    "ferrocl-uniform-counters,ferrocl-cut-uniform-branches,ferrocl-implicit-barriers,",
+    "ferrocl-isolate-barriers,ferrocl-rematerialize,",
+    "function(scalarizer,reg2mem))"
+);
 
 /// The module with the definitions of the work-group functions it calls.
 fn link_collectives(dir: &TempDir, text: &str) -> Option<String> {

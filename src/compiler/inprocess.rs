@@ -49,6 +49,7 @@ type OpenFn = unsafe extern "C" fn(
 type PruneFn =
     unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
 type FreeFn = unsafe extern "C" fn(*mut c_char);
+type VerifyEachFn = unsafe extern "C" fn(c_int);
 type LldFn = unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char) -> c_int;
 type SplitFn = unsafe extern "C" fn(
     *const c_char,
@@ -68,6 +69,7 @@ pub struct Llvm {
     split: SplitFn,
     lld: LldFn,
     free: FreeFn,
+    verify_each: VerifyEachFn,
     /// The builtins library, opened lazily once (see `prune`).
     library: Mutex<Option<Library>>,
     /// Kept loaded for the life of the process (the fns above point into it).
@@ -88,7 +90,12 @@ pub fn llvm() -> Option<&'static Llvm> {
         if off || OBJECT.is_empty() || std::env::var_os("FERROCL_CLANG").is_some() {
             return None;
         }
-        load().ok()
+        let llvm = load().ok()?;
+        // For a compiler developer: every pass of every build verified.
+        if std::env::var_os("FERROCL_VERIFY_EACH").is_some_and(|v| v != "0") {
+            llvm.verify_each(true);
+        }
+        Some(llvm)
     })
     .as_ref()
 }
@@ -135,6 +142,7 @@ fn load() -> Result<Llvm, String> {
             split: symbol(&library, "ferrocl_llvm_split")?,
             lld: symbol(&library, "ferrocl_llvm_lld")?,
             free: symbol(&library, "ferrocl_llvm_free")?,
+            verify_each: symbol(&library, "ferrocl_llvm_verify_each")?,
             library: Mutex::new(None),
             _library: library,
         })
@@ -250,6 +258,13 @@ impl Llvm {
             },
             external,
         )
+    }
+
+    /// From now on, every pipeline verifies the module after each pass
+    /// (`on`), not only after the whole pipeline: for tests.
+    pub fn verify_each(&self, on: bool) {
+        // SAFETY: sets an atomic flag in the object.
+        unsafe { (self.verify_each)(c_int::from(on)) }
     }
 
     /// `opt -S <input> -scalarize-load-store -passes=<passes> -o <output>`.

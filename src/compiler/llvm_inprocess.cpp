@@ -10,6 +10,7 @@
 // NUL-terminated text (diagnostics, possibly empty) to release with
 // ferrocl_llvm_free.
 
+#include <atomic>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Driver/Compilation.h>
@@ -160,6 +161,10 @@ std::unique_ptr<TargetMachine> target_machine(const Module &m)
         t->createTargetMachine(m.getTargetTriple(), "", "", TargetOptions(), std::nullopt));
 }
 
+// Whether run_passes verifies the module after every pass, not only after
+// the pipeline (the pass tests: ferrocl_llvm_verify_each).
+std::atomic<bool> verify_each{false};
+
 // `passes` (LLVM's and ferrocl's, passes/registry.cpp) run on `m`, as
 // `opt -passes=<passes>` would, then the verifier; false (with the reason
 // in `log`) if the pipeline does not parse or leaves invalid IR.
@@ -173,7 +178,7 @@ bool run_passes(Module &m, StringRef passes, raw_ostream &log)
     // As in `opt`: among others, the instrumentation that skips optnone
     // functions (-cl-opt-disable builds).
     PassInstrumentationCallbacks callbacks;
-    StandardInstrumentations instrumentations(m.getContext(), false, false);
+    StandardInstrumentations instrumentations(m.getContext(), false, verify_each.load());
     instrumentations.registerCallbacks(callbacks, &mam);
     PassBuilder pb(tm.get(), PipelineTuningOptions(), std::nullopt, &callbacks);
     ferrocl::register_passes(pb);
@@ -483,6 +488,10 @@ int ferrocl_llvm_init(void)
 }
 
 void ferrocl_llvm_free(char *p) { std::free(p); }
+
+// From now on, pipelines verify the module after each pass (`on`) or only
+// after the whole pipeline.
+void ferrocl_llvm_verify_each(int on) { verify_each.store(on != 0); }
 
 // clang's driver with `argv` (argv[0]: the clang executable): its cc1 jobs
 // run here; the other jobs (the linker) are not run but returned in

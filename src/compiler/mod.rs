@@ -19,8 +19,6 @@ mod pass_tests;
 mod regions;
 #[cfg(test)]
 mod tests;
-mod uniform_loops;
-mod uniformity;
 
 pub use driver::BuildError;
 

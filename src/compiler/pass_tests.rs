@@ -2,7 +2,8 @@
 //! outputs: every `passes/tests/*.ll` names its pipeline on a
 //! `; PASSES: <pipeline>` line, runs through the in-process `opt` (which
 //! verifies the module after the pipeline), and its output is checked
-//! against the file's own `; CHECK` lines by LLVM's FileCheck.
+//! against the file's own `; CHECK` lines by LLVM's FileCheck. The
+//! verifier runs after each pass.
 
 use super::inprocess;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ fn file_check() -> PathBuf {
 #[test]
 fn each_pass_gives_the_expected_ir() {
     let llvm = inprocess::llvm().expect("the in-process LLVM is needed for the pass tests");
+    llvm.verify_each(true);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/compiler/passes/tests");
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("passes/tests")

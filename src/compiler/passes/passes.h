@@ -50,4 +50,89 @@ struct ThreadLocalLocalsPass : llvm::PassInfoMixin<ThreadLocalLocalsPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// The region pipeline (driver.rs REGIONS_PIPELINE), in its order.
+
+// The named metadata by which `ferrocl-inline-into-kernels` tells
+// `ferrocl-if-regions` that the module has kernels to cut into regions,
+// and `ferrocl-mark-loops-for-unrolling` tells `ferrocl-if-unrolling` that
+// it marked loops.
+inline constexpr const char *REGIONS_METADATA = "ferrocl.regions";
+inline constexpr const char *UNROLLING_METADATA = "ferrocl.unrolling";
+
+// `ferrocl-inline-into-kernels`: what reaches a barrier or a work-item
+// function becomes alwaysinline (inline_into_kernels.cpp).
+struct InlineIntoKernelsPass : llvm::PassInfoMixin<InlineIntoKernelsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-if-regions(<pipeline>)`, `ferrocl-if-unrolling(<pipeline>)`:
+// <pipeline> only on a module marked by the pass before (if_marked.cpp).
+struct IfMarkedPass : llvm::PassInfoMixin<IfMarkedPass> {
+    // The named metadata that marks the module.
+    const char *mark;
+    llvm::ModulePassManager inner;
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+    static bool isRequired() { return true; }
+};
+
+// `ferrocl-mark-loops-for-unrolling`: the loops that get implicit barriers
+// unrolled first (mark_loops_for_unrolling.cpp).
+struct MarkLoopsForUnrollingPass : llvm::PassInfoMixin<MarkLoopsForUnrollingPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-collective-waits-as-barriers`: a work-group function's wait is
+// a barrier of the kernel (collective_waits_as_barriers.cpp).
+struct CollectiveWaitsAsBarriersPass : llvm::PassInfoMixin<CollectiveWaitsAsBarriersPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-uniform-counters`: the uniform counters of loops with barriers
+// named as uniform (uniform_counters.cpp).
+struct UniformCountersPass : llvm::PassInfoMixin<UniformCountersPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-cut-uniform-branches`: uniform branches end regions
+// (cut_uniform_branches.cpp).
+struct CutUniformBranchesPass : llvm::PassInfoMixin<CutUniformBranchesPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-implicit-barriers`: barriers at uniform loops carrying
+// floating-point values (implicit_barriers.cpp).
+struct ImplicitBarriersPass : llvm::PassInfoMixin<ImplicitBarriersPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-isolate-barriers`: each barrier alone in a block
+// (isolate_barriers.cpp).
+struct IsolateBarriersPass : llvm::PassInfoMixin<IsolateBarriersPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-rematerialize`: cheap values computed again where used across
+// barriers (rematerialize.cpp).
+struct RematerializePass : llvm::PassInfoMixin<RematerializePass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// What a whole program (after clLinkProgram) defines about its own memory.
+
+// `ferrocl-local-variable-test`: `__ferrocl_is_local_variable`, whether a
+// pointer lies in one of the program's __local variables
+// (local_variable_test.cpp).
+inline constexpr const char *LOCAL_VARIABLE_TEST = "__ferrocl_is_local_variable";
+struct LocalVariableTestPass : llvm::PassInfoMixin<LocalVariableTestPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-global-variables-size`: `__ferrocl_global_variables_size`, the
+// bytes of its program-scope variables (global_variables_size.cpp;
+// address_space.rs GLOBAL_VARIABLES_SIZE_SYMBOL).
+inline constexpr const char *GLOBAL_VARIABLES_SIZE = "__ferrocl_global_variables_size";
+struct GlobalVariablesSizePass : llvm::PassInfoMixin<GlobalVariablesSizePass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 } // namespace ferrocl

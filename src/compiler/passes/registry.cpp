@@ -2,6 +2,8 @@
 // tests in passes/tests/) can use them beside LLVM's own.
 #include "passes.h"
 
+#include <string>
+
 using namespace llvm;
 
 namespace ferrocl {
@@ -22,14 +24,54 @@ const struct {
     {"ferrocl-drop-kernel-arg-names", add<DropKernelArgNamesPass>},
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},
+    {"ferrocl-inline-into-kernels", add<InlineIntoKernelsPass>},
+    {"ferrocl-mark-loops-for-unrolling", add<MarkLoopsForUnrollingPass>},
+    {"ferrocl-collective-waits-as-barriers", add<CollectiveWaitsAsBarriersPass>},
+    {"ferrocl-uniform-counters", add<UniformCountersPass>},
+    {"ferrocl-cut-uniform-branches", add<CutUniformBranchesPass>},
+    {"ferrocl-implicit-barriers", add<ImplicitBarriersPass>},
+    {"ferrocl-isolate-barriers", add<IsolateBarriersPass>},
+    {"ferrocl-rematerialize", add<RematerializePass>},
+    {"ferrocl-local-variable-test", add<LocalVariableTestPass>},
+    {"ferrocl-global-variables-size", add<GlobalVariablesSizePass>},
 };
+
+// A parsed pipeline as text again (PassBuilder parses nested pipelines
+// only from text).
+std::string pipeline_text(ArrayRef<PassBuilder::PipelineElement> pipeline)
+{
+    std::string text;
+    for (const auto &element : pipeline) {
+        if (!text.empty())
+            text += ',';
+        text += element.Name.str();
+        if (!element.InnerPipeline.empty())
+            text += "(" + pipeline_text(element.InnerPipeline) + ")";
+    }
+    return text;
+}
 
 } // namespace
 
 void register_passes(PassBuilder &pb)
 {
     pb.registerPipelineParsingCallback(
-        [](StringRef name, ModulePassManager &mpm, ArrayRef<PassBuilder::PipelineElement>) {
+        [&pb](StringRef name, ModulePassManager &mpm,
+              ArrayRef<PassBuilder::PipelineElement> inner) {
+            const char *mark = name == "ferrocl-if-regions"     ? REGIONS_METADATA
+                               : name == "ferrocl-if-unrolling" ? UNROLLING_METADATA
+                                                                : nullptr;
+            if (mark) {
+                IfMarkedPass pass;
+                pass.mark = mark;
+                if (Error e = pb.parsePassPipeline(pass.inner, pipeline_text(inner))) {
+                    // The pipeline does not parse; the caller reports it.
+                    consumeError(std::move(e));
+                    return false;
+                }
+                mpm.addPass(std::move(pass));
+                return true;
+            }
             for (const auto &pass : PASSES)
                 if (pass.name == name) {
                     pass.add(mpm);

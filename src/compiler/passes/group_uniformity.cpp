@@ -1,0 +1,207 @@
+// See group_uniformity.h.
+#include "group_uniformity.h"
+#include "kernel_symbols.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+namespace {
+
+// Deeper chains of operations count as varying (fail closed).
+constexpr unsigned MAX_DEPTH = 64;
+
+bool uniform_at(const Value *v, const PhiSet &phis, unsigned depth)
+{
+    const auto *i = dyn_cast<Instruction>(v);
+    // Constants, globals and the kernel's parameters.
+    if (!i)
+        return true;
+    if (depth > MAX_DEPTH)
+        return false;
+    if (const auto *phi = dyn_cast<PHINode>(i))
+        return phis.contains(phi);
+    auto operands = [&](const User &u) {
+        for (const Value *op : u.operands())
+            if (!uniform_at(op, phis, depth + 1))
+                return false;
+        return true;
+    };
+    if (const auto *call = dyn_cast<CallInst>(i)) {
+        const Function *f = called_function(*i);
+        if (!f || !is_uniform_work_item_function(f->getName()))
+            return false;
+        for (const Value *arg : call->args())
+            if (!uniform_at(arg, phis, depth + 1))
+                return false;
+        return true;
+    }
+    if (is_cheap_operation(*i))
+        return operands(*i);
+    switch (i->getOpcode()) {
+    case Instruction::ICmp:
+    case Instruction::Select:
+    case Instruction::SDiv:
+    case Instruction::UDiv:
+    case Instruction::SRem:
+    case Instruction::URem:
+    case Instruction::SIToFP:
+    case Instruction::UIToFP:
+    case Instruction::FPToSI:
+    case Instruction::FPToUI:
+    case Instruction::FCmp:
+    case Instruction::Freeze:
+        return operands(*i);
+    default:
+        // Loads, floating-point arithmetic, calls: varying.
+        return false;
+    }
+}
+
+bool carries_float(const PHINode &phi)
+{
+    Type *t = phi.getType()->getScalarType();
+    // Vectors too: the scalarizer splits them before the work-item loops
+    // are vectorized.
+    return t->isFloatTy() || t->isDoubleTy();
+}
+
+} // namespace
+
+bool is_cheap_operation(const Instruction &i)
+{
+    switch (i.getOpcode()) {
+    case Instruction::Trunc:
+    case Instruction::ZExt:
+    case Instruction::SExt:
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul:
+    case Instruction::Shl:
+    case Instruction::LShr:
+    case Instruction::AShr:
+    case Instruction::And:
+    case Instruction::Or:
+    case Instruction::Xor:
+    case Instruction::GetElementPtr:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool is_uniform(const Value *v, const PhiSet &phis) { return uniform_at(v, phis, 0); }
+
+bool has_plain_barrier(const BasicBlock &b)
+{
+    for (const Instruction &i : b)
+        if (calls_plain_barrier(i))
+            return true;
+    return false;
+}
+
+GroupUniformity::GroupUniformity(const Function &f) : f_(f)
+{
+    for (const BasicBlock &b : f)
+        for (const PHINode &phi : b.phis())
+            phis_.insert(&phi);
+    for (;;) {
+        find_together();
+        PhiSet keep;
+        for (const PHINode *phi : phis_) {
+            const BasicBlock *b = phi->getParent();
+            bool ok = together(b);
+            for (const BasicBlock *p : predecessors(b))
+                ok = ok && together(p);
+            for (const Value *v : phi->incoming_values())
+                ok = ok && uniform(v);
+            if (ok)
+                keep.insert(phi);
+        }
+        if (keep.size() == phis_.size())
+            return;
+        phis_ = std::move(keep);
+    }
+}
+
+void GroupUniformity::find_together()
+{
+    together_.clear();
+    SmallVector<const BasicBlock *, 32> stack;
+    for (const BasicBlock &b : f_)
+        if (&b == &f_.getEntryBlock() || has_plain_barrier(b))
+            stack.push_back(&b);
+    while (!stack.empty()) {
+        const BasicBlock *b = stack.pop_back_val();
+        if (!together_.insert(b).second)
+            continue;
+        const Instruction *term = b->getTerminator();
+        bool decided = false;
+        if (const auto *br = dyn_cast_or_null<BranchInst>(term))
+            decided = br->isUnconditional() || uniform(br->getCondition());
+        else if (const auto *sw = dyn_cast_or_null<SwitchInst>(term))
+            decided = uniform(sw->getCondition());
+        // Returns and `unreachable` have no successors; any other
+        // terminator decides nothing together.
+        if (decided)
+            for (const BasicBlock *s : successors(b))
+                stack.push_back(s);
+    }
+}
+
+bool exits_uniformly(const Loop &l, SmallVectorImpl<PHINode *> &counters)
+{
+    PhiSet phis;
+    for (const PHINode &phi : l.getHeader()->phis())
+        phis.insert(&phi);
+    for (;;) {
+        PhiSet keep;
+        for (const PHINode *phi : phis) {
+            bool ok = true;
+            for (const Value *v : phi->incoming_values())
+                ok = ok && is_uniform(v, phis);
+            if (ok)
+                keep.insert(phi);
+        }
+        if (keep.size() == phis.size())
+            break;
+        phis = std::move(keep);
+    }
+    SmallVector<BasicBlock *, 4> exiting;
+    l.getExitingBlocks(exiting);
+    for (const BasicBlock *b : exiting) {
+        const auto *br = dyn_cast<BranchInst>(b->getTerminator());
+        if (!br || !br->isConditional() || !is_uniform(br->getCondition(), phis))
+            return false;
+    }
+    for (PHINode &phi : l.getHeader()->phis())
+        if (phis.contains(&phi))
+            counters.push_back(&phi);
+    return true;
+}
+
+bool is_uniform_float_loop(const Loop &l, const GroupUniformity &u, const PostDominatorTree &pdt,
+                           SmallVectorImpl<PHINode *> &counters)
+{
+    if (l.getParentLoop())
+        return false;
+    const BasicBlock *outside = l.getLoopPredecessor();
+    if (!outside)
+        return false;
+    // Every work-item reaches the loop: its entry lies on every path from
+    // the function's entry to an exit, or is run by all work-items together.
+    const BasicBlock *entry = &outside->getParent()->getEntryBlock();
+    if (!pdt.dominates(outside, entry) && !u.together(outside))
+        return false;
+    bool floats = false;
+    for (const PHINode &phi : l.getHeader()->phis())
+        floats = floats || carries_float(phi);
+    return floats && exits_uniformly(l, counters);
+}
+
+} // namespace ferrocl

@@ -1,0 +1,80 @@
+// Which values all work-items of a group agree on, which blocks they run
+// together, and which loops they run the same number of times: the
+// analysis behind implicit barriers (implicit_barriers.cpp,
+// unroll_uniform_loops.cpp) and uniform branch cuts
+// (cut_uniform_branches.cpp). Not an LLVM analysis pass: each of those
+// passes asks it once per function, on the IR it is about to change.
+//
+// It fails closed: a value is uniform only when built from the kernel's
+// parameters, constants, group-wide work-item functions and uniform phis
+// by operations it knows; a terminator it does not know decides nothing
+// together.
+#pragma once
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+
+namespace llvm {
+class BasicBlock;
+class Function;
+class Instruction;
+class Loop;
+class LoopInfo;
+class PHINode;
+class PostDominatorTree;
+class Value;
+} // namespace llvm
+
+namespace ferrocl {
+
+using PhiSet = llvm::SmallPtrSet<const llvm::PHINode *, 16>;
+
+// Integer arithmetic, casts and addresses: as cheap to compute again as to
+// keep (rematerialize.cpp), uniform when their operands are.
+bool is_cheap_operation(const llvm::Instruction &i);
+
+// Whether `v` is the same in every work-item of a group, given the phis
+// taken as uniform.
+bool is_uniform(const llvm::Value *v, const PhiSet &phis);
+
+// Per block of a function: whether it calls a plain barrier.
+bool has_plain_barrier(const llvm::BasicBlock &b);
+
+class GroupUniformity {
+  public:
+    // Optimistic, to a fixed point: every phi starts uniform and is dropped
+    // once an incoming value is not, or once work-items may reach its
+    // block from different predecessors; the blocks run together are those
+    // reached from the entry or a barrier (which all work-items reach)
+    // through branches on uniform values. Loop counters stay uniform
+    // through their own back edges.
+    explicit GroupUniformity(const llvm::Function &f);
+
+    bool together(const llvm::BasicBlock *b) const { return together_.contains(b); }
+    const PhiSet &phis() const { return phis_; }
+    bool uniform(const llvm::Value *v) const { return is_uniform(v, phis_); }
+
+  private:
+    void find_together();
+
+    llvm::SmallPtrSet<const llvm::BasicBlock *, 32> together_;
+    PhiSet phis_;
+    const llvm::Function &f_;
+};
+
+// A loop all work-items run the same number of times: each branch out of it
+// tests a uniform value, given its header's uniform phis. The counters: the
+// header's phis that are uniform; None (false) if some exit is not uniform
+// or not a two-way branch.
+bool exits_uniformly(const llvm::Loop &l, llvm::SmallVectorImpl<llvm::PHINode *> &counters);
+
+// A loop worth an implicit barrier at its header (uniform_loops in the
+// design notes): not nested, entered from one block outside it that every
+// work-item reaches, carrying a floating-point value through its header,
+// and exited uniformly. Its counters in `counters`.
+bool is_uniform_float_loop(const llvm::Loop &l, const GroupUniformity &u,
+                           const llvm::PostDominatorTree &pdt,
+                           llvm::SmallVectorImpl<llvm::PHINode *> &counters);
+
+} // namespace ferrocl

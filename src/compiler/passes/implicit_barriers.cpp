@@ -1,0 +1,73 @@
+// `ferrocl-implicit-barriers`: a barrier-free kernel whose loop carries a
+// floating-point value (a sum) gets an implicit barrier at the loop's
+// header and after it, when every work-item runs the loop the same number
+// of times (group_uniformity.h, is_uniform_float_loop).
+//
+// Why: a work-item loop around such a kernel runs the inner loop once per
+// work-item; LLVM cannot vectorize the inner loop (that would reorder the
+// additions), and the work-item loop around it is not innermost, so
+// nothing vectorizes: naive matrix products, n-body steps. A barrier at the
+// header changes no result: it only makes all work-items run iteration i
+// before any runs i + 1, an order OpenCL allows anyway. The region
+// transform then turns each iteration into a work-item loop, which
+// vectorizes like a barrier-free kernel, with the carried values per
+// work-item in the frame. The loop's counters are named as uniform
+// (UNIFORM_PREFIX): the region transform keeps them once per group.
+#include "group_uniformity.h"
+#include "kernel_symbols.h"
+#include "passes.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+PreservedAnalyses ImplicitBarriersPass::run(Module &m, ModuleAnalysisManager &mam)
+{
+    auto &fam = mam.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
+    LLVMContext &ctx = m.getContext();
+    FunctionCallee implicit = nullptr;
+    for (Function &f : m) {
+        if (f.isDeclaration() || !is_kernel(f))
+            continue;
+        bool waits = false;
+        for (const Instruction &i : instructions(f))
+            waits = waits || calls_plain_barrier(i) || calls_wait(i);
+        if (waits)
+            continue;
+        auto &loops = fam.getResult<LoopAnalysis>(f);
+        auto &pdt = fam.getResult<PostDominatorTreeAnalysis>(f);
+        GroupUniformity u(f);
+        SetVector<BasicBlock *> at;
+        SmallVector<PHINode *, 8> counters;
+        for (Loop *l : loops) {
+            if (!is_uniform_float_loop(*l, u, pdt, counters))
+                continue;
+            // An iteration is a region of its own, and what follows the loop
+            // another.
+            at.insert(l->getHeader());
+            SmallVector<BasicBlock *, 4> exits;
+            l->getUniqueExitBlocks(exits);
+            at.insert(exits.begin(), exits.end());
+        }
+        if (at.empty())
+            continue;
+        if (!implicit)
+            implicit = m.getOrInsertFunction(IMPLICIT_BARRIER,
+                                             FunctionType::get(Type::getVoidTy(ctx), false));
+        for (BasicBlock *b : at)
+            CallInst::Create(implicit, {}, "", &*b->getFirstNonPHIIt());
+        unsigned n = 0;
+        for (PHINode *phi : counters)
+            phi->setName(Twine(UNIFORM_PREFIX) + Twine(n++));
+        fam.invalidate(f, PreservedAnalyses::none());
+    }
+    return implicit ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace ferrocl

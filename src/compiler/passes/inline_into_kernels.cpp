@@ -1,0 +1,135 @@
+// `ferrocl-inline-into-kernels`: what reaches a barrier or a work-item
+// function is marked `alwaysinline`, so that each kernel's barriers and
+// work-item calls end up in its own body, where the region transform cuts
+// them into regions and the work-group entry turns the ids into loop
+// variables. Functions that must not be inlined (noinline, optnone under
+// -cl-opt-disable) stay, and their callers keep running work-item by
+// work-item or on fibers.
+//
+// It also decides whether the module's kernels become regions: when one
+// calls a barrier or a work-group function's wait, or has a loop carrying
+// floating-point values (which may get implicit barriers), the module gets
+// the named metadata `!ferrocl.regions`, which `ferrocl-if-regions`
+// (if_regions.cpp) reads; kernels themselves are then inlined too (into
+// the kernels that call them).
+#include "kernel_symbols.h"
+#include "passes.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/CFG.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+namespace {
+
+bool is_target(const Function &f)
+{
+    StringRef n = f.getName();
+    return is_plain_barrier(n) || n == COLLECTIVE_WAIT || is_work_item_function(n);
+}
+
+// The functions `v` names, through constant expressions (a function's
+// address passed on, a block's invoke function).
+void functions_named(const Value *v, SmallPtrSetImpl<const Function *> &out,
+                     SmallPtrSetImpl<const Value *> &seen)
+{
+    if (!seen.insert(v).second)
+        return;
+    if (const auto *f = dyn_cast<Function>(v)) {
+        out.insert(f);
+        return;
+    }
+    if (const auto *c = dyn_cast<Constant>(v))
+        if (!isa<GlobalValue>(c))
+            for (const Value *op : c->operands())
+                functions_named(op, out, seen);
+}
+
+// Whether some kernel may have a loop worth implicit barriers: a back
+// edge and floating-point arithmetic.
+bool worth_trying(const Function &f)
+{
+    bool floats = false;
+    for (const Instruction &i : instructions(f)) {
+        unsigned op = i.getOpcode();
+        floats = floats || op == Instruction::FAdd || op == Instruction::FMul ||
+                 op == Instruction::FSub;
+        if (const auto *ii = dyn_cast<IntrinsicInst>(&i))
+            floats = floats || ii->getIntrinsicID() == Intrinsic::fmuladd;
+    }
+    if (!floats)
+        return false;
+    SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> back_edges;
+    FindFunctionBackedges(f, back_edges);
+    return !back_edges.empty();
+}
+
+bool used(const Module &m, StringRef name)
+{
+    const Function *f = m.getFunction(name);
+    return f && !f->use_empty();
+}
+
+} // namespace
+
+PreservedAnalyses InlineIntoKernelsPass::run(Module &m, ModuleAnalysisManager &)
+{
+    bool regions = used(m, BARRIER) || used(m, "_Z18work_group_barrierj") ||
+                   used(m, "_Z18work_group_barrierj12memory_scope") ||
+                   used(m, IMPLICIT_BARRIER) || used(m, COLLECTIVE_WAIT);
+    // Per defined function, every function its body names.
+    DenseMap<const Function *, SmallPtrSet<const Function *, 8>> named;
+    for (const Function &f : m) {
+        if (f.isDeclaration())
+            continue;
+        regions = regions || (is_kernel(f) && worth_trying(f));
+        auto &out = named[&f];
+        SmallPtrSet<const Value *, 32> seen;
+        for (const Instruction &i : instructions(f))
+            for (const Value *op : i.operands())
+                functions_named(op, out, seen);
+    }
+    auto reaches = [&](const Function &f) {
+        SmallPtrSet<const Function *, 32> seen;
+        SmallVector<const Function *, 16> stack{&f};
+        while (!stack.empty()) {
+            const Function *g = stack.pop_back_val();
+            if (!seen.insert(g).second)
+                continue;
+            auto it = named.find(g);
+            if (it == named.end())
+                continue;
+            for (const Function *c : it->second) {
+                if (is_target(*c))
+                    return true;
+                stack.push_back(c);
+            }
+        }
+        return false;
+    };
+    bool changed = false;
+    for (Function &f : m) {
+        if (f.isDeclaration() || f.hasFnAttribute(Attribute::NoInline) ||
+            f.hasFnAttribute(Attribute::OptimizeNone) || f.hasFnAttribute(Attribute::AlwaysInline))
+            continue;
+        if ((regions || !is_kernel(f)) && reaches(f)) {
+            f.addFnAttr(Attribute::AlwaysInline);
+            changed = true;
+        }
+    }
+    if (regions) {
+        m.getOrInsertNamedMetadata(REGIONS_METADATA);
+        changed = true;
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace ferrocl

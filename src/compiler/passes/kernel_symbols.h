@@ -1,0 +1,66 @@
+// What ferrocl's passes know of the functions a kernel calls: barriers,
+// waits, work-item functions. The names are the builtins' mangled ones
+// and ferrocl's own; the Rust side names the same (regions.rs, ir.rs).
+#pragma once
+
+#include <llvm/ADT/StringRef.h>
+
+namespace llvm {
+class Function;
+class Instruction;
+class Module;
+} // namespace llvm
+
+namespace ferrocl {
+
+// A barrier the compiler adds (implicit_barriers.cpp, cut_uniform_branches.cpp):
+// a region boundary that needs no synchronization when work-items run one
+// by one (a no-op in builtins/workitem.c). regions.rs IMPLICIT_BARRIER.
+inline constexpr const char *IMPLICIT_BARRIER = "__ferrocl_implicit_barrier";
+
+// The wait inside the work-group (argument 0) and sub-group functions
+// (builtins/lib/collective.cl). regions.rs COLLECTIVE_WAIT.
+inline constexpr const char *COLLECTIVE_WAIT = "__ferrocl_collective_wait";
+
+// The name prefix of values the same in every work-item of a group: the
+// region transform keeps them once per group. regions.rs UNIFORM_PREFIX.
+inline constexpr const char *UNIFORM_PREFIX = "__fcl.u.";
+
+// The barrier a work-group function's wait becomes: `barrier(CLK_LOCAL_MEM_FENCE
+// | CLK_GLOBAL_MEM_FENCE)`.
+inline constexpr const char *BARRIER = "_Z7barrierj";
+
+// The function `i` calls directly, or null (indirect calls, not a call).
+const llvm::Function *called_function(const llvm::Instruction &i);
+
+// Whether `f` is an OpenCL kernel.
+bool is_kernel(const llvm::Function &f);
+
+// The barriers regions are cut at: barrier, work_group_barrier (both
+// overloads) and the implicit barrier.
+bool is_plain_barrier(llvm::StringRef name);
+
+// Whether `i` calls a plain barrier.
+bool calls_plain_barrier(const llvm::Instruction &i);
+
+// Calls that make work-items wait for each other: barriers, work-group and
+// sub-group functions, async copies and wait_group_events, clang's pipe
+// reservations and ferrocl's collective wait. Known by exact identifiers,
+// never by a part of a name (ir.rs is_barrier_symbol).
+bool is_wait(llvm::StringRef name);
+
+// Whether `i` calls such a function.
+bool calls_wait(const llvm::Instruction &i);
+
+// The OpenCL work-item functions (get_local_id and the others).
+bool is_work_item_function(llvm::StringRef name);
+
+// The work-item functions whose value is the same for the whole group
+// (get_group_id, get_local_size, ...; not the ids of a work-item).
+bool is_uniform_work_item_function(llvm::StringRef name);
+
+// The identifier of a mangled name (`_Z3sinf`: `sin`); empty when the name
+// is not mangled.
+llvm::StringRef mangled_identifier(llvm::StringRef name);
+
+} // namespace ferrocl

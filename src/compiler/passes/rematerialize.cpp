@@ -1,0 +1,126 @@
+// `ferrocl-rematerialize`: in a function cut at barriers, each use of a
+// value that is cheap to compute again (work-item ids and sizes, integer
+// arithmetic and addresses built from them, constants and the parameters)
+// in a block other than its own gets its own copy of the computation
+// (`__fcl.rm.N`), just before the use.
+//
+// Why: `reg2mem` next would put such values in the frame, and the
+// work-item loops would read a local id from memory where they have it as
+// the loop variable: uniform and contiguous accesses would become gathers.
+#include "group_uniformity.h"
+#include "kernel_symbols.h"
+#include "passes.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+namespace {
+
+// Operations whose results a block can compute again.
+bool cheap_shape(const Instruction &i)
+{
+    if (const auto *call = dyn_cast<CallInst>(&i)) {
+        // A work-item function with constant arguments.
+        const Function *f = called_function(i);
+        if (!f || !is_work_item_function(f->getName()))
+            return false;
+        for (const Value *arg : call->args())
+            if (!isa<Constant>(arg))
+                return false;
+        return true;
+    }
+    return is_cheap_operation(i);
+}
+
+class Rematerializer {
+  public:
+    explicit Rematerializer(Function &f)
+    {
+        // Cheap: a cheap operation on constants, parameters and cheap values.
+        bool grew = true;
+        while (grew) {
+            grew = false;
+            for (Instruction &i : instructions(f)) {
+                if (cheap_.contains(&i) || !cheap_shape(i))
+                    continue;
+                bool operands = true;
+                for (const Value *op : i.operands())
+                    if (auto *d = dyn_cast<Instruction>(op))
+                        operands = operands && cheap_.contains(d);
+                if (operands)
+                    grew = cheap_.insert(&i).second || grew;
+            }
+        }
+    }
+
+    bool any() const { return !cheap_.empty(); }
+
+    // Copies of the cheap values `user` reads from other blocks, before it.
+    bool rematerialize(Instruction &user)
+    {
+        if (isa<PHINode>(user))
+            return false;
+        DenseMap<Instruction *, Instruction *> copies;
+        for (Use &op : user.operands()) {
+            auto *d = dyn_cast<Instruction>(op.get());
+            if (!d || !cheap_.contains(d) || d->getParent() == user.getParent())
+                continue;
+            op.set(copy(d, user, copies));
+        }
+        return !copies.empty();
+    }
+
+  private:
+    // A copy of `value`'s computation before `user`, its cheap operands
+    // copied first (once each).
+    Instruction *copy(Instruction *value, Instruction &user,
+                      DenseMap<Instruction *, Instruction *> &copies)
+    {
+        if (Instruction *done = copies.lookup(value))
+            return done;
+        Instruction *c = value->clone();
+        for (Use &op : c->operands())
+            if (auto *d = dyn_cast<Instruction>(op.get()); d && cheap_.contains(d))
+                op.set(copy(d, user, copies));
+        c->setName("__fcl.rm." + Twine(counter_++));
+        c->insertBefore(&user);
+        copies[value] = c;
+        return c;
+    }
+
+    SmallPtrSet<Instruction *, 32> cheap_;
+    unsigned counter_ = 0;
+};
+
+} // namespace
+
+PreservedAnalyses RematerializePass::run(Module &m, ModuleAnalysisManager &)
+{
+    bool changed = false;
+    for (Function &f : m) {
+        bool barriers = false;
+        for (const Instruction &i : instructions(f))
+            barriers = barriers || calls_plain_barrier(i);
+        if (!barriers)
+            continue;
+        Rematerializer r(f);
+        if (!r.any())
+            continue;
+        SmallVector<Instruction *, 256> users;
+        for (Instruction &i : instructions(f))
+            users.push_back(&i);
+        for (Instruction *i : users)
+            changed = r.rematerialize(*i) || changed;
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace ferrocl

@@ -1,0 +1,61 @@
+; PASSES: ferrocl-mark-loops-for-unrolling,ferrocl-implicit-barriers
+; A loop every work-item runs the same number of times (its exit tests a
+; uniform counter) carrying a float sum gets an implicit barrier at its
+; header and after it, its counter is named uniform, and its latch asks to
+; be unrolled twice. The loop whose exit tests the local id does not.
+
+; CHECK-LABEL: define spir_kernel void @sum(
+; CHECK: head:
+; CHECK-NEXT: %__fcl.u.0 = phi i32
+; CHECK-NEXT: %acc = phi float
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+; CHECK: br label %head, !llvm.loop [[LOOP:![0-9]+]]
+; CHECK: done:
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+define spir_kernel void @sum(i32 %n, ptr addrspace(1) %a, ptr addrspace(1) %out) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i1, %body ]
+  %acc = phi float [ 0.0, %entry ], [ %acc1, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %done
+body:
+  %p = getelementptr inbounds float, ptr addrspace(1) %a, i32 %i
+  %x = load float, ptr addrspace(1) %p
+  %acc1 = fadd float %acc, %x
+  %i1 = add i32 %i, 1
+  br label %head
+done:
+  %o = getelementptr inbounds float, ptr addrspace(1) %out, i64 %g
+  store float %acc, ptr addrspace(1) %o
+  ret void
+}
+
+; CHECK-LABEL: define spir_kernel void @varying(
+; CHECK-NOT: __ferrocl_implicit_barrier
+; CHECK-NOT: !llvm.loop
+; CHECK: ret void
+define spir_kernel void @varying(ptr addrspace(1) %a, ptr addrspace(1) %out) {
+entry:
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %n = trunc i64 %l to i32
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i1, %head ]
+  %acc = phi float [ 0.0, %entry ], [ %acc1, %head ]
+  %acc1 = fadd float %acc, 1.0
+  %i1 = add i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %head, label %done
+done:
+  store float %acc1, ptr addrspace(1) %out
+  ret void
+}
+
+; CHECK: [[LOOP]] = distinct !{[[LOOP]], [[COUNT:![0-9]+]]}
+; CHECK: [[COUNT]] = !{!"llvm.loop.unroll.count", i32 2}
+
+declare i64 @_Z13get_global_idj(i32)
+declare i64 @_Z12get_local_idj(i32)
