@@ -20,9 +20,12 @@
 //! (cheap, and what dlopen trusts). Earlier versions carried no checksum,
 //! so they are refused (CL_INVALID_BINARY; the cache rebuilds them).
 
-use super::{
-    abi, address_space, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind,
-};
+use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind};
+
+/// The symbol holding the bytes of a program's program-scope global
+/// variables (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE), read when the
+/// program is loaded; passes/global_variables_size.cpp defines it.
+const GLOBAL_VARIABLES_SIZE_SYMBOL: &str = "__ferrocl_global_variables_size";
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
 const VERSION: u32 = 6;
@@ -271,9 +274,9 @@ pub fn load_so(
         group_entries.push(group);
     }
     let mut exe = Executable::with_group_entries(kernels, binary, entries, group_entries);
-    let size_symbol = format!("{}\0", address_space::GLOBAL_VARIABLES_SIZE_SYMBOL);
+    let size_symbol = format!("{}\0", GLOBAL_VARIABLES_SIZE_SYMBOL);
     // SAFETY: the symbol, where the program defines it, is an i64
-    // (address_space::global_variables_size); programs built before it
+    // (passes/global_variables_size.cpp); programs built before it
     // existed have none.
     if let Ok(size) = unsafe { lib.get::<*const u64>(size_symbol.as_bytes()) } {
         // SAFETY: as above: the symbol's address is that of the i64.

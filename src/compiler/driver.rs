@@ -2,9 +2,7 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{
-    address_space, binary, blocks, inprocess, ir, regions, Executable, Linked, Object, ObjectKind,
-};
+use super::{binary, blocks, inprocess, ir, Executable, Linked, Object, ObjectKind};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -456,15 +454,12 @@ fn back_end(
     entries: ir::WorkItemEntries,
 ) -> Result<Executable, BuildError> {
     let clang = clang()?;
-    let regions_ready = timed("regions_ready", || regions_ready(dir, text));
-    let text = regions_ready.as_deref().unwrap_or(text);
+    let prepared = timed("prepared", || prepared(dir, text));
+    let text = prepared.as_deref().unwrap_or(text);
     let mut module = ir::analyze(text).map_err(BuildError::Failed)?;
     blocks::fix_block_kernel_args(module.kernels.iter_mut().map(|k| &mut k.info), text);
     let infos: Vec<_> = module.kernels.iter().map(|k| k.info.clone()).collect();
     let rewritten = blocks::redirect_block_kernels(ir::rewrite(text, &module, entries), &infos);
-    let mut rewritten = rewritten;
-    rewritten.push_str(&address_space::local_variable_test(&rewritten));
-    rewritten.push_str(&address_space::global_variables_size(&rewritten));
     let ll2 = dir.0.join("kernels.ll");
     let worth_splitting = rewritten.len() >= SPLIT_MIN_BYTES;
     std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
@@ -653,23 +648,28 @@ fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
     std::fs::write(path, library).map_err(|e| io_err("writing builtins", e))
 }
 
-/// The module ready for work-group entries: what reaches a barrier or a
-/// work-item function inlined into the kernels and, for the region
-/// transform (regions.rs) of kernels with barriers, barriers isolated in
-/// blocks of their own and values used across blocks demoted to allocas
-/// (REGIONS_PIPELINE). None (kernels run work-item by work-item or on
-/// fibers) when a step fails.
-fn regions_ready(dir: &TempDir, text: &str) -> Option<String> {
-    let with_collectives;
-    let text = match regions::calls_work_group_functions(text) && !COLLECTIVES.is_empty() {
-        true => {
-            with_collectives = link_collectives(dir, text)?;
-            with_collectives.as_str()
-        }
-        false => text,
-    };
-    opt(dir, text, REGIONS_PIPELINE)
+/// The whole program ready for the back end's rewriting: its definitions
+/// of what only the whole program knows (PROGRAM_PASSES) and, where the
+/// region pipeline succeeds, ready for work-group entries
+/// (REGIONS_PIPELINE). Where it fails, kernels run work-item by work-item
+/// or on fibers; None when even the program's definitions could not be
+/// added (the module is invalid: the next step reports it).
+fn prepared(dir: &TempDir, text: &str) -> Option<String> {
+    let full = format!("{PROGRAM_PASSES},{REGIONS_PIPELINE}");
+    // The work-group collective functions' bodies (builtins/lib/collective.cl)
+    // for the passes to inline: their waits become the kernel's barriers.
+    let collectives = dir.0.join("collective.bc");
+    let collectives = (!COLLECTIVES.is_empty()
+        && std::fs::write(&collectives, COLLECTIVES).is_ok())
+    .then_some(collectives.as_path());
+    opt_with(dir, text, collectives, &full).or_else(|| opt(dir, text, PROGRAM_PASSES))
 }
+
+/// What every program defines about its own memory, computed on the whole
+/// program (after clLinkProgram): `__ferrocl_is_local_variable` (for
+/// to_local and get_fence) and `__ferrocl_global_variables_size`
+/// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
+const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variables-size";
 
 /// The passes that make a module ready for the region transform, in their
 /// order (src/compiler/passes/, each file says why):
@@ -701,39 +701,23 @@ const REGIONS_PIPELINE: &str = concat!(
     "function(scalarizer,reg2mem))"
 );
 
-/// The module with the definitions of the work-group functions it calls.
-fn link_collectives(dir: &TempDir, text: &str) -> Option<String> {
-    let library = dir.0.join("collective.bc");
-    std::fs::write(&library, COLLECTIVES).ok()?;
-    llvm_step(dir, "collectives", text, Step::LinkNeeded(&library))
-}
-
 /// LLVM's `opt` running `passes` on a module; None if it fails.
 fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
+    opt_with(dir, text, None, passes)
+}
+
+/// `opt` as above, with what the module needs of the work-group collective
+/// functions in `collectives` linked in first (inprocess.rs).
+fn opt_with(dir: &TempDir, text: &str, collectives: Option<&Path>, passes: &str) -> Option<String> {
     let step = passes.split([',', '(']).next().unwrap_or("opt");
-    timed(step, || llvm_step(dir, step, text, Step::Opt(passes)))
-}
-
-/// What an LLVM step does to a module.
-enum Step<'a> {
-    /// `opt -scalarize-load-store -passes=<passes>`.
-    Opt(&'a str),
-    /// `llvm-link --only-needed <library>`: what the module needs of it.
-    LinkNeeded(&'a Path),
-}
-
-/// One LLVM step on a module's text, in process, its files named after
-/// `name` in the build directory; None if it fails.
-fn llvm_step(dir: &TempDir, name: &str, text: &str, step: Step) -> Option<String> {
-    let input = dir.0.join(format!("{name}.in.ll"));
-    let output = dir.0.join(format!("{name}.out.ll"));
-    std::fs::write(&input, text).ok()?;
-    let llvm = inprocess::llvm()?;
-    let ok = match step {
-        Step::Opt(passes) => llvm.opt(&input, passes, &output).ok,
-        Step::LinkNeeded(library) => llvm.link(&[&input], Some(library), &output).ok,
-    };
-    ok.then(|| std::fs::read_to_string(&output).ok()).flatten()
+    timed(step, || {
+        let input = dir.0.join(format!("{step}.in.ll"));
+        let output = dir.0.join(format!("{step}.out.ll"));
+        std::fs::write(&input, text).ok()?;
+        let llvm = inprocess::llvm()?;
+        let ok = llvm.opt(&input, collectives, passes, &output).ok;
+        ok.then(|| std::fs::read_to_string(&output).ok()).flatten()
+    })
 }
 
 /// clCompileProgram: source (and headers) to a compiled object.
@@ -807,9 +791,9 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
     // -cl-denorms-are-zero is a link option too: then every kernel
     // flushes, whatever its compile asked.
     let ir = match has_option(options, "-cl-denorms-are-zero") {
-        true => llvm_step(&dir, "flush", &ir, Step::Opt("ferrocl-flush-denormals")).ok_or_else(
-            || BuildError::Failed("ferrocl: marking the kernels to flush denormals failed".into()),
-        )?,
+        true => opt(&dir, &ir, "ferrocl-flush-denormals").ok_or_else(|| {
+            BuildError::Failed("ferrocl: marking the kernels to flush denormals failed".into())
+        })?,
         false => ir,
     };
     if library {

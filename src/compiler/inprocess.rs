@@ -29,8 +29,13 @@ type ClangFn = unsafe extern "C" fn(
     *mut *mut c_char,
     *mut *mut c_char,
 ) -> c_int;
-type OptFn =
-    unsafe extern "C" fn(*const c_char, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
+type OptFn = unsafe extern "C" fn(
+    *const c_char,
+    *const c_char,
+    *const c_char,
+    *const c_char,
+    *mut *mut c_char,
+) -> c_int;
 type LinkFn = unsafe extern "C" fn(
     c_int,
     *const *const c_char,
@@ -267,14 +272,28 @@ impl Llvm {
         unsafe { (self.verify_each)(c_int::from(on)) }
     }
 
-    /// `opt -S <input> -scalarize-load-store -passes=<passes> -o <output>`.
-    pub fn opt(&self, input: &Path, passes: &str, output: &Path) -> Outcome {
+    /// `opt -S <input> -scalarize-load-store -passes=<passes> -o <output>`,
+    /// first linking in what the module needs of the library `collectives`
+    /// (if given) when it calls a work-group collective function.
+    pub fn opt(
+        &self,
+        input: &Path,
+        collectives: Option<&Path>,
+        passes: &str,
+        output: &Path,
+    ) -> Outcome {
         let passes = CString::new(passes).unwrap_or_default();
+        let collectives = collectives.map(c_path);
+        let collectives_ptr = collectives
+            .as_ref()
+            .map_or(std::ptr::null(), |c| c.as_ptr());
         let mut log = std::ptr::null_mut();
-        // SAFETY: valid C strings for the call's duration; log taken below.
+        // SAFETY: valid C strings (or null for `collectives`) for the
+        // call's duration; log taken below.
         let status = unsafe {
             (self.opt)(
                 c_path(input).as_ptr(),
+                collectives_ptr,
                 passes.as_ptr(),
                 c_path(output).as_ptr(),
                 &mut log,

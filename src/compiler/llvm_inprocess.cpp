@@ -48,6 +48,7 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "passes/kernel_symbols.h"
 #include "passes/passes.h"
 
 #ifdef FERROCL_HAVE_LLD
@@ -571,14 +572,44 @@ int ferrocl_llvm_lld(int argc, const char *const *argv, char **log)
 #endif
 }
 
-// `opt -S <input> -passes=<passes> -o <output>`.
-int ferrocl_llvm_opt(const char *input, const char *passes, const char *output, char **log)
+// Whether `m` calls a work-group collective function (work_group_reduce_add
+// and the others; not the sub-group ones, whose kernels keep their fibers).
+bool calls_work_group_collectives(const Module &m)
+{
+    for (const Function &f : m) {
+        StringRef id = ferrocl::mangled_identifier(f.getName());
+        if (f.isDeclaration() && !f.use_empty() &&
+            (id == "work_group_all" || id == "work_group_any" || id == "work_group_broadcast" ||
+             id.starts_with("work_group_reduce_") || id.starts_with("work_group_scan_")))
+            return true;
+    }
+    return false;
+}
+
+// `opt -S <input> -passes=<passes> -o <output>`; first, when `collectives`
+// is not null and the module calls a work-group collective function, what
+// it needs of the library `collectives` linked in (`llvm-link
+// --only-needed`), so that the passes see the functions' bodies.
+int ferrocl_llvm_opt(const char *input, const char *collectives, const char *passes,
+                     const char *output, char **log)
 {
     std::string text;
     raw_string_ostream out(text);
     LLVMContext ctx;
     auto m = parse(input, ctx, out);
-    if (!m || !run_passes(*m, passes, out))
+    if (!m)
+        return finish(1, text, log);
+    if (collectives && calls_work_group_collectives(*m)) {
+        SMDiagnostic err;
+        auto lib = getLazyIRFileModule(collectives, err, ctx);
+        if (!lib) {
+            err.print("ferrocl", out);
+            return finish(1, text, log);
+        }
+        if (Linker::linkModules(*m, std::move(lib), Linker::Flags::LinkOnlyNeeded))
+            return finish(1, text, log);
+    }
+    if (!run_passes(*m, passes, out))
         return finish(1, text, log);
     return finish(write(*m, output, Format::Text, out) ? 0 : 1, text, log);
 }

@@ -6,7 +6,6 @@
 //! behind `build` is the compiler work (issue 3).
 
 pub mod abi;
-mod address_space;
 mod binary;
 pub mod blocks;
 mod cfg;
@@ -55,7 +54,8 @@ pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
     ("__opencl_c_atomic_scope_all_devices", (3, 0, 0)),
     // to_global/to_local/to_private/get_fence: builtins/workitem.c.
     ("__opencl_c_generic_address_space", (3, 0, 0)),
-    // Data of the program's own loaded object (address_space.rs sizes it).
+    // Data of the program's own loaded object (passes/global_variables_size.cpp
+    // sizes it).
     ("__opencl_c_program_scope_global_variables", (3, 0, 0)),
 ];
 

@@ -42,7 +42,7 @@ fn each_pass_gives_the_expected_ir() {
             .unwrap_or_else(|| panic!("{name}: no '; PASSES:' line"))
             .trim();
         let output = out_dir.join(&name);
-        let outcome = llvm.opt(input, passes, &output);
+        let outcome = llvm.opt(input, None, passes, &output);
         if !outcome.ok {
             failures.push(format!("{name}: {passes} failed:\n{}", outcome.log));
             continue;

@@ -13,7 +13,8 @@
 //! Values that live across a barrier must survive while the other
 //! work-items run the region, so they are kept per work-item in a frame the
 //! executor provides (`WorkGroupContext::frame`). Finding them needs no
-//! liveness of SSA values: before the kernel is cut, `opt` inlines the
+//! liveness of SSA values: before the kernel is cut, the region pipeline
+//! (driver.rs REGIONS_PIPELINE, passes in passes/) inlines the
 //! functions that reach a barrier and demotes every value used outside its
 //! block to an alloca (reg2mem), with each barrier alone in its block. An
 //! alloca then goes to the frame only when the value it holds may be read
@@ -60,20 +61,6 @@ pub const FRAME_ALIGN: usize = 64;
 /// The wait inside the work-group (argument 0) and sub-group functions
 /// (builtins/lib/collective.cl).
 pub const COLLECTIVE_WAIT: &str = "__ferrocl_collective_wait";
-
-/// Whether a module calls work-group collective functions (not sub-group
-/// ones, which keep fibers).
-pub fn calls_work_group_functions(text: &str) -> bool {
-    [
-        "@_Z14work_group_all",
-        "@_Z14work_group_any",
-        "@_Z20work_group_broadcast",
-        "@_Z21work_group_reduce_",
-        "@_Z29work_group_scan_",
-    ]
-    .iter()
-    .any(|f| text.contains(f))
-}
 
 pub fn is_plain_barrier(symbol: &str) -> bool {
     PLAIN_BARRIERS.contains(&symbol)

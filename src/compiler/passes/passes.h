@@ -129,7 +129,7 @@ struct LocalVariableTestPass : llvm::PassInfoMixin<LocalVariableTestPass> {
 
 // `ferrocl-global-variables-size`: `__ferrocl_global_variables_size`, the
 // bytes of its program-scope variables (global_variables_size.cpp;
-// address_space.rs GLOBAL_VARIABLES_SIZE_SYMBOL).
+// binary.rs GLOBAL_VARIABLES_SIZE_SYMBOL).
 inline constexpr const char *GLOBAL_VARIABLES_SIZE = "__ferrocl_global_variables_size";
 struct GlobalVariablesSizePass : llvm::PassInfoMixin<GlobalVariablesSizePass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
