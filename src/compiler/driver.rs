@@ -4,6 +4,7 @@
 
 use super::{binary, blocks, inprocess, ir, Executable, Linked, Object, ObjectKind};
 use std::ffi::{OsStr, OsString};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -454,9 +455,14 @@ fn back_end(
     entries: ir::WorkItemEntries,
 ) -> Result<Executable, BuildError> {
     let clang = clang()?;
-    let prepared = timed("prepared", || prepared(dir, text));
+    let mut log = log;
+    let prepared = timed("prepared", || prepared(dir, text, &mut log));
     let text = prepared.as_deref().unwrap_or(text);
     let mut module = ir::analyze(text).map_err(BuildError::Failed)?;
+    for note in &module.notes {
+        log.push_str(note);
+        log.push('\n');
+    }
     blocks::fix_block_kernel_args(module.kernels.iter_mut().map(|k| &mut k.info), text);
     let infos: Vec<_> = module.kernels.iter().map(|k| k.info.clone()).collect();
     let rewritten = blocks::redirect_block_kernels(ir::rewrite(text, &module, entries), &infos);
@@ -654,7 +660,7 @@ fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
 /// (REGIONS_PIPELINE). Where it fails, kernels run work-item by work-item
 /// or on fibers; None when even the program's definitions could not be
 /// added (the module is invalid: the next step reports it).
-fn prepared(dir: &TempDir, text: &str) -> Option<String> {
+fn prepared(dir: &TempDir, text: &str, log: &mut String) -> Option<String> {
     let full = format!("{PROGRAM_PASSES},{REGIONS_PIPELINE}");
     // The work-group collective functions' bodies (builtins/lib/collective.cl)
     // for the passes to inline: their waits become the kernel's barriers.
@@ -662,7 +668,17 @@ fn prepared(dir: &TempDir, text: &str) -> Option<String> {
     let collectives = (!COLLECTIVES.is_empty()
         && std::fs::write(&collectives, COLLECTIVES).is_ok())
     .then_some(collectives.as_path());
-    opt_with(dir, text, collectives, &full).or_else(|| opt(dir, text, PROGRAM_PASSES))
+    match opt_with(dir, text, collectives, &full) {
+        Ok(ready) => Some(ready),
+        Err(why) => {
+            let _ = writeln!(
+                log,
+                "ferrocl: note: the region passes failed on this program, so its kernels \
+                 with barriers run one fiber per work-item, correctly but more slowly:\n{why}"
+            );
+            opt(dir, text, PROGRAM_PASSES)
+        }
+    }
 }
 
 /// What every program defines about its own memory, computed on the whole
@@ -703,20 +719,29 @@ const REGIONS_PIPELINE: &str = concat!(
 
 /// LLVM's `opt` running `passes` on a module; None if it fails.
 fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
-    opt_with(dir, text, None, passes)
+    opt_with(dir, text, None, passes).ok()
 }
 
 /// `opt` as above, with what the module needs of the work-group collective
-/// functions in `collectives` linked in first (inprocess.rs).
-fn opt_with(dir: &TempDir, text: &str, collectives: Option<&Path>, passes: &str) -> Option<String> {
+/// functions in `collectives` linked in first (inprocess.rs); the reason
+/// (LLVM's messages) if it fails.
+fn opt_with(
+    dir: &TempDir,
+    text: &str,
+    collectives: Option<&Path>,
+    passes: &str,
+) -> Result<String, String> {
     let step = passes.split([',', '(']).next().unwrap_or("opt");
     timed(step, || {
         let input = dir.0.join(format!("{step}.in.ll"));
         let output = dir.0.join(format!("{step}.out.ll"));
-        std::fs::write(&input, text).ok()?;
-        let llvm = inprocess::llvm()?;
-        let ok = llvm.opt(&input, collectives, passes, &output).ok;
-        ok.then(|| std::fs::read_to_string(&output).ok()).flatten()
+        std::fs::write(&input, text).map_err(|e| format!("writing IR: {e}"))?;
+        let llvm = inprocess::llvm().ok_or("no in-process compiler")?;
+        let outcome = llvm.opt(&input, collectives, passes, &output);
+        if !outcome.ok {
+            return Err(outcome.log);
+        }
+        std::fs::read_to_string(&output).map_err(|e| format!("reading IR: {e}"))
     })
 }
 

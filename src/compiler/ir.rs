@@ -362,6 +362,9 @@ const WG_ARGS: &str = "ptr %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly,
 /// A parsed module: its kernels and what rewriting needs.
 pub struct Module {
     pub kernels: Vec<IrKernel>,
+    /// For the build log: kernels that take the safe path (fibers) where
+    /// the region transform should have cut them, and why.
+    pub notes: Vec<String>,
 }
 
 pub fn analyze(text: &str) -> Result<Module, String> {
@@ -422,6 +425,7 @@ pub fn analyze(text: &str) -> Result<Module, String> {
         .map(|(name, rest)| (name, type_layout(leading_type(rest).0, &structs).0))
         .collect();
     let mut kernels = Vec::new();
+    let mut notes = Vec::new();
     for line in kernel_lines {
         let mut k = kernel_of(line, &md, &structs, &calls)?;
         // Kernels with barriers, or with implicit ones (uniform_loops.rs),
@@ -437,9 +441,17 @@ pub fn analyze(text: &str) -> Result<Module, String> {
             k.regions = bodies
                 .get(&k.info.name)
                 .and_then(|body| regions::plan(body, &structs));
-            if let Some(plan) = &k.regions {
-                k.info.group_entry = true;
-                k.info.frame_size = plan.frame_size;
+            match &k.regions {
+                Some(plan) => {
+                    k.info.group_entry = true;
+                    k.info.frame_size = plan.frame_size;
+                }
+                None => notes.push(format!(
+                    "ferrocl: note: kernel {}: its barriers could not be cut into regions \
+                     (code the region transform does not handle); it runs one fiber per \
+                     work-item, correctly but more slowly",
+                    k.info.name
+                )),
             }
         }
         let used = reachable(&k.info.name, &calls);
@@ -457,7 +469,7 @@ pub fn analyze(text: &str) -> Result<Module, String> {
         });
         kernels.push(k);
     }
-    Ok(Module { kernels })
+    Ok(Module { kernels, notes })
 }
 
 /// Per defined function, every symbol its body names.

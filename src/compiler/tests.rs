@@ -764,3 +764,36 @@ kernel void plain(global int *out) { out[get_global_id(0)] = my_work_group_sum(1
         assert_eq!(ir::is_barrier_symbol(name), barrier, "{name}");
     }
 }
+
+#[test]
+fn a_kernel_the_region_transform_cannot_cut_says_so_in_the_log() {
+    // A private array aligned more than a frame slot can be, live across the
+    // barrier: the kernel takes the safe path (fibers), and the log says why.
+    let src = r#"
+kernel void aligned(global int *out) {
+    __attribute__((aligned(128))) int a[4];
+    size_t l = get_local_id(0);
+    for (int i = 0; i < 4; i++) a[i] = (int)l * i;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = a[l % 4];
+}
+kernel void plain(global int *out, local int *t) {
+    size_t l = get_local_id(0);
+    t[l] = (int)l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[l] = t[0];
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let aligned = exe.kernels.iter().find(|k| k.name == "aligned").unwrap();
+    let plain = exe.kernels.iter().find(|k| k.name == "plain").unwrap();
+    assert!(aligned.uses_barriers && !aligned.group_entry);
+    assert!(plain.uses_barriers && plain.group_entry);
+    assert!(
+        exe.log
+            .contains("kernel aligned: its barriers could not be cut into regions"),
+        "{}",
+        exe.log
+    );
+    assert!(!exe.log.contains("kernel plain"), "{}", exe.log);
+}
