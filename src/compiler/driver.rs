@@ -363,7 +363,7 @@ fn front_end(
     }
     args.extend([src.into(), "-o".into(), ll.clone().into()]);
     let passes = front_end_passes(options);
-    let (ok, log) = run_clang_with(clang, &args, Some(&passes))?;
+    let (ok, log) = run_clang_with(clang, dir, &args, Some(&passes))?;
     // Diagnostics name the source "program.cl", not the temporary path.
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
@@ -410,25 +410,30 @@ fn in_process() -> Result<&'static inprocess::Llvm, BuildError> {
 }
 
 /// clang with `args`, inside the process (inprocess.rs); (success,
-/// diagnostics).
-fn run_clang(clang: &Path, args: &[OsString]) -> Result<(bool, String), BuildError> {
-    run_clang_with(clang, args, None)
+/// diagnostics). Every file the arguments name is in `dir`, so that the
+/// driver's jobs serve the next build with the same arguments.
+fn run_clang(clang: &Path, dir: &TempDir, args: &[OsString]) -> Result<(bool, String), BuildError> {
+    run_clang_with(clang, dir, args, None)
 }
 
 /// `run_clang`, with `passes` run on the IR the front end emits.
 fn run_clang_with(
     clang: &Path,
+    dir: &TempDir,
     args: &[OsString],
     passes: Option<&str>,
 ) -> Result<(bool, String), BuildError> {
     let llvm = in_process()?;
     // The driver finds its resource directory (opencl-c.h) next to the
-    // real executable, as the tool does.
-    let exe = std::fs::canonicalize(clang).unwrap_or_else(|_| clang.to_path_buf());
+    // real executable, as the tool does. `clang` is clang()'s, the same
+    // for the life of the process: resolved once.
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    let exe =
+        EXE.get_or_init(|| std::fs::canonicalize(clang).unwrap_or_else(|_| clang.to_path_buf()));
     let argv: Vec<&OsStr> = std::iter::once(exe.as_os_str())
         .chain(args.iter().map(|a| a.as_os_str()))
         .collect();
-    let (outcome, jobs) = llvm.clang(&argv, passes);
+    let (outcome, jobs) = llvm.clang(&argv, passes, Some(&dir.0));
     let mut log = outcome.log;
     if !outcome.ok {
         return Ok((false, log));
@@ -487,19 +492,7 @@ fn back_end(
     let (mut ok, mut link_log, objects) =
         timed("compile", || compile_objects(dir, clang, &ll2, &parts, &bc))?;
     if ok {
-        let link_args: Vec<OsString> = [
-            "-target",
-            "x86_64-unknown-linux-gnu",
-            "-shared",
-            "-Wl,--no-undefined",
-            "-nostartfiles",
-        ]
-        .iter()
-        .map(OsString::from)
-        .chain(objects.into_iter().map(OsString::from))
-        .chain(["-o".into(), so.clone().into(), "-lm".into()])
-        .collect();
-        (ok, link_log) = timed("link", || run_clang(clang, &link_args))?;
+        (ok, link_log) = timed("link", || link_objects(clang, dir, &objects, &so))?;
     }
     if !ok {
         let missing = undefined_builtins(&link_log);
@@ -517,6 +510,41 @@ fn back_end(
     let kernels: Vec<_> = module.kernels.into_iter().map(|k| k.info).collect();
     let bin = binary::encode(&kernels, &so_bytes);
     timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
+}
+
+/// The back end's link step: the objects `objects` to the shared object
+/// `so`: (success, the log). With the system libraries (libm, libc,
+/// libgcc) when the objects refer to a symbol none of them defines, else
+/// without: most programs need nothing from them (the builtins library
+/// defines what kernels call), and searching and reading them was most of
+/// the linker's work.
+fn link_objects(
+    clang: &Path,
+    dir: &TempDir,
+    objects: &[PathBuf],
+    so: &Path,
+) -> Result<(bool, String), BuildError> {
+    let paths: Vec<&Path> = objects.iter().map(PathBuf::as_path).collect();
+    let self_contained =
+        inprocess::llvm().and_then(|llvm| llvm.undefined_symbols(&paths)) == Some(0);
+    let libraries: &[&str] = match self_contained {
+        true => &["-nostdlib"],
+        false => &["-lm"],
+    };
+    let args: Vec<OsString> = [
+        "-target",
+        "x86_64-unknown-linux-gnu",
+        "-shared",
+        "-Wl,--no-undefined",
+        "-nostartfiles",
+    ]
+    .iter()
+    .map(OsString::from)
+    .chain(objects.iter().map(OsString::from))
+    .chain(["-o".into(), so.into()])
+    .chain(libraries.iter().map(OsString::from))
+    .collect();
+    run_clang(clang, dir, &args)
 }
 
 /// A module of less IR text than this compiles whole: each part pays the
@@ -556,7 +584,7 @@ fn compile_objects(
 ) -> Result<(bool, String, Vec<PathBuf>), BuildError> {
     if parts.is_empty() {
         let object = dir.0.join("kernels.o");
-        let (ok, log) = back_end_compile(clang, module, builtins, &object)?;
+        let (ok, log) = back_end_compile(clang, dir, module, builtins, &object)?;
         return Ok((ok, log, vec![object]));
     }
     let objects: Vec<PathBuf> = (0..parts.len())
@@ -571,7 +599,7 @@ fn compile_objects(
                     // LLVM's passes recurse; as much stack as a main thread.
                     .stack_size(8 << 20)
                     .spawn_scoped(scope, move || {
-                        back_end_compile(clang, part, builtins, object)
+                        back_end_compile(clang, dir, part, builtins, object)
                     })
             })
             .collect();
@@ -601,6 +629,7 @@ const MAX_PARTS: usize = 8;
 /// (success, the log).
 fn back_end_compile(
     clang: &Path,
+    dir: &TempDir,
     module: &Path,
     builtins: &Path,
     object: &Path,
@@ -629,7 +658,7 @@ fn back_end_compile(
         object.into(),
     ])
     .collect();
-    run_clang(clang, &args)
+    run_clang(clang, dir, &args)
 }
 
 /// Writes the builtins library for the module in `module` to `path`: when
