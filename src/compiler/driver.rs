@@ -272,22 +272,39 @@ pub fn compile_with(
     options: &str,
     entries: ir::WorkItemEntries,
 ) -> Result<Executable, BuildError> {
-    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
     // Timed apart from the front end: once per process.
     let llvm = timed("in-process LLVM", inprocess::llvm);
-    std::thread::scope(|scope| {
-        // The builtins library's index (which of its files defines what)
-        // is read once per process, on another core while the front end
-        // runs; the back end's pruning then finds it open and reads the
-        // files the program needs.
-        if let (Some(llvm), Ok(_)) = (llvm, builtins()) {
-            if !llvm.library_is_open() {
-                scope.spawn(|| llvm.open_library());
+    in_temp_dir(|dir| {
+        std::thread::scope(|scope| {
+            // The builtins library's index (which of its files defines what)
+            // is read once per process, on another core while the front end
+            // runs; the back end's pruning then finds it open and reads the
+            // files the program needs.
+            if let (Some(llvm), Ok(_)) = (llvm, builtins()) {
+                if !llvm.library_is_open() {
+                    scope.spawn(|| llvm.open_library());
+                }
             }
-        }
-        let (text, log) = timed("front end", || front_end(&dir, source, options, &[]))?;
-        back_end(&dir, &text, log, entries)
+            let (text, log) = timed("front end", || front_end(dir, source, options, &[]))?;
+            back_end(dir, &text, log, entries)
+        })
     })
+}
+
+/// `build` run in a fresh temporary directory; run again in another when
+/// it failed and its directory is gone: something cleaned the temporary
+/// directory (`rm -rf /tmp/*`, a tmp cleaner) during the build, which is
+/// no fault of the program's.
+fn in_temp_dir<T>(build: impl Fn(&TempDir) -> Result<T, BuildError>) -> Result<T, BuildError> {
+    let mut tries = 0;
+    loop {
+        let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+        let result = build(&dir);
+        tries += 1;
+        if result.is_ok() || tries == 3 || dir.0.is_dir() {
+            return result;
+        }
+    }
 }
 
 /// Checks that the builtins library was built (it needs clang-19 at build
@@ -764,12 +781,13 @@ pub fn compile_object(
     options: &str,
     headers: &[(String, String)],
 ) -> Result<Object, BuildError> {
-    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
-    let (ir, log) = front_end(&dir, source, options, headers)?;
-    Ok(Object {
-        kind: ObjectKind::Compiled,
-        ir,
-        log,
+    in_temp_dir(|dir| {
+        let (ir, log) = front_end(dir, source, options, headers)?;
+        Ok(Object {
+            kind: ObjectKind::Compiled,
+            ir,
+            log,
+        })
     })
 }
 
@@ -808,7 +826,16 @@ pub fn check_link_options(options: &str) -> Result<(), BuildError> {
 pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
     let library = link_args(options)?;
     builtins()?;
-    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+    in_temp_dir(|dir| link_in(dir, objects, options, library))
+}
+
+/// `link` in the directory `dir`; `library`: -create-library.
+fn link_in(
+    dir: &TempDir,
+    objects: &[&Object],
+    options: &str,
+    library: bool,
+) -> Result<Linked, BuildError> {
     let mut inputs = Vec::new();
     for (i, o) in objects.iter().enumerate() {
         let p = dir.0.join(format!("input{i}.ll"));
@@ -829,9 +856,11 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
     // -cl-denorms-are-zero is a link option too: then every kernel
     // flushes, whatever its compile asked.
     let ir = match has_option(options, "-cl-denorms-are-zero") {
-        true => llvm_step(&dir, "flush", &ir, Step::Opt("ferrocl-flush-denormals")).ok_or_else(
-            || BuildError::Failed("ferrocl: marking the kernels to flush denormals failed".into()),
-        )?,
+        true => {
+            llvm_step(dir, "flush", &ir, Step::Opt("ferrocl-flush-denormals")).ok_or_else(|| {
+                BuildError::Failed("ferrocl: marking the kernels to flush denormals failed".into())
+            })?
+        }
         false => ir,
     };
     if library {
@@ -841,7 +870,7 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
             log,
         }));
     }
-    back_end(&dir, &ir, log, ir::WorkItemEntries::WhereRun).map(Linked::Executable)
+    back_end(dir, &ir, log, ir::WorkItemEntries::WhereRun).map(Linked::Executable)
 }
 
 /// What the cache key covers besides source and options: the compiler
@@ -952,4 +981,33 @@ pub fn with_temp_file<T>(
     let p = dir.0.join(name.as_ref());
     std::fs::write(&p, bytes).map_err(|e| format!("ferrocl: writing {}: {e}", p.display()))?;
     Ok(f(&p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_whose_directory_vanished_runs_again() {
+        let calls = std::cell::Cell::new(0);
+        let result = in_temp_dir(|dir| {
+            calls.set(calls.get() + 1);
+            if calls.get() == 1 {
+                // Another process cleans the temporary directory.
+                std::fs::remove_dir_all(&dir.0).unwrap();
+                return Err(BuildError::Failed("reading clang's output".into()));
+            }
+            Ok(dir.0.is_dir())
+        });
+        assert!(result.unwrap());
+        assert_eq!(calls.get(), 2);
+        // A build that fails with its directory still there fails once.
+        calls.set(0);
+        assert!(in_temp_dir(|_| -> Result<(), _> {
+            calls.set(calls.get() + 1);
+            Err(BuildError::Failed("a compile error".into()))
+        })
+        .is_err());
+        assert_eq!(calls.get(), 1);
+    }
 }

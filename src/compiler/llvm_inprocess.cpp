@@ -40,6 +40,7 @@
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
@@ -687,8 +688,17 @@ int ferrocl_llvm_lld(int argc, const char *const *argv, char **log)
         return -1;
     std::string text;
     raw_string_ostream out(text);
+    // lld ends a fatal error (an output it cannot write: say, the build's
+    // directory removed by a /tmp cleaner meanwhile) by exiting the
+    // process, unless crash recovery is enabled: then lldMain returns,
+    // with canRunAgain false, and later links run the tool. Enabled only
+    // while lld runs, since it replaces the handlers of the crash signals
+    // (SIGSEGV and others), which are the application's; Disable puts
+    // them back.
+    CrashRecoveryContext::Enable();
     lld::Result r =
         lld::lldMain(ArrayRef<const char *>(argv, argc), out, out, {{lld::Gnu, &lld::elf::link}});
+    CrashRecoveryContext::Disable();
     unusable = !r.canRunAgain;
     return finish(r.retCode == 0 ? 0 : 1, text, log);
 #else
