@@ -270,22 +270,39 @@ pub fn compile_with(
     options: &str,
     entries: ir::WorkItemEntries,
 ) -> Result<Executable, BuildError> {
-    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
     // Timed apart from the front end: once per process.
     let llvm = timed("in-process LLVM", inprocess::llvm);
-    std::thread::scope(|scope| {
-        // The builtins library's index (which of its files defines what)
-        // is read once per process, on another core while the front end
-        // runs; the back end's pruning then finds it open and reads the
-        // files the program needs.
-        if let (Some(llvm), Ok(_)) = (llvm, builtins()) {
-            if !llvm.library_is_open() {
-                scope.spawn(|| llvm.open_library());
+    in_temp_dir(|dir| {
+        std::thread::scope(|scope| {
+            // The builtins library's index (which of its files defines what)
+            // is read once per process, on another core while the front end
+            // runs; the back end's pruning then finds it open and reads the
+            // files the program needs.
+            if let (Some(llvm), Ok(_)) = (llvm, builtins()) {
+                if !llvm.library_is_open() {
+                    scope.spawn(|| llvm.open_library());
+                }
             }
-        }
-        let (text, log) = timed("front end", || front_end(&dir, source, options, &[]))?;
-        back_end(&dir, &text, log, entries)
+            let (text, log) = timed("front end", || front_end(dir, source, options, &[]))?;
+            back_end(dir, &text, log, entries)
+        })
     })
+}
+
+/// `build` run in a fresh temporary directory; run again in another when
+/// it failed and its directory is gone: something cleaned the temporary
+/// directory (`rm -rf /tmp/*`, a tmp cleaner) during the build, which is
+/// no fault of the program's.
+fn in_temp_dir<T>(build: impl Fn(&TempDir) -> Result<T, BuildError>) -> Result<T, BuildError> {
+    let mut tries = 0;
+    loop {
+        let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+        let result = build(&dir);
+        tries += 1;
+        if result.is_ok() || tries == 3 || dir.0.is_dir() {
+            return result;
+        }
+    }
 }
 
 /// Checks that the builtins library was built (it needs clang-19 at build
@@ -361,7 +378,7 @@ fn front_end(
     }
     args.extend([src.into(), "-o".into(), ll.clone().into()]);
     let passes = front_end_passes(options);
-    let (ok, log) = run_clang_with(clang, &args, Some(&passes))?;
+    let (ok, log) = run_clang_with(clang, dir, &args, Some(&passes))?;
     // Diagnostics name the source "program.cl", not the temporary path.
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
@@ -408,25 +425,30 @@ fn in_process() -> Result<&'static inprocess::Llvm, BuildError> {
 }
 
 /// clang with `args`, inside the process (inprocess.rs); (success,
-/// diagnostics).
-fn run_clang(clang: &Path, args: &[OsString]) -> Result<(bool, String), BuildError> {
-    run_clang_with(clang, args, None)
+/// diagnostics). Every file the arguments name is in `dir`, so that the
+/// driver's jobs serve the next build with the same arguments.
+fn run_clang(clang: &Path, dir: &TempDir, args: &[OsString]) -> Result<(bool, String), BuildError> {
+    run_clang_with(clang, dir, args, None)
 }
 
 /// `run_clang`, with `passes` run on the IR the front end emits.
 fn run_clang_with(
     clang: &Path,
+    dir: &TempDir,
     args: &[OsString],
     passes: Option<&str>,
 ) -> Result<(bool, String), BuildError> {
     let llvm = in_process()?;
     // The driver finds its resource directory (opencl-c.h) next to the
-    // real executable, as the tool does.
-    let exe = std::fs::canonicalize(clang).unwrap_or_else(|_| clang.to_path_buf());
+    // real executable, as the tool does. `clang` is clang()'s, the same
+    // for the life of the process: resolved once.
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    let exe =
+        EXE.get_or_init(|| std::fs::canonicalize(clang).unwrap_or_else(|_| clang.to_path_buf()));
     let argv: Vec<&OsStr> = std::iter::once(exe.as_os_str())
         .chain(args.iter().map(|a| a.as_os_str()))
         .collect();
-    let (outcome, jobs) = llvm.clang(&argv, passes);
+    let (outcome, jobs) = llvm.clang(&argv, passes, Some(&dir.0));
     let mut log = outcome.log;
     if !outcome.ok {
         return Ok((false, log));
@@ -487,19 +509,7 @@ fn back_end(
     let (mut ok, mut link_log, objects) =
         timed("compile", || compile_objects(dir, clang, &ll2, &parts, &bc))?;
     if ok {
-        let link_args: Vec<OsString> = [
-            "-target",
-            "x86_64-unknown-linux-gnu",
-            "-shared",
-            "-Wl,--no-undefined",
-            "-nostartfiles",
-        ]
-        .iter()
-        .map(OsString::from)
-        .chain(objects.into_iter().map(OsString::from))
-        .chain(["-o".into(), so.clone().into(), "-lm".into()])
-        .collect();
-        (ok, link_log) = timed("link", || run_clang(clang, &link_args))?;
+        (ok, link_log) = timed("link", || link_objects(clang, dir, &objects, &so))?;
     }
     if !ok {
         let missing = undefined_builtins(&link_log);
@@ -517,6 +527,41 @@ fn back_end(
     let kernels: Vec<_> = module.kernels.into_iter().map(|k| k.info).collect();
     let bin = binary::encode(&kernels, &so_bytes);
     timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
+}
+
+/// The back end's link step: the objects `objects` to the shared object
+/// `so`: (success, the log). With the system libraries (libm, libc,
+/// libgcc) when the objects refer to a symbol none of them defines, else
+/// without: most programs need nothing from them (the builtins library
+/// defines what kernels call), and searching and reading them was most of
+/// the linker's work.
+fn link_objects(
+    clang: &Path,
+    dir: &TempDir,
+    objects: &[PathBuf],
+    so: &Path,
+) -> Result<(bool, String), BuildError> {
+    let paths: Vec<&Path> = objects.iter().map(PathBuf::as_path).collect();
+    let self_contained =
+        inprocess::llvm().and_then(|llvm| llvm.undefined_symbols(&paths)) == Some(0);
+    let libraries: &[&str] = match self_contained {
+        true => &["-nostdlib"],
+        false => &["-lm"],
+    };
+    let args: Vec<OsString> = [
+        "-target",
+        "x86_64-unknown-linux-gnu",
+        "-shared",
+        "-Wl,--no-undefined",
+        "-nostartfiles",
+    ]
+    .iter()
+    .map(OsString::from)
+    .chain(objects.iter().map(OsString::from))
+    .chain(["-o".into(), so.into()])
+    .chain(libraries.iter().map(OsString::from))
+    .collect();
+    run_clang(clang, dir, &args)
 }
 
 /// A module of less IR text than this compiles whole: each part pays the
@@ -556,7 +601,7 @@ fn compile_objects(
 ) -> Result<(bool, String, Vec<PathBuf>), BuildError> {
     if parts.is_empty() {
         let object = dir.0.join("kernels.o");
-        let (ok, log) = back_end_compile(clang, module, builtins, &object)?;
+        let (ok, log) = back_end_compile(clang, dir, module, builtins, &object)?;
         return Ok((ok, log, vec![object]));
     }
     let objects: Vec<PathBuf> = (0..parts.len())
@@ -571,7 +616,7 @@ fn compile_objects(
                     // LLVM's passes recurse; as much stack as a main thread.
                     .stack_size(8 << 20)
                     .spawn_scoped(scope, move || {
-                        back_end_compile(clang, part, builtins, object)
+                        back_end_compile(clang, dir, part, builtins, object)
                     })
             })
             .collect();
@@ -601,6 +646,7 @@ const MAX_PARTS: usize = 8;
 /// (success, the log).
 fn back_end_compile(
     clang: &Path,
+    dir: &TempDir,
     module: &Path,
     builtins: &Path,
     object: &Path,
@@ -629,7 +675,7 @@ fn back_end_compile(
         object.into(),
     ])
     .collect();
-    run_clang(clang, &args)
+    run_clang(clang, dir, &args)
 }
 
 /// Writes the builtins library for the module in `module` to `path`: when
@@ -751,12 +797,13 @@ pub fn compile_object(
     options: &str,
     headers: &[(String, String)],
 ) -> Result<Object, BuildError> {
-    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
-    let (ir, log) = front_end(&dir, source, options, headers)?;
-    Ok(Object {
-        kind: ObjectKind::Compiled,
-        ir,
-        log,
+    in_temp_dir(|dir| {
+        let (ir, log) = front_end(dir, source, options, headers)?;
+        Ok(Object {
+            kind: ObjectKind::Compiled,
+            ir,
+            log,
+        })
     })
 }
 
@@ -795,7 +842,16 @@ pub fn check_link_options(options: &str) -> Result<(), BuildError> {
 pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
     let library = link_args(options)?;
     builtins()?;
-    let dir = TempDir::new().map_err(|e| io_err("temporary directory", e))?;
+    in_temp_dir(|dir| link_in(dir, objects, options, library))
+}
+
+/// `link` in the directory `dir`; `library`: -create-library.
+fn link_in(
+    dir: &TempDir,
+    objects: &[&Object],
+    options: &str,
+    library: bool,
+) -> Result<Linked, BuildError> {
     let mut inputs = Vec::new();
     for (i, o) in objects.iter().enumerate() {
         let p = dir.0.join(format!("input{i}.ll"));
@@ -816,7 +872,7 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
     // -cl-denorms-are-zero is a link option too: then every kernel
     // flushes, whatever its compile asked.
     let ir = match has_option(options, "-cl-denorms-are-zero") {
-        true => opt(&dir, &ir, "ferrocl-flush-denormals").ok_or_else(|| {
+        true => opt(dir, &ir, "ferrocl-flush-denormals").ok_or_else(|| {
             BuildError::Failed("ferrocl: marking the kernels to flush denormals failed".into())
         })?,
         false => ir,
@@ -828,7 +884,7 @@ pub fn link(objects: &[&Object], options: &str) -> Result<Linked, BuildError> {
             log,
         }));
     }
-    back_end(&dir, &ir, log, ir::WorkItemEntries::WhereRun).map(Linked::Executable)
+    back_end(dir, &ir, log, ir::WorkItemEntries::WhereRun).map(Linked::Executable)
 }
 
 /// What the cache key covers besides source and options: the compiler
@@ -939,4 +995,33 @@ pub fn with_temp_file<T>(
     let p = dir.0.join(name.as_ref());
     std::fs::write(&p, bytes).map_err(|e| format!("ferrocl: writing {}: {e}", p.display()))?;
     Ok(f(&p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_whose_directory_vanished_runs_again() {
+        let calls = std::cell::Cell::new(0);
+        let result = in_temp_dir(|dir| {
+            calls.set(calls.get() + 1);
+            if calls.get() == 1 {
+                // Another process cleans the temporary directory.
+                std::fs::remove_dir_all(&dir.0).unwrap();
+                return Err(BuildError::Failed("reading clang's output".into()));
+            }
+            Ok(dir.0.is_dir())
+        });
+        assert!(result.unwrap());
+        assert_eq!(calls.get(), 2);
+        // A build that fails with its directory still there fails once.
+        calls.set(0);
+        assert!(in_temp_dir(|_| -> Result<(), _> {
+            calls.set(calls.get() + 1);
+            Err(BuildError::Failed("a compile error".into()))
+        })
+        .is_err());
+        assert_eq!(calls.get(), 1);
+    }
 }

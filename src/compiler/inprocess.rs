@@ -26,6 +26,7 @@ type ClangFn = unsafe extern "C" fn(
     c_int,
     *const *const c_char,
     *const c_char,
+    *const c_char,
     *mut *mut c_char,
     *mut *mut c_char,
 ) -> c_int;
@@ -56,6 +57,7 @@ type PruneFn =
 type FreeFn = unsafe extern "C" fn(*mut c_char);
 type VerifyEachFn = unsafe extern "C" fn(c_int);
 type LldFn = unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char) -> c_int;
+type UndefinedFn = unsafe extern "C" fn(c_int, *const *const c_char) -> c_int;
 type SplitFn = unsafe extern "C" fn(
     *const c_char,
     c_int,
@@ -73,6 +75,7 @@ pub struct Llvm {
     library_prune: PruneFn,
     split: SplitFn,
     lld: LldFn,
+    undefined_symbols: UndefinedFn,
     free: FreeFn,
     verify_each: VerifyEachFn,
     /// The builtins library, opened lazily once (see `prune`).
@@ -146,6 +149,7 @@ fn load() -> Result<Llvm, String> {
             library_prune: symbol(&library, "ferrocl_llvm_library_prune")?,
             split: symbol(&library, "ferrocl_llvm_split")?,
             lld: symbol(&library, "ferrocl_llvm_lld")?,
+            undefined_symbols: symbol(&library, "ferrocl_llvm_undefined_symbols")?,
             free: symbol(&library, "ferrocl_llvm_free")?,
             verify_each: symbol(&library, "ferrocl_llvm_verify_each")?,
             library: Mutex::new(None),
@@ -220,16 +224,35 @@ impl Llvm {
     /// compile jobs run here; the others (the linker), each as program and
     /// arguments, are returned for the caller to run. `passes` (a pipeline
     /// of LLVM's and ferrocl's passes) run in memory on the IR of a job
-    /// that emits IR, before it is written.
-    pub fn clang(&self, args: &[&OsStr], passes: Option<&str>) -> (Outcome, Vec<Vec<String>>) {
+    /// that emits IR, before it is written. `dir`: the directory that holds
+    /// all the files the arguments name and no other build's, which lets
+    /// the driver's jobs be reused for the same arguments in another
+    /// directory (llvm_inprocess.cpp, driver_plan).
+    pub fn clang(
+        &self,
+        args: &[&OsStr],
+        passes: Option<&str>,
+        dir: Option<&Path>,
+    ) -> (Outcome, Vec<Vec<String>>) {
         let argv = CStrings::new(args.iter().copied());
         let passes = passes.map(|p| CString::new(p).unwrap_or_default());
         let passes_ptr = passes.as_ref().map_or(std::ptr::null(), |p| p.as_ptr());
+        let dir = dir.map(c_path);
+        let dir_ptr = dir.as_ref().map_or(std::ptr::null(), |d| d.as_ptr());
         let (mut log, mut jobs) = (std::ptr::null_mut(), std::ptr::null_mut());
-        // SAFETY: argv of argv.len() valid C strings and `passes` (null or
-        // a C string) outlive the call; the out-pointers are taken below.
-        let status =
-            unsafe { (self.clang)(argv.len(), argv.as_ptr(), passes_ptr, &mut log, &mut jobs) };
+        // SAFETY: argv of argv.len() valid C strings, `passes` and `dir`
+        // (each null or a C string) outlive the call; the out-pointers are
+        // taken below.
+        let status = unsafe {
+            (self.clang)(
+                argv.len(),
+                argv.as_ptr(),
+                passes_ptr,
+                dir_ptr,
+                &mut log,
+                &mut jobs,
+            )
+        };
         let log = self.take(log);
         let mut external = Vec::new();
         if !jobs.is_null() {
@@ -345,6 +368,15 @@ impl Llvm {
             ok: status == 0,
             log,
         })
+    }
+
+    /// How many symbols the object files `objects` refer to that none of
+    /// them defines; None if one cannot be read.
+    pub fn undefined_symbols(&self, objects: &[&Path]) -> Option<usize> {
+        let paths = CStrings::new(objects.iter().map(|p| p.as_os_str()));
+        // SAFETY: as many valid C strings as the count says, for the call.
+        let count = unsafe { (self.undefined_symbols)(paths.len(), paths.as_ptr()) };
+        usize::try_from(count).ok()
     }
 
     /// Splits the module in `input` into at most `outputs.len()` modules

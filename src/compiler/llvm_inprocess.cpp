@@ -37,9 +37,12 @@
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
@@ -468,6 +471,113 @@ GlobalSet reach(GlobalValue *root)
     return reached;
 }
 
+// A driver run's jobs, each its program and then its arguments.
+using Plan = std::vector<std::vector<std::string>>;
+
+// Stands for the build's directory in a remembered plan.
+const char dir_mark[] = "\x01ferrocl-build-dir\x01";
+
+// `s` with every `from` replaced by `to`.
+std::string replace_all(StringRef s, StringRef from, StringRef to)
+{
+    std::string out;
+    if (from.empty())
+        return s.str();
+    for (size_t at; (at = s.find(from)) != StringRef::npos; s = s.drop_front(at + from.size()))
+        out.append(s.data(), at).append(to.data(), to.size());
+    return out.append(s.data(), s.size());
+}
+
+// The environment the driver reads besides its arguments (include and
+// library paths, overrides), and the working directory, which cc1's
+// arguments name (-fdebug-compilation-dir).
+std::string driver_environment()
+{
+    std::string key;
+    SmallString<256> cwd;
+    if (!sys::fs::current_path(cwd))
+        key.append(cwd.data(), cwd.size());
+    key.push_back('\0');
+    for (const char *name : {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
+                             "LIBRARY_PATH", "COMPILER_PATH", "CCC_OVERRIDE_OPTIONS",
+                             "CLANG_CONFIG_FILE_SYSTEM_DIR", "CLANG_CONFIG_FILE_USER_DIR",
+                             "SOURCE_DATE_EPOCH", "TMPDIR"}) {
+        if (const char *v = std::getenv(name))
+            key.append(name).append("=").append(v);
+        key.push_back('\0');
+    }
+    return key;
+}
+
+// The jobs clang's driver makes of `argv`; null, with `status` 1 and the
+// diagnostics in `log`, if it makes none. The driver looks for a GCC
+// installation, the host CPU's name and features and much more on every
+// run (about 500 file system calls, mostly failing lookups, for each
+// compile and link job of a build); for the same arguments it makes the
+// same jobs. So when the build's files are all in the directory `dir`
+// (not null), the jobs are remembered with `dir` marked in them, under
+// the arguments with `dir` marked likewise, and the next build with the
+// same arguments in another directory reuses them, `dir` put back. Only
+// runs that said nothing (a warning would not be repeated) and made no
+// temporary files (the next build would share them) are remembered.
+std::shared_ptr<const Plan> driver_plan(int argc, const char *const *argv, const char *dir,
+                                        raw_ostream &log, int &status)
+{
+    static std::mutex lock;
+    static StringMap<std::shared_ptr<const Plan>> plans;
+    StringRef d = dir ? StringRef(dir) : StringRef();
+    std::string key;
+    if (!d.empty()) {
+        key = driver_environment();
+        for (int i = 0; i < argc; i++) {
+            key += replace_all(argv[i], d, dir_mark);
+            key.push_back('\0');
+        }
+        std::lock_guard<std::mutex> hold(lock);
+        auto it = plans.find(key);
+        if (it != plans.end()) {
+            auto plan = std::make_shared<Plan>(*it->second);
+            for (auto &job : *plan)
+                for (auto &a : job)
+                    if (a.find(dir_mark) != std::string::npos)
+                        a = replace_all(a, dir_mark, d);
+            return plan;
+        }
+    }
+    std::string said;
+    raw_string_ostream said_out(said);
+    IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+    IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
+    auto *printer = new clang::TextDiagnosticPrinter(said_out, &*opts);
+    printer->setPrefix("clang");
+    clang::DiagnosticsEngine diags(ids, &*opts, printer);
+    clang::driver::Driver driver(argv[0], sys::getDefaultTargetTriple(), diags);
+    std::unique_ptr<clang::driver::Compilation> c(
+        driver.BuildCompilation(ArrayRef<const char *>(argv, argc)));
+    said_out.flush();
+    log << said;
+    if (!c || c->containsError() || diags.hasErrorOccurred()) {
+        status = 1;
+        return nullptr;
+    }
+    auto plan = std::make_shared<Plan>();
+    for (const clang::driver::Command &job : c->getJobs()) {
+        std::vector<std::string> args{job.getExecutable()};
+        for (const char *a : job.getArguments())
+            args.emplace_back(a);
+        plan->push_back(std::move(args));
+    }
+    if (!d.empty() && said.empty() && c->getTempFiles().empty()) {
+        auto marked = std::make_shared<Plan>(*plan);
+        for (auto &job : *marked)
+            for (auto &a : job)
+                a = replace_all(a, d, dir_mark);
+        std::lock_guard<std::mutex> hold(lock);
+        plans.try_emplace(key, std::move(marked));
+    }
+    return plan;
+}
+
 } // namespace
 
 extern "C" {
@@ -497,36 +607,29 @@ void ferrocl_llvm_verify_each(int on) { verify_each.store(on != 0); }
 // clang's driver with `argv` (argv[0]: the clang executable): its cc1 jobs
 // run here; the other jobs (the linker) are not run but returned in
 // `*external`, each argument NUL-terminated and each job ending with an
-// empty argument, for the caller to run and capture.
-int ferrocl_llvm_clang(int argc, const char *const *argv, const char *passes, char **log,
-                       char **external)
+// empty argument, for the caller to run and capture. `dir` (may be null):
+// the build's own directory, where all of its files are, which makes the
+// jobs reusable (see driver_plan).
+int ferrocl_llvm_clang(int argc, const char *const *argv, const char *passes, const char *dir,
+                       char **log, char **external)
 {
     std::string text, jobs;
     raw_string_ostream out(text);
-    IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
-    IntrusiveRefCntPtr<clang::DiagnosticOptions> opts = new clang::DiagnosticOptions();
-    auto *printer = new clang::TextDiagnosticPrinter(out, &*opts);
-    printer->setPrefix("clang");
-    clang::DiagnosticsEngine diags(ids, &*opts, printer);
-    clang::driver::Driver driver(argv[0], sys::getDefaultTargetTriple(), diags);
-    std::unique_ptr<clang::driver::Compilation> c(
-        driver.BuildCompilation(ArrayRef<const char *>(argv, argc)));
     int status = 0;
-    if (!c || c->containsError() || diags.hasErrorOccurred()) {
-        status = 1;
-    } else {
-        for (const clang::driver::Command &job : c->getJobs()) {
-            const auto &args = job.getArguments();
+    std::shared_ptr<const Plan> plan = driver_plan(argc, argv, dir, out, status);
+    if (plan) {
+        for (const std::vector<std::string> &job : *plan) {
+            std::vector<const char *> args;
+            for (size_t i = 1; i < job.size(); i++)
+                args.push_back(job[i].c_str());
             if (!args.empty() && StringRef(args[0]) == "-cc1") {
-                if (!run_cc1(job.getExecutable(), ArrayRef<const char *>(args).drop_front(), passes,
+                if (!run_cc1(job[0].c_str(), ArrayRef<const char *>(args).drop_front(), passes,
                              out)) {
                     status = 1;
                     break;
                 }
             } else {
-                jobs.append(job.getExecutable());
-                jobs.push_back('\0');
-                for (const char *a : args) {
+                for (const std::string &a : job) {
                     jobs.append(a);
                     jobs.push_back('\0');
                 }
@@ -542,6 +645,41 @@ int ferrocl_llvm_clang(int argc, const char *const *argv, const char *passes, ch
         (*external)[jobs.size()] = 0;
     }
     return finish(status, text, log);
+}
+
+// How many symbols the `n` object files `paths` refer to that none of them
+// defines (a global definition), or -1 if one cannot be read: with none,
+// the program links without the system libraries (driver.rs, back_end).
+// Weak references count: a library could define them.
+int ferrocl_llvm_undefined_symbols(int n, const char *const *paths)
+{
+    StringSet<> defined, undefined;
+    for (int i = 0; i < n; i++) {
+        auto file = object::ObjectFile::createObjectFile(paths[i]);
+        if (!file) {
+            consumeError(file.takeError());
+            return -1;
+        }
+        for (const object::SymbolRef &symbol : file->getBinary()->symbols()) {
+            Expected<uint32_t> flags = symbol.getFlags();
+            Expected<StringRef> name = symbol.getName();
+            if (!flags || !name) {
+                consumeError(flags.takeError());
+                consumeError(name.takeError());
+                return -1;
+            }
+            if (name->empty())
+                continue;
+            if (*flags & object::SymbolRef::SF_Undefined)
+                undefined.insert(*name);
+            else if (*flags & object::SymbolRef::SF_Global)
+                defined.insert(*name);
+        }
+    }
+    int count = 0;
+    for (const auto &name : undefined)
+        count += !defined.contains(name.getKey());
+    return count;
 }
 
 // The linker job `argv` (GNU ld's arguments, which lld takes too) run by
@@ -560,8 +698,17 @@ int ferrocl_llvm_lld(int argc, const char *const *argv, char **log)
         return -1;
     std::string text;
     raw_string_ostream out(text);
+    // lld ends a fatal error (an output it cannot write: say, the build's
+    // directory removed by a /tmp cleaner meanwhile) by exiting the
+    // process, unless crash recovery is enabled: then lldMain returns,
+    // with canRunAgain false, and later links run the tool. Enabled only
+    // while lld runs, since it replaces the handlers of the crash signals
+    // (SIGSEGV and others), which are the application's; Disable puts
+    // them back.
+    CrashRecoveryContext::Enable();
     lld::Result r =
         lld::lldMain(ArrayRef<const char *>(argv, argc), out, out, {{lld::Gnu, &lld::elf::link}});
+    CrashRecoveryContext::Disable();
     unusable = !r.canRunAgain;
     return finish(r.retCode == 0 ? 0 : 1, text, log);
 #else

@@ -208,6 +208,20 @@ fn missing_builtin_is_named() {
 }
 
 #[test]
+fn program_calling_libc_links() {
+    // A 16 KiB copy: the code generator calls libc's memcpy, so this
+    // object links with the system libraries (most link without them).
+    let exe = compile(
+        "typedef struct { int v[4096]; } big;\n\
+         __kernel void k(__global big *d, __global const big *s, int n) {\n\
+             big t = s[n]; t.v[n] += 1; d[get_global_id(0)] = t;\n\
+         }",
+        "",
+    );
+    assert!(exe.is_ok(), "{}", exe.err().unwrap().log());
+}
+
+#[test]
 fn binary_round_trip_and_cache() {
     let dir = std::env::temp_dir().join(format!("ferrocl-cache-test-{}", std::process::id()));
     let src = "__kernel void twice(__global int *p, int k) { p[get_global_id(0)] *= 2 * k; }";
