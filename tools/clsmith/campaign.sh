@@ -3,8 +3,10 @@
 #
 # Each kernel runs in three configurations and their outputs are compared:
 #   ref    the reference implementation (REF: PoCL or Intel's CPU runtime),
-#          run first; when it fails or times out the kernel is not usable and
-#          ferrocl is not run at all
+#          run first; when it crashes, the second reference (REF2) takes its
+#          place; when neither gives an output, or the first fails to build
+#          the kernel or times out, the kernel is not usable and ferrocl is
+#          not run at all
 #   opt    ferrocl, default build options
 #   noopt  ferrocl, -cl-opt-disable (cl_launcher's ---disable_opts)
 # When ferrocl's output differs from the reference, the second reference
@@ -47,7 +49,8 @@
 #                  not recorded), so a campaign can be stopped on time
 #
 # Output: OUT/results.tsv (seed, class, status of opt, noopt, ref, ref2, and
-# the name of the first reference) and OUT/summary.txt (counts per class).
+# the name of the reference whose output counted) and OUT/summary.txt
+# (counts per class).
 # The kernels (with every output and stderr) of every class except agree and
 # ref-bad are kept in OUT/keep/<class>/<seed>/; others are deleted.
 # A status is ok, build (build failure), crash (signal), error (other
@@ -188,9 +191,15 @@ run_one() {
     if grep -q 'emi_input\[' "$d/kernel.cl" && ! grep -q '\*emi_input' "$d/kernel.cl"; then
         (cd "$d" && timeout -k 5 30 "$BUILD/CLSmith" --seed "$seed" $GENFLAGS --emi -o kernel.cl >gen.log 2>&1)
     fi
-    local ref opt=- noopt=- ref2=- cls
+    local ref opt=- noopt=- ref2=- cls refname=$REF decider=$REF2
     ref=$(launch "$d" "$REF")
-    if [ "$ref" != ok ]; then
+    # A reference that crashes (or fails other than in its build) is
+    # replaced by the second one, which then has no one to check it.
+    if { [ "$ref" = crash ] || [ "$ref" = error ]; } && [ "$REF2" != none ]; then
+        ref2=$(launch "$d" "$REF2")
+        [ "$ref2" = ok ] && refname=$REF2 decider=none
+    fi
+    if [ "$ref" != ok ] && [ "$refname" = "$REF" ]; then
         cls=ref-bad
     else
         opt=$(launch "$d" opt)
@@ -201,12 +210,12 @@ run_one() {
         elif [ "$opt" = timeout ] || [ "$noopt" = timeout ]; then cls=timeout
         else
             local o n r r2=""
-            o=$(md5sum <"$d/opt.out"); n=$(md5sum <"$d/noopt.out"); r=$(md5sum <"$d/$REF.out")
+            o=$(md5sum <"$d/opt.out"); n=$(md5sum <"$d/noopt.out"); r=$(md5sum <"$d/$refname.out")
             if [ "$o" = "$r" ] && [ "$n" = "$r" ]; then cls=agree
             else
-                if [ "$REF2" != none ]; then
-                    ref2=$(launch "$d" "$REF2")
-                    [ "$ref2" = ok ] && r2=$(md5sum <"$d/$REF2.out")
+                if [ "$decider" != none ]; then
+                    ref2=$(launch "$d" "$decider")
+                    [ "$ref2" = ok ] && r2=$(md5sum <"$d/$decider.out")
                 fi
                 if [ -n "$r2" ] && [ "$r2" != "$r" ]; then cls=refdiff
                 elif [ "$n" = "$r" ]; then cls=mismatch-opt
@@ -216,7 +225,7 @@ run_one() {
             fi
         fi
     fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seed" "$cls" "$opt" "$noopt" "$ref" "$ref2" "$REF"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$seed" "$cls" "$opt" "$noopt" "$ref" "$ref2" "$refname"
     case $cls in
     agree | ref-bad) rm -rf "$d" ;;
     *) rm -rf "$OUT/keep/$cls/$seed"; mkdir -p "$OUT/keep/$cls"
