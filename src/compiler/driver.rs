@@ -710,10 +710,7 @@ fn prepared(dir: &TempDir, text: &str, log: &mut String) -> Option<String> {
     let full = format!("{PROGRAM_PASSES},{REGIONS_PIPELINE}");
     // The work-group collective functions' bodies (builtins/lib/collective.cl)
     // for the passes to inline: their waits become the kernel's barriers.
-    let collectives = dir.0.join("collective.bc");
-    let collectives = (!COLLECTIVES.is_empty()
-        && std::fs::write(&collectives, COLLECTIVES).is_ok())
-    .then_some(collectives.as_path());
+    let collectives = (!COLLECTIVES.is_empty()).then_some(COLLECTIVES);
     match opt_with(dir, text, collectives, &full) {
         Ok(ready) => Some(ready),
         Err(why) => {
@@ -769,12 +766,12 @@ fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
 }
 
 /// `opt` as above, with what the module needs of the work-group collective
-/// functions in `collectives` linked in first (inprocess.rs); the reason
+/// functions in the bitcode `collectives` linked in first (inprocess.rs); the reason
 /// (LLVM's messages) if it fails.
 fn opt_with(
     dir: &TempDir,
     text: &str,
-    collectives: Option<&Path>,
+    collectives: Option<&[u8]>,
     passes: &str,
 ) -> Result<String, String> {
     let step = passes.split([',', '(']).next().unwrap_or("opt");

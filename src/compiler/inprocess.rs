@@ -32,7 +32,8 @@ type ClangFn = unsafe extern "C" fn(
 ) -> c_int;
 type OptFn = unsafe extern "C" fn(
     *const c_char,
-    *const c_char,
+    *const u8,
+    usize,
     *const c_char,
     *const c_char,
     *mut *mut c_char,
@@ -296,27 +297,27 @@ impl Llvm {
     }
 
     /// `opt -S <input> -scalarize-load-store -passes=<passes> -o <output>`,
-    /// first linking in what the module needs of the library `collectives`
-    /// (if given) when it calls a work-group collective function.
+    /// first linking in what the module needs of the bitcode library
+    /// `collectives` (if given) when it calls a work-group collective
+    /// function.
     pub fn opt(
         &self,
         input: &Path,
-        collectives: Option<&Path>,
+        collectives: Option<&[u8]>,
         passes: &str,
         output: &Path,
     ) -> Outcome {
         let passes = CString::new(passes).unwrap_or_default();
-        let collectives = collectives.map(c_path);
-        let collectives_ptr = collectives
-            .as_ref()
-            .map_or(std::ptr::null(), |c| c.as_ptr());
+        let (collectives, size) =
+            collectives.map_or((std::ptr::null(), 0), |c| (c.as_ptr(), c.len()));
         let mut log = std::ptr::null_mut();
-        // SAFETY: valid C strings (or null for `collectives`) for the
-        // call's duration; log taken below.
+        // SAFETY: valid C strings, and `size` bytes at `collectives` (or
+        // null), for the call's duration; log taken below.
         let status = unsafe {
             (self.opt)(
                 c_path(input).as_ptr(),
-                collectives_ptr,
+                collectives,
+                size,
                 passes.as_ptr(),
                 c_path(output).as_ptr(),
                 &mut log,

@@ -734,10 +734,10 @@ bool calls_work_group_collectives(const Module &m)
 }
 
 // `opt -S <input> -passes=<passes> -o <output>`; first, when `collectives`
-// is not null and the module calls a work-group collective function, what
-// it needs of the library `collectives` linked in (`llvm-link
-// --only-needed`), so that the passes see the functions' bodies.
-int ferrocl_llvm_opt(const char *input, const char *collectives, const char *passes,
+// (bitcode, `size` bytes) is not null and the module calls a work-group
+// collective function, what it needs of that library linked in
+// (`llvm-link --only-needed`), so that the passes see the functions' bodies.
+int ferrocl_llvm_opt(const char *input, const char *collectives, size_t size, const char *passes,
                      const char *output, char **log)
 {
     std::string text;
@@ -748,7 +748,9 @@ int ferrocl_llvm_opt(const char *input, const char *collectives, const char *pas
         return finish(1, text, log);
     if (collectives && calls_work_group_collectives(*m)) {
         SMDiagnostic err;
-        auto lib = getLazyIRFileModule(collectives, err, ctx);
+        auto bitcode = MemoryBuffer::getMemBuffer(StringRef(collectives, size), "collective.bc",
+                                                  false);
+        auto lib = getLazyIRModule(std::move(bitcode), err, ctx);
         if (!lib) {
             err.print("ferrocl", out);
             return finish(1, text, log);

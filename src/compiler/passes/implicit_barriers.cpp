@@ -19,7 +19,6 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -33,12 +32,7 @@ PreservedAnalyses ImplicitBarriersPass::run(Module &m, ModuleAnalysisManager &ma
     LLVMContext &ctx = m.getContext();
     FunctionCallee implicit = nullptr;
     for (Function &f : m) {
-        if (f.isDeclaration() || !is_kernel(f))
-            continue;
-        bool waits = false;
-        for (const Instruction &i : instructions(f))
-            waits = waits || calls_plain_barrier(i) || calls_wait(i);
-        if (waits)
+        if (f.isDeclaration() || !is_kernel(f) || waits(f))
             continue;
         auto &loops = fam.getResult<LoopAnalysis>(f);
         auto &pdt = fam.getResult<PostDominatorTreeAnalysis>(f);

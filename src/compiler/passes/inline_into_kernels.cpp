@@ -72,19 +72,20 @@ bool worth_trying(const Function &f)
     return !back_edges.empty();
 }
 
-bool used(const Module &m, StringRef name)
+// Whether the module calls a plain barrier or a work-group function's wait.
+bool calls_barriers(const Module &m)
 {
-    const Function *f = m.getFunction(name);
-    return f && !f->use_empty();
+    for (const Function &f : m)
+        if (!f.use_empty() && (is_plain_barrier(f.getName()) || f.getName() == COLLECTIVE_WAIT))
+            return true;
+    return false;
 }
 
 } // namespace
 
 PreservedAnalyses InlineIntoKernelsPass::run(Module &m, ModuleAnalysisManager &)
 {
-    bool regions = used(m, BARRIER) || used(m, "_Z18work_group_barrierj") ||
-                   used(m, "_Z18work_group_barrierj12memory_scope") ||
-                   used(m, IMPLICIT_BARRIER) || used(m, COLLECTIVE_WAIT);
+    bool regions = calls_barriers(m);
     // Per defined function, every function its body names.
     DenseMap<const Function *, SmallPtrSet<const Function *, 8>> named;
     for (const Function &f : m) {

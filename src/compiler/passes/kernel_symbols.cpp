@@ -2,6 +2,7 @@
 #include "kernel_symbols.h"
 
 #include <llvm/IR/Function.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/InstrTypes.h>
 
 using namespace llvm;
@@ -90,6 +91,14 @@ bool calls_wait(const Instruction &i)
 {
     const Function *f = called_function(i);
     return f && is_wait(f->getName());
+}
+
+bool waits(const Function &f)
+{
+    for (const Instruction &i : instructions(f))
+        if (calls_plain_barrier(i) || calls_wait(i))
+            return true;
+    return false;
 }
 
 bool is_work_item_function(StringRef name)

@@ -52,6 +52,9 @@ bool is_wait(llvm::StringRef name);
 // Whether `i` calls such a function.
 bool calls_wait(const llvm::Instruction &i);
 
+// Whether `f` calls a plain barrier or any other wait.
+bool waits(const llvm::Function &f);
+
 // The OpenCL work-item functions (get_local_id and the others).
 bool is_work_item_function(llvm::StringRef name);
 

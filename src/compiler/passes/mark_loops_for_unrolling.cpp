@@ -19,7 +19,6 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Module.h>
 
 using namespace llvm;
@@ -29,14 +28,6 @@ namespace ferrocl {
 namespace {
 
 constexpr unsigned UNROLL = 2;
-
-bool waits(const Function &f)
-{
-    for (const Instruction &i : instructions(f))
-        if (calls_plain_barrier(i) || calls_wait(i))
-            return true;
-    return false;
-}
 
 } // namespace
 
