@@ -22,7 +22,7 @@ pub struct WorkGroupContext {
     pub executor: *mut c_void,
     /// For a kernel with barriers run as compiled regions: the values that
     /// live across barriers (KernelInfo::frame_size bytes per work-item of
-    /// the enqueued local size, aligned to regions::FRAME_ALIGN).
+    /// the enqueued local size, aligned to passes/kernel_abi.h FRAME_ALIGN).
     pub frame: *mut c_void,
     /// The frame's end: values in the frame are private memory too
     /// (to_private, get_fence).

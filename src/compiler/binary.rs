@@ -195,8 +195,26 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
     }
     check_elf(so).ok_or_else(bad)?;
     let meta = std::str::from_utf8(meta).map_err(|_| bad())?;
+    let kernels = parse_kernels(meta.lines()).ok_or_else(bad)?;
+    Ok((kernels, so))
+}
+
+/// The kernels of a build (passes/kernel_description.h: the metadata's
+/// lines, and `note` lines for the build log), and its notes.
+pub fn parse_description(description: &str) -> Result<(Vec<KernelInfo>, Vec<String>), String> {
+    let (notes, lines): (Vec<&str>, Vec<&str>) =
+        description.lines().partition(|l| l.starts_with("note\t"));
+    let kernels = parse_kernels(lines.into_iter()).ok_or_else(|| {
+        format!("ferrocl: the compiler described the program's kernels wrongly:\n{description}")
+    })?;
+    let notes = notes.iter().map(|n| unesc(&n["note\t".len()..])).collect();
+    Ok((kernels, notes))
+}
+
+/// The kernels of metadata lines; None if one is not as `encode` writes.
+fn parse_kernels<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<KernelInfo>> {
     let mut kernels: Vec<KernelInfo> = Vec::new();
-    for line in meta.lines() {
+    for line in lines {
         let f: Vec<&str> = line.split('\t').collect();
         match f.as_slice() {
             ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, arg_info, denormals] => {
@@ -208,15 +226,15 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
                     uses_barriers: *barriers == "1",
                     group_entry: *wg == "1",
                     attributes: unesc(attrs),
-                    local_variables_size: locals.parse().map_err(|_| bad())?,
-                    frame_size: frame.parse().map_err(|_| bad())?,
+                    local_variables_size: locals.parse().ok()?,
+                    frame_size: frame.parse().ok()?,
                     uniform_work_groups: *uniform == "1",
                     arg_info: *arg_info == "1",
                     denormals_are_zero: *denormals == "1",
                 })
             }
             ["arg", space, size, ty, name, access, qual] => {
-                let k = kernels.last_mut().ok_or_else(bad)?;
+                let k = kernels.last_mut()?;
                 k.args.push(KernelArg {
                     space: match *space {
                         "1" => ArgSpace::Global,
@@ -224,17 +242,17 @@ pub fn decode(bin: &[u8]) -> Result<(Vec<KernelInfo>, &[u8]), String> {
                         "3" => ArgSpace::Local,
                         _ => ArgSpace::Private,
                     },
-                    size: size.parse().map_err(|_| bad())?,
+                    size: size.parse().ok()?,
                     type_name: unesc(ty),
                     name: unesc(name),
-                    access: access.parse().map_err(|_| bad())?,
-                    type_qualifier: qual.parse().map_err(|_| bad())?,
+                    access: access.parse().ok()?,
+                    type_qualifier: qual.parse().ok()?,
                 });
             }
-            _ => return Err(bad()),
+            _ => return None,
         }
     }
-    Ok((kernels, so))
+    Some(kernels)
 }
 
 /// Loads the shared object at `path` and resolves each kernel's entry.
@@ -255,7 +273,7 @@ pub fn load_so(
     let mut group_entries = Vec::new();
     for k in &kernels {
         let sym = format!("{}{}\0", abi::ENTRY_PREFIX, k.name);
-        // SAFETY: the entry has the ABI's signature (generated in ir.rs).
+        // SAFETY: the entry has the ABI's signature (passes/work_item_entries.cpp).
         let f: abi::WorkItemEntry = unsafe {
             *lib.get::<abi::WorkItemEntry>(sym.as_bytes())
                 .map_err(|e| format!("ferrocl: kernel entry {}: {e}", k.name))?
@@ -263,7 +281,7 @@ pub fn load_so(
         entries.push(f);
         let group = if k.group_entry {
             let sym = format!("{}{}\0", abi::GROUP_ENTRY_PREFIX, k.name);
-            // SAFETY: the entry has the ABI's signature (generated in ir.rs).
+            // SAFETY: the entry has the ABI's signature (passes/work_item_entries.cpp).
             Some(unsafe {
                 *lib.get::<abi::WorkGroupEntry>(sym.as_bytes())
                     .map_err(|e| format!("ferrocl: kernel entry {}: {e}", k.name))?

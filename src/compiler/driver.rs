@@ -2,7 +2,7 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{binary, blocks, inprocess, ir, Executable, Linked, Object, ObjectKind};
+use super::{binary, inprocess, Executable, KernelInfo, Linked, Object, ObjectKind};
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -223,7 +223,13 @@ fn run(cmd: &mut Command) -> Result<(bool, String), BuildError> {
 
 /// `_Z3sinf` -> `sin`; other names unchanged.
 fn plain_name(sym: &str) -> &str {
-    ir::mangled_identifier(sym).unwrap_or(sym)
+    let mangled = || {
+        let r = sym.strip_prefix("_Z")?;
+        let digits = r.find(|c: char| !c.is_ascii_digit())?;
+        let n: usize = r[..digits].parse().ok()?;
+        r.get(digits..digits + n)
+    };
+    mangled().unwrap_or(sym)
 }
 
 /// The linker's "undefined reference" (ld) or "undefined symbol" (lld)
@@ -261,14 +267,14 @@ fn undefined_builtins(log: &str) -> Vec<String> {
 
 /// Source to a loaded executable, without the cache.
 pub fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
-    compile_with(source, options, ir::WorkItemEntries::WhereRun)
+    compile_with(source, options, WorkItemEntries::WhereRun)
 }
 
 /// `compile`, with the work-item entries `entries` asks for.
 pub fn compile_with(
     source: &str,
     options: &str,
-    entries: ir::WorkItemEntries,
+    entries: WorkItemEntries,
 ) -> Result<Executable, BuildError> {
     // Timed apart from the front end: once per process.
     let llvm = timed("in-process LLVM", inprocess::llvm);
@@ -474,23 +480,13 @@ fn back_end(
     dir: &TempDir,
     text: &str,
     log: String,
-    entries: ir::WorkItemEntries,
+    entries: WorkItemEntries,
 ) -> Result<Executable, BuildError> {
     let clang = clang()?;
     let mut log = log;
-    let prepared = timed("prepared", || prepared(dir, text, &mut log));
-    let text = prepared.as_deref().unwrap_or(text);
-    let mut module = ir::analyze(text).map_err(BuildError::Failed)?;
-    for note in &module.notes {
-        log.push_str(note);
-        log.push('\n');
-    }
-    blocks::fix_block_kernel_args(module.kernels.iter_mut().map(|k| &mut k.info), text);
-    let infos: Vec<_> = module.kernels.iter().map(|k| k.info.clone()).collect();
-    let rewritten = blocks::redirect_block_kernels(ir::rewrite(text, &module, entries), &infos);
     let ll2 = dir.0.join("kernels.ll");
-    let worth_splitting = rewritten.len() >= SPLIT_MIN_BYTES;
-    std::fs::write(&ll2, rewritten).map_err(|e| io_err("writing IR", e))?;
+    let kernels = timed("entries", || ready(dir, text, entries, &ll2, &mut log))?;
+    let worth_splitting = std::fs::metadata(&ll2).is_ok_and(|m| m.len() >= SPLIT_MIN_BYTES);
     let bc = dir.0.join("builtins.bc");
     // The builtins it needs and its parts, each reading the module, at
     // the same time.
@@ -524,7 +520,6 @@ fn back_end(
         return Err(BuildError::Failed(full));
     }
     let so_bytes = std::fs::read(&so).map_err(|e| io_err("reading the shared object", e))?;
-    let kernels: Vec<_> = module.kernels.into_iter().map(|k| k.info).collect();
     let bin = binary::encode(&kernels, &so_bytes);
     timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
 }
@@ -570,7 +565,7 @@ fn link_objects(
 /// programs of the Khronos CTS (about 15 KiB, one kernel) cost more than
 /// the second core saves (37 against 44 ms of CPU a build). The SGEMM
 /// benchmark's two kernels are 126 KiB.
-const SPLIT_MIN_BYTES: usize = 64 << 10;
+const SPLIT_MIN_BYTES: u64 = 64 << 10;
 
 /// The module in `module` split into parts to compile on all cores at
 /// once (inprocess.rs's `split`); none when it stays whole.
@@ -700,28 +695,62 @@ fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
     std::fs::write(path, library).map_err(|e| io_err("writing builtins", e))
 }
 
-/// The whole program ready for the back end's rewriting: its definitions
-/// of what only the whole program knows (PROGRAM_PASSES) and, where the
-/// region pipeline succeeds, ready for work-group entries
-/// (REGIONS_PIPELINE). Where it fails, kernels run work-item by work-item
-/// or on fibers; None when even the program's definitions could not be
-/// added (the module is invalid: the next step reports it).
-fn prepared(dir: &TempDir, text: &str, log: &mut String) -> Option<String> {
-    let full = format!("{PROGRAM_PASSES},{REGIONS_PIPELINE}");
+/// Which kernels get a work-item entry that runs the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkItemEntries {
+    /// Those the executor runs work-item by work-item: kernels without a
+    /// work-group entry (the others' only traps:
+    /// passes/work_item_entries.cpp).
+    WhereRun,
+    /// Every kernel (tests compare work-group entries with them).
+    #[cfg(test)]
+    All,
+}
+
+/// The whole program ready for the back end, written to `output`, and its
+/// kernels: its definitions of what only the whole program knows
+/// (PROGRAM_PASSES), where the region pipeline succeeds its kernels with
+/// barriers cut into regions (REGIONS_PIPELINE, `ferrocl-region-entries`),
+/// and its entries (ENTRIES_PIPELINE). Where the region passes fail, kernels
+/// with barriers run on fibers, and the log says so.
+fn ready(
+    dir: &TempDir,
+    text: &str,
+    entries: WorkItemEntries,
+    output: &Path,
+    log: &mut String,
+) -> Result<Vec<KernelInfo>, BuildError> {
+    let entries = match entries {
+        WorkItemEntries::WhereRun => ENTRIES_PIPELINE.to_string(),
+        #[cfg(test)]
+        WorkItemEntries::All => {
+            ENTRIES_PIPELINE.replace("ferrocl-work-item-entries", "ferrocl-all-work-item-entries")
+        }
+    };
+    let full = format!("{PROGRAM_PASSES},{REGIONS_PIPELINE},ferrocl-region-entries,{entries}");
     // The work-group collective functions' bodies (builtins/lib/collective.cl)
     // for the passes to inline: their waits become the kernel's barriers.
     let collectives = (!COLLECTIVES.is_empty()).then_some(COLLECTIVES);
-    match opt_with(dir, text, collectives, &full) {
-        Ok(ready) => Some(ready),
+    let description = match opt_with(dir, text, collectives, &full, output) {
+        Ok(description) => description,
         Err(why) => {
             let _ = writeln!(
                 log,
                 "ferrocl: note: the region passes failed on this program, so its kernels \
                  with barriers run one fiber per work-item, correctly but more slowly:\n{why}"
             );
-            opt(dir, text, PROGRAM_PASSES)
+            let plain = format!("{PROGRAM_PASSES},{entries}");
+            opt_with(dir, text, None, &plain, output).map_err(|why| {
+                BuildError::Failed(format!("{log}ferrocl: the back end failed:\n{why}"))
+            })?
         }
+    };
+    let (kernels, notes) = binary::parse_description(&description).map_err(BuildError::Failed)?;
+    for note in notes {
+        log.push_str(&note);
+        log.push('\n');
     }
+    Ok(kernels)
 }
 
 /// What every program defines about its own memory, computed on the whole
@@ -760,31 +789,45 @@ const REGIONS_PIPELINE: &str = concat!(
     "function(scalarizer,reg2mem))"
 );
 
-/// LLVM's `opt` running `passes` on a module; None if it fails.
-fn opt(dir: &TempDir, text: &str, passes: &str) -> Option<String> {
-    opt_with(dir, text, None, passes).ok()
-}
+/// The entries every kernel gets, and the module made ready for the host's
+/// back end (src/compiler/passes/, each file says why):
+/// - `ferrocl-work-group-entries`: a work-group entry running the
+///   barrier-free kernels in work-item loops (the region kernels got theirs
+///   from `ferrocl-region-entries`);
+/// - `ferrocl-work-item-entries`: each kernel's work-item entry;
+/// - `ferrocl-block-kernel-entries`: an enqueued block's kernel known by its
+///   work-item entry;
+/// - `ferrocl-host-calling-convention`: the host's calling convention,
+///   internal definitions, no target attributes.
+const ENTRIES_PIPELINE: &str = concat!(
+    "ferrocl-work-group-entries,ferrocl-work-item-entries,",
+    "ferrocl-block-kernel-entries,ferrocl-host-calling-convention"
+);
 
-/// `opt` as above, with what the module needs of the work-group collective
-/// functions in the bitcode `collectives` linked in first (inprocess.rs); the reason
-/// (LLVM's messages) if it fails.
+/// LLVM's `opt` running `passes` on a module, with what it needs of the
+/// work-group collective functions in the bitcode `collectives` linked in
+/// first (inprocess.rs), writing the result to `output`: the kernels'
+/// description (passes/kernel_description.h), or the reason (LLVM's
+/// messages) it failed.
 fn opt_with(
     dir: &TempDir,
     text: &str,
     collectives: Option<&[u8]>,
     passes: &str,
+    output: &Path,
 ) -> Result<String, String> {
     let step = passes.split([',', '(']).next().unwrap_or("opt");
     timed(step, || {
         let input = dir.0.join(format!("{step}.in.ll"));
-        let output = dir.0.join(format!("{step}.out.ll"));
         std::fs::write(&input, text).map_err(|e| format!("writing IR: {e}"))?;
         let llvm = inprocess::llvm().ok_or("no in-process compiler")?;
-        let outcome = llvm.opt(&input, collectives, passes, &output);
-        if !outcome.ok {
-            return Err(outcome.log);
+        let mut description = String::new();
+        let outcome =
+            llvm.opt_described(&input, collectives, passes, output, Some(&mut description));
+        match outcome.ok {
+            true => Ok(description),
+            false => Err(outcome.log),
         }
-        std::fs::read_to_string(&output).map_err(|e| format!("reading IR: {e}"))
     })
 }
 
@@ -857,7 +900,7 @@ fn link_in(
     }
     let linked = dir.0.join("linked.ll");
     let inputs: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
-    let outcome = in_process()?.link(&inputs, None, &linked);
+    let outcome = in_process()?.link(&inputs, &linked);
     let (ok, log) = (outcome.ok, outcome.log);
     let log = log.replace(&format!("{}/", dir.0.display()), "");
     if !ok {
@@ -869,9 +912,16 @@ fn link_in(
     // -cl-denorms-are-zero is a link option too: then every kernel
     // flushes, whatever its compile asked.
     let ir = match has_option(options, "-cl-denorms-are-zero") {
-        true => opt(dir, &ir, "ferrocl-flush-denormals").ok_or_else(|| {
-            BuildError::Failed("ferrocl: marking the kernels to flush denormals failed".into())
-        })?,
+        true => {
+            let flushed = dir.0.join("flushed.ll");
+            opt_with(dir, &ir, None, "ferrocl-flush-denormals", &flushed)
+                .and_then(|_| std::fs::read_to_string(&flushed).map_err(|e| e.to_string()))
+                .map_err(|why| {
+                    BuildError::Failed(format!(
+                        "ferrocl: marking the kernels to flush denormals failed:\n{why}"
+                    ))
+                })?
+        }
         false => ir,
     };
     if library {
@@ -881,7 +931,7 @@ fn link_in(
             log,
         }));
     }
-    back_end(dir, &ir, log, ir::WorkItemEntries::WhereRun).map(Linked::Executable)
+    back_end(dir, &ir, log, WorkItemEntries::WhereRun).map(Linked::Executable)
 }
 
 /// What the cache key covers besides source and options: the compiler

@@ -1,5 +1,5 @@
 //! The compiler's LLVM steps inside the process: clang-19's driver and cc1,
-//! `opt`, `llvm-link --only-needed` and builtins pruning, from
+//! `opt` with ferrocl's passes, `llvm-link` and builtins pruning, from
 //! llvm_inprocess.cpp (built by build.rs against libclang-cpp and libLLVM
 //! 19). Loaded on the first build, so an application that only loads cached
 //! kernels never maps LLVM. A build then starts no clang, opt or llvm-link
@@ -11,7 +11,9 @@
 //! FERROCL_IN_PROCESS=0, no program builds (CL_COMPILER_NOT_AVAILABLE):
 //! ferrocl's own passes run only here. Loading binaries still works.
 
+use super::abi::WorkGroupContext;
 use std::ffi::{c_char, c_int, c_void, CStr, CString, OsStr};
+use std::mem::offset_of;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -37,14 +39,11 @@ type OptFn = unsafe extern "C" fn(
     *const c_char,
     *const c_char,
     *mut *mut c_char,
-) -> c_int;
-type LinkFn = unsafe extern "C" fn(
-    c_int,
-    *const *const c_char,
-    *const c_char,
-    *const c_char,
     *mut *mut c_char,
 ) -> c_int;
+type AbiConstantFn = unsafe extern "C" fn(*const c_char) -> i64;
+type LinkFn =
+    unsafe extern "C" fn(c_int, *const *const c_char, *const c_char, *mut *mut c_char) -> c_int;
 type OpenFn = unsafe extern "C" fn(
     usize,
     *const *const u8,
@@ -79,6 +78,7 @@ pub struct Llvm {
     undefined_symbols: UndefinedFn,
     free: FreeFn,
     verify_each: VerifyEachFn,
+    abi_constant: AbiConstantFn,
     /// The builtins library, opened lazily once (see `prune`).
     library: Mutex<Option<Library>>,
     /// Kept loaded for the life of the process (the fns above point into it).
@@ -142,7 +142,7 @@ fn load() -> Result<Llvm, String> {
         if init() != 0 {
             return Err("ferrocl_llvm_init failed".into());
         }
-        Ok(Llvm {
+        let llvm = Llvm {
             clang: symbol(&library, "ferrocl_llvm_clang")?,
             opt: symbol(&library, "ferrocl_llvm_opt")?,
             link: symbol(&library, "ferrocl_llvm_link")?,
@@ -153,9 +153,22 @@ fn load() -> Result<Llvm, String> {
             undefined_symbols: symbol(&library, "ferrocl_llvm_undefined_symbols")?,
             free: symbol(&library, "ferrocl_llvm_free")?,
             verify_each: symbol(&library, "ferrocl_llvm_verify_each")?,
+            abi_constant: symbol(&library, "ferrocl_llvm_abi_constant")?,
             library: Mutex::new(None),
             _library: library,
-        })
+        };
+        // Programs built by an object whose ABI differs from this runtime's
+        // would read the wrong fields: none are built then.
+        let offsets = [
+            ("local_size", offset_of!(WorkGroupContext, local_size)),
+            ("frame", offset_of!(WorkGroupContext, frame)),
+        ];
+        for (name, value) in offsets {
+            if llvm.abi_constant(name) != Some(value as u64) {
+                return Err(format!("the compiler's {name} differs from the runtime's"));
+            }
+        }
+        Ok(llvm)
     }
 }
 
@@ -296,10 +309,10 @@ impl Llvm {
         unsafe { (self.verify_each)(c_int::from(on)) }
     }
 
-    /// `opt -S <input> -scalarize-load-store -passes=<passes> -o <output>`,
-    /// first linking in what the module needs of the bitcode library
-    /// `collectives` (if given) when it calls a work-group collective
-    /// function.
+    #[cfg(test)]
+    /// `opt -S <input> -passes=<passes> -o <output>`, first linking in what
+    /// the module needs of the bitcode library `collectives` (if given) when
+    /// it calls a work-group collective function.
     pub fn opt(
         &self,
         input: &Path,
@@ -307,12 +320,27 @@ impl Llvm {
         passes: &str,
         output: &Path,
     ) -> Outcome {
+        self.opt_described(input, collectives, passes, output, None)
+    }
+
+    /// `opt` as above, and the kernels of the module it wrote, described
+    /// (passes/kernel_description.h) into `description`.
+    pub fn opt_described(
+        &self,
+        input: &Path,
+        collectives: Option<&[u8]>,
+        passes: &str,
+        output: &Path,
+        description: Option<&mut String>,
+    ) -> Outcome {
         let passes = CString::new(passes).unwrap_or_default();
         let (collectives, size) =
             collectives.map_or((std::ptr::null(), 0), |c| (c.as_ptr(), c.len()));
         let mut log = std::ptr::null_mut();
+        let mut described = std::ptr::null_mut();
+        let wanted = description.is_some();
         // SAFETY: valid C strings, and `size` bytes at `collectives` (or
-        // null), for the call's duration; log taken below.
+        // null), for the call's duration; log and description taken below.
         let status = unsafe {
             (self.opt)(
                 c_path(input).as_ptr(),
@@ -320,27 +348,42 @@ impl Llvm {
                 size,
                 passes.as_ptr(),
                 c_path(output).as_ptr(),
+                if wanted {
+                    &mut described
+                } else {
+                    std::ptr::null_mut()
+                },
                 &mut log,
             )
         };
+        let described = self.take(described);
+        if let Some(d) = description {
+            *d = described;
+        }
         Outcome {
             ok: status == 0,
             log: self.take(log),
         }
     }
 
-    /// `llvm-link -S <inputs> [--only-needed <library>] -o <output>`.
-    pub fn link(&self, inputs: &[&Path], only_needed: Option<&Path>, output: &Path) -> Outcome {
+    /// A number of the ABI as the passes build it into programs
+    /// (passes/kernel_abi.h), by name; None for a name it does not know.
+    pub fn abi_constant(&self, name: &str) -> Option<u64> {
+        let name = CString::new(name).ok()?;
+        // SAFETY: a valid C string for the call's duration.
+        let value = unsafe { (self.abi_constant)(name.as_ptr()) };
+        u64::try_from(value).ok()
+    }
+
+    /// `llvm-link -S <inputs> -o <output>`.
+    pub fn link(&self, inputs: &[&Path], output: &Path) -> Outcome {
         let inputs = CStrings::new(inputs.iter().map(|p| p.as_os_str()));
-        let library = only_needed.map(c_path);
         let mut log = std::ptr::null_mut();
-        // SAFETY: valid C strings (the library's or null) for the call's
-        // duration; log taken below.
+        // SAFETY: valid C strings for the call's duration; log taken below.
         let status = unsafe {
             (self.link)(
                 inputs.len(),
                 inputs.as_ptr(),
-                library.as_ref().map_or(std::ptr::null(), |l| l.as_ptr()),
                 c_path(output).as_ptr(),
                 &mut log,
             )

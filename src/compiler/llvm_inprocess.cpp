@@ -51,6 +51,8 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "passes/kernel_abi.h"
+#include "passes/kernel_description.h"
 #include "passes/kernel_symbols.h"
 #include "passes/passes.h"
 
@@ -600,6 +602,25 @@ int ferrocl_llvm_init(void)
 
 void ferrocl_llvm_free(char *p) { std::free(p); }
 
+// The ABI numbers the passes build into programs (passes/kernel_abi.h), by
+// name, for the runtime to check against its own; -1 for an unknown name.
+int64_t ferrocl_llvm_abi_constant(const char *name)
+{
+    const struct {
+        const char *name;
+        uint64_t value;
+    } constants[] = {
+        {"local_size", ferrocl::CONTEXT_LOCAL_SIZE},
+        {"frame", ferrocl::CONTEXT_FRAME},
+        {"max_work_group_size", ferrocl::MAX_WORK_GROUP_SIZE},
+        {"frame_align", ferrocl::FRAME_ALIGN},
+    };
+    for (const auto &c : constants)
+        if (std::strcmp(c.name, name) == 0)
+            return int64_t(c.value);
+    return -1;
+}
+
 // From now on, pipelines verify the module after each pass (`on`) or only
 // after the whole pipeline.
 void ferrocl_llvm_verify_each(int on) { verify_each.store(on != 0); }
@@ -736,9 +757,11 @@ bool calls_work_group_collectives(const Module &m)
 // `opt -S <input> -passes=<passes> -o <output>`; first, when `collectives`
 // (bitcode, `size` bytes) is not null and the module calls a work-group
 // collective function, what it needs of that library linked in
-// (`llvm-link --only-needed`), so that the passes see the functions' bodies.
+// (`llvm-link --only-needed`), so that the passes see the functions' bodies;
+// after the passes, when `description` is not null, the kernels'
+// description (passes/kernel_description.h) there.
 int ferrocl_llvm_opt(const char *input, const char *collectives, size_t size, const char *passes,
-                     const char *output, char **log)
+                     const char *output, char **description, char **log)
 {
     std::string text;
     raw_string_ostream out(text);
@@ -760,13 +783,13 @@ int ferrocl_llvm_opt(const char *input, const char *collectives, size_t size, co
     }
     if (!run_passes(*m, passes, out))
         return finish(1, text, log);
+    if (description)
+        *description = to_c(ferrocl::describe_kernels(*m));
     return finish(write(*m, output, Format::Text, out) ? 0 : 1, text, log);
 }
 
-// `llvm-link -S <inputs> [--only-needed <library>] -o <output>`: all of
-// the `n` inputs, and what they need of `library` (if not null).
-int ferrocl_llvm_link(int n, const char *const *inputs, const char *library, const char *output,
-                      char **log)
+// `llvm-link -S <inputs> -o <output>`: the `n` inputs linked into one.
+int ferrocl_llvm_link(int n, const char *const *inputs, const char *output, char **log)
 {
     std::string text;
     raw_string_ostream out(text);
@@ -776,16 +799,6 @@ int ferrocl_llvm_link(int n, const char *const *inputs, const char *library, con
     for (int i = 0; i < n; i++) {
         auto m = parse(inputs[i], ctx, out);
         if (!m || linker.linkInModule(std::move(m)))
-            return finish(1, text, log);
-    }
-    if (library) {
-        SMDiagnostic err;
-        auto lib = getLazyIRFileModule(library, err, ctx);
-        if (!lib) {
-            err.print("ferrocl", out);
-            return finish(1, text, log);
-        }
-        if (linker.linkInModule(std::move(lib), Linker::Flags::LinkOnlyNeeded))
             return finish(1, text, log);
     }
     if (verifyModule(*composite, &out))

@@ -1,6 +1,8 @@
 //! The kernel compiler: OpenCL C source to a loaded shared object with one
-//! work-item entry per kernel, and a work-group entry per barrier-free
-//! kernel (see abi.rs for the calling convention).
+//! work-item entry per kernel, and a work-group entry per kernel that can
+//! run in work-item loops (see abi.rs for the calling convention). Rust
+//! drives the steps, caches and loads; what reads or changes LLVM IR is C++
+//! in passes/ and llvm_inprocess.cpp.
 //!
 //! This module's interface is what the rest of ferrocl uses; the pipeline
 //! behind `build` is the compiler work (issue 3).
@@ -8,14 +10,10 @@
 pub mod abi;
 mod binary;
 pub mod blocks;
-mod cfg;
-mod clip;
 mod driver;
 mod inprocess;
-mod ir;
 #[cfg(test)]
 mod pass_tests;
-mod regions;
 #[cfg(test)]
 mod tests;
 
@@ -233,7 +231,7 @@ pub struct KernelInfo {
     pub local_variables_size: usize,
     /// For a kernel with barriers that has a work-group entry: the bytes
     /// per work-item of the frame that keeps its values across barriers
-    /// (`WorkGroupContext::frame`, see regions.rs).
+    /// (`WorkGroupContext::frame`, see passes/region_entries.cpp).
     pub frame_size: usize,
     /// Launches must have uniform work-groups: the program was built for
     /// OpenCL C 1.x or with -cl-uniform-work-group-size (clang's kernel

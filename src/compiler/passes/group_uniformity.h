@@ -1,7 +1,7 @@
 // Which values all work-items of a group agree on, which blocks they run
 // together, and which loops they run the same number of times: the
 // analysis behind implicit barriers (implicit_barriers.cpp,
-// unroll_uniform_loops.cpp) and uniform branch cuts
+// mark_loops_for_unrolling.cpp) and uniform branch cuts
 // (cut_uniform_branches.cpp). Not an LLVM analysis pass: each of those
 // passes asks it once per function, on the IR it is about to change.
 //
@@ -69,7 +69,7 @@ class GroupUniformity {
 // or not a two-way branch.
 bool exits_uniformly(const llvm::Loop &l, llvm::SmallVectorImpl<llvm::PHINode *> &counters);
 
-// A loop worth an implicit barrier at its header (uniform_loops in the
+// A loop worth an implicit barrier at its header (implicit barriers in the
 // design notes): not nested, entered from one block outside it that every
 // work-item reaches, carrying a floating-point value through its header,
 // and exited uniformly. Its counters in `counters`.

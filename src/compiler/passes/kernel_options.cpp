@@ -7,7 +7,7 @@
 //   other argument metadata is the compiler's own input), so
 //   clGetKernelArgInfo answers CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
 // - `ferrocl-flush-denormals`: with -cl-denorms-are-zero a kernel gets
-//   `!ferrocl.denorms_are_zero` (ir.rs DENORMALS_ARE_ZERO reads it), and
+//   `!ferrocl.denorms_are_zero` (kernel_description.cpp reads it), and
 //   the executor runs it with FTZ and DAZ.
 #include "passes.h"
 

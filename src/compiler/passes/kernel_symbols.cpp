@@ -18,7 +18,7 @@ const StringRef PLAIN_BARRIERS[] = {
     "_Z18work_group_barrierj12memory_scope",
 };
 
-// (ir.rs WORK_ITEM_FNS, whose loop twins the work-group entries call.)
+// (kernel_abi.cpp has their loop twins, which the work-group entries call.)
 const StringRef WORK_ITEM_FUNCTIONS[] = {
     "_Z13get_global_idj",       "_Z12get_local_idj",       "_Z20get_global_linear_idv",
     "_Z19get_local_linear_idv",
@@ -99,6 +99,11 @@ bool waits(const Function &f)
         if (calls_plain_barrier(i) || calls_wait(i))
             return true;
     return false;
+}
+
+bool is_block_kernel(StringRef name)
+{
+    return name.starts_with("__") && name.contains("_block_invoke") && name.ends_with("_kernel");
 }
 
 bool is_work_item_function(StringRef name)

@@ -1,6 +1,6 @@
 // What ferrocl's passes know of the functions a kernel calls: barriers,
 // waits, work-item functions. The names are the builtins' mangled ones
-// and ferrocl's own; the Rust side names the same (regions.rs, ir.rs).
+// and ferrocl's own (builtins/workitem.c defines those).
 #pragma once
 
 #include <llvm/ADT/StringRef.h>
@@ -15,15 +15,15 @@ namespace ferrocl {
 
 // A barrier the compiler adds (implicit_barriers.cpp, cut_uniform_branches.cpp):
 // a region boundary that needs no synchronization when work-items run one
-// by one (a no-op in builtins/workitem.c). regions.rs IMPLICIT_BARRIER.
+// by one (a no-op in builtins/workitem.c).
 inline constexpr const char *IMPLICIT_BARRIER = "__ferrocl_implicit_barrier";
 
 // The wait inside the work-group (argument 0) and sub-group functions
-// (builtins/lib/collective.cl). regions.rs COLLECTIVE_WAIT.
+// (builtins/lib/collective.cl).
 inline constexpr const char *COLLECTIVE_WAIT = "__ferrocl_collective_wait";
 
 // The name prefix of values the same in every work-item of a group: the
-// region transform keeps them once per group. regions.rs UNIFORM_PREFIX.
+// region transform keeps them once per group (region_plan.h).
 inline constexpr const char *UNIFORM_PREFIX = "__fcl.u.";
 
 // The barrier a work-group function's wait becomes: `barrier(CLK_LOCAL_MEM_FENCE
@@ -46,7 +46,7 @@ bool calls_plain_barrier(const llvm::Instruction &i);
 // Calls that make work-items wait for each other: barriers, work-group and
 // sub-group functions, async copies and wait_group_events, clang's pipe
 // reservations and ferrocl's collective wait. Known by exact identifiers,
-// never by a part of a name (ir.rs is_barrier_symbol).
+// never by a part of a name.
 bool is_wait(llvm::StringRef name);
 
 // Whether `i` calls such a function.
@@ -61,6 +61,12 @@ bool is_work_item_function(llvm::StringRef name);
 // The work-item functions whose value is the same for the whole group
 // (get_group_id, get_local_size, ...; not the ids of a work-item).
 bool is_uniform_work_item_function(llvm::StringRef name);
+
+// Whether a kernel is one clang made for a block that a kernel enqueues
+// (`__X_block_invoke_kernel`, `__X_block_invoke_N_kernel`): names starting
+// with two underscores are reserved, so no application kernel is named so.
+// The application never sees them (not in the program's kernel list).
+bool is_block_kernel(llvm::StringRef name);
 
 // The identifier of a mangled name (`_Z3sinf`: `sin`); empty when the name
 // is not mangled.

@@ -6,7 +6,7 @@
 // would have: every defined function becomes `optnone noinline` (LLVM's
 // passes and the back end skip such functions), except those that must be
 // inlined (`always_inline`, which -O0 leaves alone too). Kernels so
-// marked keep one fiber per work-item (regions.rs leaves them whole).
+// marked keep one fiber per work-item (region_entries.cpp leaves them whole).
 #include "passes.h"
 
 #include <llvm/IR/Module.h>

@@ -117,6 +117,39 @@ struct RematerializePass : llvm::PassInfoMixin<RematerializePass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// The entries (driver.rs ENTRIES_PIPELINE), in their order.
+
+// `ferrocl-region-entries`: kernels with barriers cut into regions, run by
+// a work-group entry (region_entries.cpp).
+struct RegionEntriesPass : llvm::PassInfoMixin<RegionEntriesPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-work-group-entries`: barrier-free kernels run in work-item
+// loops by a work-group entry (work_group_entries.cpp).
+struct WorkGroupEntriesPass : llvm::PassInfoMixin<WorkGroupEntriesPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-work-item-entries` (`ferrocl-all-work-item-entries`: `all`):
+// each kernel's work-item entry (work_item_entries.cpp).
+struct WorkItemEntriesPass : llvm::PassInfoMixin<WorkItemEntriesPass> {
+    bool all = false;
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-block-kernel-entries`: an enqueued block's kernel known by its
+// work-item entry (block_kernel_entries.cpp).
+struct BlockKernelEntriesPass : llvm::PassInfoMixin<BlockKernelEntriesPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-host-calling-convention`: the module as the host's back end
+// compiles it (host_calling_convention.cpp).
+struct HostCallingConventionPass : llvm::PassInfoMixin<HostCallingConventionPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // What a whole program (after clLinkProgram) defines about its own memory.
 
 // `ferrocl-local-variable-test`: `__ferrocl_is_local_variable`, whether a

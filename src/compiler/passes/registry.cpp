@@ -12,6 +12,13 @@ namespace {
 
 template <typename Pass> void add(ModulePassManager &mpm) { mpm.addPass(Pass()); }
 
+void add_all_work_item_entries(ModulePassManager &mpm)
+{
+    WorkItemEntriesPass pass;
+    pass.all = true;
+    mpm.addPass(std::move(pass));
+}
+
 // Each pass's name in a pipeline, and what adds it.
 const struct {
     StringRef name;
@@ -33,6 +40,12 @@ const struct {
     {"ferrocl-isolate-barriers", add<IsolateBarriersPass>},
     {"ferrocl-rematerialize", add<RematerializePass>},
     {"ferrocl-local-variable-test", add<LocalVariableTestPass>},
+    {"ferrocl-region-entries", add<RegionEntriesPass>},
+    {"ferrocl-work-group-entries", add<WorkGroupEntriesPass>},
+    {"ferrocl-work-item-entries", add<WorkItemEntriesPass>},
+    {"ferrocl-all-work-item-entries", add_all_work_item_entries},
+    {"ferrocl-block-kernel-entries", add<BlockKernelEntriesPass>},
+    {"ferrocl-host-calling-convention", add<HostCallingConventionPass>},
     {"ferrocl-global-variables-size", add<GlobalVariablesSizePass>},
 };
 

@@ -1,0 +1,79 @@
+// The interface between the runtime and a compiled program (abi.rs,
+// include/ferrocl_kernel.h): the entries' names, the parts of the
+// work-group context the entries read, and the work-item functions' loop
+// twins (builtins/workitem.c). abi.rs's test `the_passes_agree_on_the_abi`
+// checks these numbers against its own.
+#pragma once
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
+#include <llvm/IR/IRBuilder.h>
+
+#include <cstdint>
+
+namespace ferrocl {
+
+// `void __ferrocl_wi_K(void **args, ctx *)`: runs kernel K for the
+// work-item the context names (abi.rs ENTRY_PREFIX).
+inline constexpr const char *WORK_ITEM_ENTRY_PREFIX = "__ferrocl_wi_";
+// `void __ferrocl_wg_K(void **args, ctx *)`: runs K for the whole group in
+// loops (abi.rs GROUP_ENTRY_PREFIX).
+inline constexpr const char *GROUP_ENTRY_PREFIX = "__ferrocl_wg_";
+// The thread's running context, which the work-item builtins read.
+inline constexpr const char *CONTEXT = "__ferrocl_ctx";
+
+// Offsets in `struct ferrocl_context` (abi.rs WorkGroupContext).
+inline constexpr uint64_t CONTEXT_LOCAL_SIZE = 56;
+inline constexpr uint64_t CONTEXT_FRAME = 200;
+// CL_DEVICE_MAX_WORK_GROUP_SIZE (core/kernel.rs MAX_WORK_GROUP_SIZE).
+inline constexpr uint64_t MAX_WORK_GROUP_SIZE = 1024;
+// The frame's alignment: the widest a slot gets (abi.rs WorkGroupContext::frame).
+inline constexpr uint64_t FRAME_ALIGN = 64;
+
+// The attribute of a group entry whose kernel runs as regions: the frame
+// bytes it needs per work-item (KernelInfo::frame_size).
+inline constexpr const char *FRAME_SIZE_ATTRIBUTE = "ferrocl-frame-size";
+// Named metadata: the kernels with barriers that could not be cut into
+// regions (they run on fibers; the build log says so).
+inline constexpr const char *FIBER_KERNELS = "ferrocl.fibers";
+
+// A work-item function and its twin, which takes the context and the
+// local id as arguments (`i64 __ferrocl_loop_local_id(ctx, lx, ly, lz,
+// dim)`): what a kernel's work-group copy calls instead.
+struct LoopTwin {
+    llvm::StringRef function;
+    llvm::StringRef twin;
+    bool returns_i32;
+    bool takes_dimension;
+};
+
+// The twin of a work-item function, or null.
+const LoopTwin *loop_twin(llvm::StringRef function);
+
+// Whether `name` is a twin of a work-item function whose value is the same
+// for the whole group (get_group_id's, not get_local_id's).
+bool is_uniform_twin(llvm::StringRef name);
+
+// The twin of get_local_id.
+inline constexpr const char *LOCAL_ID_TWIN = "__ferrocl_loop_local_id";
+
+// `@__ferrocl_ctx`, declared if it is not yet.
+llvm::GlobalVariable *context_slot(llvm::Module &m);
+
+// An entry's start: `void name(ptr %args, ptr %ctx)` with its first block,
+// the context stored for the builtins, and `kernel`'s arguments loaded
+// from `args` (by value; a byval argument's pointer as it is).
+struct EntryStart {
+    llvm::Function *entry;
+    llvm::Value *context;
+    llvm::SmallVector<llvm::Value *, 8> arguments;
+};
+EntryStart start_entry(llvm::Function &kernel, llvm::StringRef name, bool context_is_noalias);
+
+// A call to `callee` (a copy of `kernel` with more parameters) with the
+// kernel's parameter attributes that calls must repeat (byval, align).
+llvm::CallInst *call_copy(llvm::IRBuilder<> &b, llvm::Function &kernel, llvm::Function *callee,
+                          llvm::ArrayRef<llvm::Value *> arguments);
+
+} // namespace ferrocl

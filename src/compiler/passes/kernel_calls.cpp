@@ -1,0 +1,119 @@
+// See kernel_calls.h.
+#include "kernel_calls.h"
+#include "kernel_symbols.h"
+
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+namespace {
+
+void named_through(const Value *v, SetVector<const GlobalValue *> &out,
+                   SmallPtrSetImpl<const Value *> &seen)
+{
+    if (!seen.insert(v).second)
+        return;
+    if (const auto *g = dyn_cast<GlobalValue>(v)) {
+        out.insert(g);
+        return;
+    }
+    if (const auto *c = dyn_cast<Constant>(v))
+        for (const Value *op : c->operands())
+            named_through(op, out, seen);
+}
+
+// The globals `f`'s instructions name.
+SetVector<const GlobalValue *> named(const Function &f)
+{
+    SetVector<const GlobalValue *> out;
+    SmallPtrSet<const Value *, 32> seen;
+    for (const Instruction &i : instructions(f))
+        for (const Value *op : i.operands())
+            if (isa<Constant>(op))
+                named_through(op, out, seen);
+    return out;
+}
+
+bool names_wait(const Function &f)
+{
+    for (const GlobalValue *g : named(f))
+        if (isa<Function>(g) && (is_wait(g->getName()) || is_plain_barrier(g->getName())))
+            return true;
+    return false;
+}
+
+} // namespace
+
+SetVector<const Function *> reachable_functions(const Function &kernel)
+{
+    SetVector<const Function *> seen;
+    seen.insert(&kernel);
+    for (size_t i = 0; i < seen.size(); i++)
+        for (const GlobalValue *g : named(*seen[i]))
+            if (const auto *f = dyn_cast<Function>(g))
+                seen.insert(f);
+    return seen;
+}
+
+bool uses_barriers(const Function &kernel)
+{
+    for (const Function *f : reachable_functions(kernel))
+        if (is_wait(f->getName()))
+            return true;
+    return false;
+}
+
+bool loop_safe(const Function &kernel)
+{
+    // What the kernel's callees reach, the kernel only if it is among them.
+    SetVector<const Function *> seen;
+    for (const GlobalValue *g : named(kernel))
+        if (const auto *f = dyn_cast<Function>(g))
+            seen.insert(f);
+    for (size_t i = 0; i < seen.size(); i++)
+        for (const GlobalValue *g : named(*seen[i]))
+            if (const auto *f = dyn_cast<Function>(g)) {
+                if (is_work_item_function(f->getName()))
+                    return false;
+                seen.insert(f);
+            }
+    return true;
+}
+
+bool only_own_barriers(const Function &kernel)
+{
+    for (const GlobalValue *g : named(kernel))
+        if (isa<Function>(g) && is_wait(g->getName()) && !is_plain_barrier(g->getName()))
+            return false;
+    for (const Function *f : reachable_functions(kernel))
+        if (f != &kernel && names_wait(*f))
+            return false;
+    return true;
+}
+
+bool calls_implicit_barrier(const Function &kernel)
+{
+    for (const GlobalValue *g : named(kernel))
+        if (g->getName() == IMPLICIT_BARRIER)
+            return true;
+    return false;
+}
+
+SetVector<const GlobalVariable *> local_variables(const Function &kernel)
+{
+    SetVector<const GlobalVariable *> out;
+    for (const Function *f : reachable_functions(kernel))
+        for (const GlobalValue *g : named(*f))
+            if (const auto *v = dyn_cast<GlobalVariable>(g))
+                if (v->getAddressSpace() == 3)
+                    out.insert(v);
+    return out;
+}
+
+} // namespace ferrocl

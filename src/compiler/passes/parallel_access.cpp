@@ -1,0 +1,72 @@
+// See parallel_access.h.
+#include "parallel_access.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Metadata.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+ParallelAccess::ParallelAccess(LLVMContext &ctx) : ctx(ctx)
+{
+    MDBuilder md(ctx);
+    group = MDNode::getDistinct(ctx, {});
+    MDNode *domain = md.createAnonymousAliasScopeDomain("ferrocl work-group");
+    const char *names[4] = {"memory", "frame", "uniform", "staging"};
+    MDNode *scopes[4];
+    for (int k = 0; k < 4; k++)
+        scopes[k] = md.createAnonymousAliasScope(domain, names[k]);
+    for (int k = 0; k < 4; k++) {
+        own[k] = MDNode::get(ctx, {scopes[k]});
+        SmallVector<Metadata *, 3> rest;
+        for (int o = 0; o < 4; o++)
+            if (o != k)
+                rest.push_back(scopes[o]);
+        others[k] = MDNode::get(ctx, rest);
+    }
+}
+
+void ParallelAccess::tag(Instruction &i, AccessKind kind) const
+{
+    i.setMetadata(LLVMContext::MD_access_group, group);
+    if (i.getMetadata(LLVMContext::MD_alias_scope) || i.getMetadata(LLVMContext::MD_noalias))
+        return;
+    i.setMetadata(LLVMContext::MD_alias_scope, own[int(kind)]);
+    i.setMetadata(LLVMContext::MD_noalias, others[int(kind)]);
+}
+
+void ParallelAccess::tag_memory(Instruction &i) const
+{
+    Value *pointer = nullptr;
+    if (auto *load = dyn_cast<LoadInst>(&i); load && load->isSimple())
+        pointer = load->getPointerOperand();
+    else if (auto *store = dyn_cast<StoreInst>(&i); store && store->isSimple())
+        pointer = store->getPointerOperand();
+    if (!pointer)
+        return;
+    unsigned space = pointer->getType()->getPointerAddressSpace();
+    if (space >= 1 && space <= 3)
+        tag(i, AccessKind::Memory);
+}
+
+void ParallelAccess::tag_slot(Instruction &i, AccessKind kind) const { tag(i, kind); }
+
+MDNode *ParallelAccess::loop_metadata() const
+{
+    Metadata *parallel[] = {MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
+    Metadata *once[] = {MDString::get(ctx, "llvm.loop.interleave.count"),
+                        ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(ctx), 1))};
+    Metadata *no_runtime_unroll[] = {MDString::get(ctx, "llvm.loop.unroll.runtime.disable")};
+    auto *temporary = MDNode::getTemporary(ctx, {}).release();
+    Metadata *items[] = {temporary, MDNode::get(ctx, parallel), MDNode::get(ctx, once),
+                         MDNode::get(ctx, no_runtime_unroll)};
+    MDNode *loop = MDNode::getDistinct(ctx, items);
+    loop->replaceOperandWith(0, loop);
+    MDNode::deleteTemporary(temporary);
+    return loop;
+}
+
+} // namespace ferrocl

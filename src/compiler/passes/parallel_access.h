@@ -1,0 +1,66 @@
+// What the work-item loops of one kernel's work-group entry may assume
+// about its memory accesses, told to LLVM as metadata.
+//
+// An access group: the accesses no other work-item of the group touches
+// between two barriers. The work-item loops declare it parallel
+// (`llvm.loop.parallel_accesses`), so the vectorizer needs no dependence
+// checks (which fail at run time for a tree reduction's
+// `tmp[l] += tmp[l + s]`, and cannot tell __local from __global). Why this
+// is sound: "a data race [conflicting accesses by different work-items, not
+// both atomic, neither happening before the other] results in undefined
+// behavior" (OpenCL 3.0, 3.3.6.1), and between barriers nothing orders two
+// work-items of a group but atomics and fences, which LLVM never
+// vectorizes. Only plain loads and stores through __global, __constant and
+// __local pointers are in it, and the region frame's slots: private memory
+// (allocas the loop reuses for every work-item) and generic pointers (which
+// may point there) are not, and LLVM treats a loop with any access outside
+// the group as an ordinary one.
+//
+// Four alias scopes, for memory that never overlaps but LLVM cannot see so
+// (the frame's address is loaded from the context): global, constant and
+// local memory; the work-items' frame slots; the group's uniform slots; and
+// the uniform slots' staging copy (region_entries.cpp).
+#pragma once
+
+namespace llvm {
+class Instruction;
+class LLVMContext;
+class MDNode;
+} // namespace llvm
+
+namespace ferrocl {
+
+enum class AccessKind { Memory = 0, Frame = 1, Uniform = 2, Staging = 3 };
+
+class ParallelAccess {
+  public:
+    explicit ParallelAccess(llvm::LLVMContext &ctx);
+
+    // Tags `i` if it is a plain load or store through a global, constant
+    // or local pointer: the group, and unless it has scopes of its own
+    // (from inlining) the memory scope and the others'.
+    void tag_memory(llvm::Instruction &i) const;
+
+    // Tags an access to the region frame (every such access is in the
+    // group: a work-item's slot is its own, uniform slots are only read
+    // while the loop runs, the staging copy is written by every work-item
+    // with the same value).
+    void tag_slot(llvm::Instruction &i, AccessKind kind) const;
+
+    // A work-item loop's `!llvm.loop`: its identity, the group it runs in
+    // parallel, not interleaved (a vector loop interleaved 4 times needs
+    // 64 work-items per row before it runs at all) and not unrolled at run
+    // time (a row is a few vector iterations; unrolling every region's
+    // loops made a third of the back end's time).
+    llvm::MDNode *loop_metadata() const;
+
+  private:
+    void tag(llvm::Instruction &i, AccessKind kind) const;
+
+    llvm::LLVMContext &ctx;
+    llvm::MDNode *group;
+    llvm::MDNode *own[4];
+    llvm::MDNode *others[4];
+};
+
+} // namespace ferrocl

@@ -1,0 +1,372 @@
+// `ferrocl-region-entries`: kernels with barriers as compiled work-item
+// loops.
+//
+// A kernel whose only waits are plain barriers in its own body (or that
+// has implicit barriers) is cut at its barriers into regions
+// (region_plan.h). Region r is a copy of the kernel's work-group copy
+// entered at its r-th barrier's continuation; each barrier's block, and the
+// kernel's return, note the next region's number (0: done) and leave. The
+// work-group entry runs one region for every work-item in loops (z, y, x; x
+// innermost and parallel, so vectorized across work-items like a
+// barrier-free kernel), then the region the work-items' barrier named, until
+// the kernel returns. This is correct in any control flow OpenCL allows
+// around barriers (loops, uniformly taken branches, inlined calls), because a
+// region is a copy of the whole kernel.
+//
+// Values that live across a barrier are kept per work-item in a frame the
+// executor provides (`WorkGroupContext::frame`, FRAME_SIZE_ATTRIBUTE bytes
+// per work-item); values the same for the whole group once per group, in
+// the uniform area after the per-work-item arrays: a region writes them to
+// a staging copy, which the work-group entry copies back once every
+// work-item has run the region (others may still read the value from
+// before). A kernel whose shape the plan does not handle keeps running on
+// fibers, and the module's FIBER_KERNELS metadata names it for the build
+// log.
+#include "idle_work_items.h"
+#include "kernel_abi.h"
+#include "kernel_calls.h"
+#include "kernel_symbols.h"
+#include "passes.h"
+#include "work_group_copy.h"
+
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+namespace {
+
+// The parameters a region function takes after its work-group copy's. Not
+// `noalias`: the frame's accesses carry alias scopes of their own.
+const char *REGION_PARAMETERS[] = {"__ferrocl.wi", "__ferrocl.nwi", "__ferrocl.frame",
+                                   "__ferrocl.uniform"};
+
+// Turns `f`, a clone of the planned copy (`map` from the copy's values to
+// its), into region `r`.
+void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, unsigned r,
+                  unsigned first, const ParallelAccess &access)
+{
+    LLVMContext &ctx = f.getContext();
+    Argument *wi = f.getArg(first + 4), *nwi = f.getArg(first + 5),
+             *frame = f.getArg(first + 6), *uniform = f.getArg(first + 7);
+    BasicBlock &entry = f.getEntryBlock();
+    IRBuilder<> b(&entry, entry.begin());
+    Type *i8 = b.getInt8Ty(), *i32 = b.getInt32Ty();
+    Value *next = b.CreateInBoundsGEP(i8, uniform, b.getInt64(2 * plan.uniform_size), "__fcl.next");
+    AllocaInst *next_id = b.CreateAlloca(i32, nullptr, "__fcl.next.id");
+    struct Placed {
+        AllocaInst *alloca;
+        Value *at, *stage;
+    };
+    SmallVector<Placed, 16> placed;
+    for (const Slot &s : plan.slots) {
+        auto *a = cast<AllocaInst>(map[s.alloca]);
+        Placed p{a, nullptr, nullptr};
+        if (s.uniform) {
+            p.at = b.CreateInBoundsGEP(i8, uniform, b.getInt64(s.offset), "__fcl.at");
+            p.stage = b.CreateInBoundsGEP(i8, uniform, b.getInt64(s.offset + plan.uniform_size),
+                                          "__fcl.stage");
+        } else {
+            Value *offset = b.CreateMul(nwi, b.getInt64(s.offset), "__fcl.off");
+            Value *array = b.CreateInBoundsGEP(i8, frame, offset, "__fcl.slot");
+            p.at = b.CreateInBoundsGEP(ArrayType::get(i8, s.stride), array, wi, "__fcl.at");
+        }
+        placed.push_back(p);
+    }
+    // The slots' lifetime markers go (the frame outlives the region); an
+    // escaping slot is used in the frame itself.
+    for (size_t k = 0; k < placed.size(); k++) {
+        AllocaInst *a = placed[k].alloca;
+        for (User *u : make_early_inc_range(a->users()))
+            if (isa<LifetimeIntrinsic>(u))
+                cast<Instruction>(u)->eraseFromParent();
+        if (!plan.slots[k].copied) {
+            a->replaceAllUsesWith(placed[k].at);
+            a->eraseFromParent();
+            placed[k].alloca = nullptr;
+        }
+    }
+    // Entered at the region's start, with the slots copied in.
+    b.SetInsertPoint(entry.getTerminator());
+    for (size_t k = 0; k < placed.size(); k++) {
+        const Slot &s = plan.slots[k];
+        if (!s.copied)
+            continue;
+        Type *type = placed[k].alloca->getAllocatedType();
+        LoadInst *in = b.CreateLoad(type, placed[k].at, "__fcl.in");
+        access.tag_slot(*in, s.uniform ? AccessKind::Uniform : AccessKind::Frame);
+        b.CreateStore(in, placed[k].alloca);
+    }
+    entry.getTerminator()->eraseFromParent();
+    b.SetInsertPoint(&entry);
+    b.CreateBr(cast<BasicBlock>(map[plan.starts[r]]));
+    // Every way out notes the next region and goes to one exit, which copies
+    // the slots back: copies at each exit would be merged by LLVM into
+    // stores that lose their access group, and the work-item loop would no
+    // longer be parallel.
+    BasicBlock *exit = BasicBlock::Create(ctx, "__fcl.exit", &f);
+    auto leave = [&](BasicBlock *from, unsigned next_region) {
+        IRBuilder<> e(from);
+        e.CreateStore(e.getInt32(next_region), next_id);
+        e.CreateBr(exit);
+    };
+    for (auto [barrier, region] : plan.barriers) {
+        auto *block = cast<BasicBlock>(map[barrier]);
+        while (!block->empty())
+            block->back().eraseFromParent();
+        leave(block, region);
+    }
+    SmallVector<ReturnInst *, 4> returns;
+    for (BasicBlock &block : f)
+        if (auto *ret = dyn_cast_or_null<ReturnInst>(block.getTerminator()))
+            returns.push_back(ret);
+    for (ReturnInst *ret : returns) {
+        BasicBlock *block = ret->getParent();
+        if (block == exit)
+            continue;
+        ret->eraseFromParent();
+        leave(block, 0);
+    }
+    // The exit. A uniform slot goes to its staging copy: the group's other
+    // work-items may still have to read the value from before the region.
+    b.SetInsertPoint(exit);
+    for (size_t k = 0; k < placed.size(); k++) {
+        const Slot &s = plan.slots[k];
+        if (!s.copied)
+            continue;
+        Type *type = placed[k].alloca->getAllocatedType();
+        Value *out = b.CreateLoad(type, placed[k].alloca, "__fcl.out");
+        StoreInst *store = b.CreateStore(out, s.uniform ? placed[k].stage : placed[k].at);
+        access.tag_slot(*store, s.uniform ? AccessKind::Staging : AccessKind::Frame);
+    }
+    Value *next_value = b.CreateLoad(i32, next_id, "__fcl.next.value");
+    access.tag_slot(*b.CreateStore(next_value, next), AccessKind::Staging);
+    b.CreateRetVoid();
+    removeUnreachableBlocks(f);
+}
+
+// Region r's bound function (idle_work_items.h): the region's parameters,
+// the uniform slots copied in, the guard's instructions, the bound
+// returned.
+Function *bound_function(Function &copy, const RegionPlan &plan, const Guard &guard,
+                         StringRef name)
+{
+    LLVMContext &ctx = copy.getContext();
+    auto *type = FunctionType::get(Type::getInt64Ty(ctx), copy.getFunctionType()->params(), false);
+    Function *f = Function::Create(type, GlobalValue::InternalLinkage, name, copy.getParent());
+    f->copyAttributesFrom(&copy);
+    f->setLinkage(GlobalValue::InternalLinkage);
+    ValueToValueMapTy map;
+    for (Argument &a : copy.args()) {
+        map[&a] = f->getArg(a.getArgNo());
+        f->getArg(a.getArgNo())->setName(a.getName());
+    }
+    IRBuilder<> b(BasicBlock::Create(ctx, "entry", f));
+    Value *uniform = f->getArg(f->arg_size() - 1);
+    for (const Slot &s : plan.slots) {
+        if (!s.uniform)
+            continue;
+        Type *t = s.alloca->getAllocatedType();
+        AllocaInst *a = b.CreateAlloca(t, nullptr, s.alloca->getName());
+        Value *at = b.CreateInBoundsGEP(b.getInt8Ty(), uniform, b.getInt64(s.offset));
+        b.CreateStore(b.CreateLoad(t, at), a);
+        map[s.alloca] = a;
+    }
+    for (Instruction *i : guard.lines) {
+        Instruction *c = b.Insert(i->clone(), i->getName());
+        RemapInstruction(c, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+        map[i] = c;
+    }
+    Value *bound = map.lookup(guard.bound);
+    b.CreateRet(bound ? bound : guard.bound);
+    return f;
+}
+
+MDNode *outer_loop(LLVMContext &ctx)
+{
+    auto *temporary = MDNode::getTemporary(ctx, {}).release();
+    Metadata *no_unroll[] = {MDString::get(ctx, "llvm.loop.unroll.disable")};
+    Metadata *items[] = {temporary, MDNode::get(ctx, no_unroll)};
+    MDNode *loop = MDNode::getDistinct(ctx, items);
+    loop->replaceOperandWith(0, loop);
+    MDNode::deleteTemporary(temporary);
+    return loop;
+}
+
+// The work-group entry of a kernel run as regions.
+void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Function *> regions,
+                       ArrayRef<Function *> bounds, const ParallelAccess &access)
+{
+    LLVMContext &ctx = kernel.getContext();
+    IRBuilder<> b(ctx);
+    GroupEntryStart start = start_group_entry(kernel, b);
+    Function *entry = start.entry.entry;
+    entry->addFnAttr(FRAME_SIZE_ATTRIBUTE, std::to_string(plan.frame_size));
+    Value **ls = start.local_size;
+    Value *context = start.entry.context;
+    Type *i8 = b.getInt8Ty(), *i64 = b.getInt64Ty(), *ptr = b.getPtrTy();
+    Value *nwi = b.CreateMul(b.CreateMul(ls[0], ls[1], "nwi01"), ls[2], "nwi");
+    Value *frame = b.CreateAlignedLoad(
+        ptr, b.CreateInBoundsGEP(i8, context, b.getInt64(CONTEXT_FRAME), "frame.p"), Align(8),
+        "frame");
+    Value *uniform = b.CreateInBoundsGEP(
+        i8, frame, b.CreateMul(nwi, b.getInt64(plan.per_item_size), "uniform.off"), "uniform");
+    Value *next = b.CreateInBoundsGEP(i8, uniform, b.getInt64(2 * plan.uniform_size), "next.p");
+    BasicBlock *done = BasicBlock::Create(ctx, "done", entry);
+    BasicBlock *dispatch = BasicBlock::Create(ctx, "dispatch", entry);
+    SmallVector<BasicBlock *, 8> runs;
+    for (size_t r = 0; r < regions.size(); r++)
+        runs.push_back(BasicBlock::Create(ctx, "run" + Twine(r), entry, dispatch));
+    b.CreateCondBr(start.empty, done, runs[0]);
+    auto arguments = [&](ArrayRef<Value *> rest) {
+        SmallVector<Value *, 16> args(start.entry.arguments.begin(), start.entry.arguments.end());
+        args.push_back(context);
+        args.append(rest.begin(), rest.end());
+        return args;
+    };
+    for (size_t r = 0; r < regions.size(); r++) {
+        std::string p = "r" + std::to_string(r) + ".";
+        b.SetInsertPoint(runs[r]);
+        // The x loop's end: for a guarded region only the work-items below
+        // its bound, at least one.
+        Value *x_end = ls[0];
+        if (bounds[r]) {
+            Value *zero = b.getInt64(0);
+            Value *bound = call_copy(b, kernel, bounds[r],
+                                     arguments({zero, zero, zero, zero, nwi, frame, uniform}));
+            bound->setName(p + "bound");
+            Value *below = b.CreateSelect(b.CreateICmpULT(bound, ls[0], p + "lt"), bound, ls[0],
+                                          p + "below");
+            x_end = b.CreateSelect(b.CreateICmpEQ(below, zero, p + "none"), b.getInt64(1), below,
+                                   p + "x.end");
+        }
+        auto *z = BasicBlock::Create(ctx, p + "z", entry, dispatch),
+             *y = BasicBlock::Create(ctx, p + "y", entry, dispatch),
+             *x = BasicBlock::Create(ctx, p + "x", entry, dispatch),
+             *x_done = BasicBlock::Create(ctx, p + "x.done", entry, dispatch),
+             *y_latch = BasicBlock::Create(ctx, p + "ylatch", entry, dispatch);
+        b.CreateBr(z);
+        b.SetInsertPoint(z);
+        PHINode *lz = b.CreatePHI(i64, 2, p + "lz");
+        b.CreateBr(y);
+        b.SetInsertPoint(y);
+        PHINode *ly = b.CreatePHI(i64, 2, p + "ly");
+        Value *row = b.CreateMul(b.CreateAdd(b.CreateMul(lz, ls[1], p + "row.zy"), ly, p + "row.y"),
+                                 ls[0], p + "row");
+        b.CreateBr(x);
+        b.SetInsertPoint(x);
+        PHINode *lx = b.CreatePHI(i64, 2, p + "lx");
+        Value *wi = b.CreateAdd(row, lx, p + "wi");
+        call_copy(b, kernel, regions[r], arguments({lx, ly, lz, wi, nwi, frame, uniform}));
+        Value *lx_next = b.CreateNUWAdd(lx, b.getInt64(1), p + "lx.next");
+        Value *x_more = b.CreateICmpULT(lx_next, x_end, p + "x.more");
+        Value *ly_next = b.CreateNUWAdd(ly, b.getInt64(1), p + "ly.next");
+        Value *y_more = b.CreateICmpULT(ly_next, ls[1], p + "y.more");
+        b.CreateCondBr(x_more, x, x_done)->setMetadata(LLVMContext::MD_loop, access.loop_metadata());
+        b.SetInsertPoint(x_done);
+        // The y and z loops are never unrolled: a copy of a row loop is a
+        // copy of its vector, remainder and epilogue loops, for rows that
+        // are few.
+        b.CreateCondBr(y_more, y, y_latch)->setMetadata(LLVMContext::MD_loop, outer_loop(ctx));
+        b.SetInsertPoint(y_latch);
+        Value *lz_next = b.CreateNUWAdd(lz, b.getInt64(1), p + "lz.next");
+        b.CreateCondBr(b.CreateICmpULT(lz_next, ls[2], p + "z.more"), z, dispatch)
+            ->setMetadata(LLVMContext::MD_loop, outer_loop(ctx));
+        lz->addIncoming(b.getInt64(0), runs[r]);
+        lz->addIncoming(lz_next, y_latch);
+        ly->addIncoming(b.getInt64(0), z);
+        ly->addIncoming(ly_next, x_done);
+        lx->addIncoming(b.getInt64(0), y);
+        lx->addIncoming(lx_next, x);
+    }
+    // Every region ends here: the uniform slots' staging copies go back to
+    // the slots, and the number the region noted picks the next one.
+    b.SetInsertPoint(dispatch);
+    for (const Slot &s : plan.slots) {
+        if (!s.uniform)
+            continue;
+        Type *t = s.alloca->getAllocatedType();
+        Value *at = b.CreateInBoundsGEP(i8, uniform, b.getInt64(s.offset), "at");
+        Value *stage = b.CreateInBoundsGEP(i8, uniform, b.getInt64(s.offset + plan.uniform_size),
+                                           "stage");
+        b.CreateStore(b.CreateLoad(t, stage, "staged"), at);
+    }
+    SwitchInst *to =
+        b.CreateSwitch(b.CreateLoad(b.getInt32Ty(), next, "next"), done, regions.size() - 1);
+    for (size_t r = 1; r < regions.size(); r++)
+        to->addCase(b.getInt32(r), runs[r]);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+}
+
+// Cuts `kernel` into regions with a work-group entry; false (and why)
+// when its shape is one the transform does not handle.
+bool add_regions(Function &kernel, std::string &why)
+{
+    LLVMContext &ctx = kernel.getContext();
+    ParallelAccess access(ctx);
+    Type *i64 = Type::getInt64Ty(ctx), *ptr = PointerType::get(ctx, 0);
+    std::string base = ("__ferrocl_region." + kernel.getName() + ".").str();
+    Function *copy = work_group_copy(kernel, access, {i64, i64, ptr, ptr}, REGION_PARAMETERS,
+                                     base + "copy");
+    unsigned first = kernel.arg_size();
+    copy->addParamAttr(first + 6, Attribute::NoCapture);
+    copy->addParamAttr(first + 7, Attribute::NoCapture);
+    std::optional<RegionPlan> plan = plan_regions(*copy, why);
+    if (!plan) {
+        copy->eraseFromParent();
+        return false;
+    }
+    SmallVector<Function *, 8> regions, bounds;
+    for (unsigned r = 0; r < plan->starts.size(); r++) {
+        std::optional<Guard> guard = find_guard(*plan, r);
+        bounds.push_back(guard ? bound_function(*copy, *plan, *guard,
+                                                ("__ferrocl_bound." + kernel.getName() + "." +
+                                                 Twine(r)).str())
+                               : nullptr);
+        ValueToValueMapTy map;
+        Function *region = CloneFunction(copy, map);
+        region->setName(base + std::to_string(r));
+        write_region(*region, *plan, map, r, first, access);
+        regions.push_back(region);
+    }
+    write_group_entry(kernel, *plan, regions, bounds, access);
+    copy->eraseFromParent();
+    return true;
+}
+
+void note_fibers(Module &m, Function &kernel, const std::string &why)
+{
+    LLVMContext &ctx = m.getContext();
+    Metadata *items[] = {MDString::get(ctx, kernel.getName()), MDString::get(ctx, why)};
+    m.getOrInsertNamedMetadata(FIBER_KERNELS)->addOperand(MDNode::get(ctx, items));
+}
+
+} // namespace
+
+PreservedAnalyses RegionEntriesPass::run(Module &m, ModuleAnalysisManager &)
+{
+    SmallVector<Function *, 8> kernels;
+    for (Function &f : m)
+        if (is_kernel(f) && !f.isDeclaration())
+            kernels.push_back(&f);
+    bool changed = false;
+    for (Function *k : kernels) {
+        bool barriers = uses_barriers(*k);
+        bool cut = barriers ? only_own_barriers(*k) : calls_implicit_barrier(*k);
+        if (!cut || !loop_safe(*k))
+            continue;
+        std::string why;
+        changed = true;
+        if (!add_regions(*k, why) && barriers)
+            note_fibers(m, *k, why);
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace ferrocl

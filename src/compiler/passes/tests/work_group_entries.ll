@@ -1,0 +1,86 @@
+; PASSES: ferrocl-work-group-entries
+; A barrier-free kernel gets a work-group entry: its copy takes the local id
+; as parameters and calls the work-item functions' twins on them, its
+; global accesses join the parallel access group (private ones do not), and
+; the entry runs it in z, y, x loops whose x loop is parallel. A helper
+; named like a work-group function is ordinary code; a kernel calling a real
+; work-group function, or whose callee asks for a work-item id itself,
+; gets no entry.
+
+; CHECK-LABEL: define spir_kernel void @scale(
+; CHECK: call i64 @_Z13get_global_idj(i32 0)
+
+; CHECK-LABEL: define spir_kernel void @named(
+
+; CHECK: define internal void @__ferrocl_wgbody.scale(ptr addrspace(1) %a, float %f, ptr nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz) [[COPY:#[0-9]+]]
+; CHECK: %g = call i64 @__ferrocl_loop_global_id(ptr %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz, i32 0)
+; CHECK: load float, ptr addrspace(1) %p, align 4, !alias.scope [[MEMORY:![0-9]+]], !noalias [[OTHERS:![0-9]+]], !llvm.access.group [[GROUP:![0-9]+]]
+; CHECK: store float %y, ptr %t, align 4{{$}}
+; CHECK: store float %z, ptr addrspace(1) %p, align 4, !alias.scope [[MEMORY]], !noalias [[OTHERS]], !llvm.access.group [[GROUP]]
+
+; CHECK-LABEL: define void @__ferrocl_wg_scale(ptr %args, ptr noalias readonly %ctx)
+; CHECK: store ptr %ctx, ptr @__ferrocl_ctx
+; CHECK: %v1 = load float, ptr %a1, align 1
+; CHECK: %ls0 = load i64, ptr %ls.p0, align 8, !range [[RANGE:![0-9]+]]
+; CHECK: br i1 %ls.zero, label %done, label %z
+; CHECK: x:
+; CHECK-NEXT: %lx = phi i64 [ 0, %y ], [ %lx.next, %x ]
+; CHECK-NEXT: call void @__ferrocl_wgbody.scale(ptr addrspace(1) %v0, float %v1, ptr %ctx, i64 %lx, i64 %ly, i64 %lz)
+; CHECK: br i1 %x.more, label %x, label %y.latch, !llvm.loop [[LOOP:![0-9]+]]
+
+; CHECK-LABEL: define internal void @__ferrocl_wgbody.named(
+; CHECK-LABEL: define void @__ferrocl_wg_named(
+; CHECK-NOT: @__ferrocl_wg_reduce
+; CHECK-NOT: @__ferrocl_wg_indirect
+
+; CHECK: attributes [[COPY]] = { alwaysinline }
+; CHECK: [[RANGE]] = !{i64 0, i64 1025}
+; CHECK: [[LOOP]] = distinct !{[[LOOP]], [[PARALLEL:![0-9]+]], [[ONCE:![0-9]+]], [[NORUNTIME:![0-9]+]]}
+; CHECK: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses", [[GROUP]]}
+; CHECK: [[ONCE]] = !{!"llvm.loop.interleave.count", i32 1}
+; CHECK: [[NORUNTIME]] = !{!"llvm.loop.unroll.runtime.disable"}
+
+define spir_kernel void @scale(ptr addrspace(1) noalias %a, float %f) memory(argmem: readwrite) {
+entry:
+  %t = alloca float, align 4
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %p = getelementptr inbounds float, ptr addrspace(1) %a, i64 %g
+  %x = load float, ptr addrspace(1) %p, align 4
+  %y = fmul float %x, %f
+  store float %y, ptr %t, align 4
+  %z = load float, ptr %t, align 4
+  store float %z, ptr addrspace(1) %p, align 4
+  ret void
+}
+
+define spir_func i32 @_Z17my_work_group_sumii(i32 %a, i32 %b) {
+  %s = add i32 %a, %b
+  ret i32 %s
+}
+
+define spir_kernel void @named(ptr addrspace(1) %out) {
+  %s = call spir_func i32 @_Z17my_work_group_sumii(i32 1, i32 2)
+  store i32 %s, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+define spir_kernel void @reduce(ptr addrspace(1) %out) {
+  %s = call spir_func i32 @_Z21work_group_reduce_addi(i32 1)
+  store i32 %s, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+define spir_func i64 @helper() noinline {
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  ret i64 %l
+}
+
+define spir_kernel void @indirect(ptr addrspace(1) %out) {
+  %l = call spir_func i64 @helper()
+  store i64 %l, ptr addrspace(1) %out, align 8
+  ret void
+}
+
+declare i64 @_Z13get_global_idj(i32)
+declare i64 @_Z12get_local_idj(i32)
+declare spir_func i32 @_Z21work_group_reduce_addi(i32)

@@ -1,0 +1,42 @@
+// A kernel's work-group copy, and the start of its work-group entry: what
+// the barrier-free loops (work_group_entries.cpp) and the regions
+// (region_entries.cpp) share.
+#pragma once
+
+#include "kernel_abi.h"
+#include "parallel_access.h"
+
+namespace ferrocl {
+
+// The name prefix of a kernel's work-group copy (a `.` keeps it apart
+// from any OpenCL C name).
+inline constexpr const char *GROUP_COPY_PREFIX = "__ferrocl_wgbody.";
+
+// The kernel's body as a function of the local id: the kernel's parameters
+// and then `ptr %__ferrocl.ctx, i64 %__ferrocl.lx, .ly, .lz`, each call to
+// a work-item function a call to its loop twin on those, its global,
+// constant and local accesses tagged with `access`, internal and always
+// inlined (unless the kernel must not be: -cl-opt-disable). Its parameters
+// are not `noalias`: inlined, restrict leaves `noalias.scope.decl` calls in
+// the work-item loop, which keep LLVM from treating it as parallel (the
+// access group says more than restrict would). The kernel's memory effects
+// are dropped (the copy reads the context). `extra` more parameters follow
+// (the regions'), named `extra_names`.
+llvm::Function *work_group_copy(llvm::Function &kernel, const ParallelAccess &access,
+                                llvm::ArrayRef<llvm::Type *> extra = {},
+                                llvm::ArrayRef<const char *> extra_names = {},
+                                llvm::StringRef name = "");
+
+// A work-group entry's start: the entry (`noalias readonly` context), its
+// arguments, the group's local size (`ls0..2`: at most
+// MAX_WORK_GROUP_SIZE, which LLVM is told, so that ids fit in 32 bits and
+// an `int` index built from one is a consecutive access) and whether it is
+// empty; the builder is at the end of the first block.
+struct GroupEntryStart {
+    EntryStart entry;
+    llvm::Value *local_size[3];
+    llvm::Value *empty;
+};
+GroupEntryStart start_group_entry(llvm::Function &kernel, llvm::IRBuilder<> &b);
+
+} // namespace ferrocl
