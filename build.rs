@@ -35,6 +35,15 @@ fn llvm_tool(name: &str) -> PathBuf {
     }
 }
 
+/// Whether LLVM 19's and clang's development files (llvm-19-dev,
+/// libclang-19-dev) are installed: what the in-process compiler builds on.
+fn llvm_development_files() -> bool {
+    let include = Path::new("/usr/lib/llvm-19/include");
+    include.join("llvm/IR/Module.h").exists()
+        && include.join("clang/Frontend/CompilerInstance.h").exists()
+        && Path::new("/usr/lib/llvm-19/lib/libclang-cpp.so.19.1").exists()
+}
+
 fn run(cmd: &mut Command) -> Result<(), String> {
     let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
     if out.status.success() {
@@ -265,7 +274,13 @@ fn main() {
         .unwrap();
     }
     if let Err(e) = build_llvm_inprocess(&out_dir) {
-        // Without it the compiler runs clang and the LLVM tools as processes.
+        // With LLVM's and clang's development files present, ferrocl's own
+        // C++ that does not compile is a bug, not a missing dependency: a
+        // library built without its compiler would only say so at run time.
+        if llvm_development_files() {
+            panic!("the in-process compiler (src/compiler/*.cpp) does not compile: {e}");
+        }
+        // Without it no program builds (CL_COMPILER_NOT_AVAILABLE).
         println!(
             "cargo:warning=ferrocl: in-process LLVM not built (compiler steps run as tools): {e}"
         );

@@ -173,7 +173,8 @@ std::atomic<bool> verify_each{false};
 
 // `passes` (LLVM's and ferrocl's, passes/registry.cpp) run on `m`, as
 // `opt -passes=<passes>` would, then the verifier; false (with the reason
-// in `log`) if the pipeline does not parse or leaves invalid IR.
+// in `log`) if the pipeline does not parse or leaves invalid IR. The
+// callers then fall back (driver.rs `ready`) or fail the build.
 bool run_passes(Module &m, StringRef passes, raw_ostream &log)
 {
     auto tm = target_machine(m);
@@ -184,8 +185,22 @@ bool run_passes(Module &m, StringRef passes, raw_ostream &log)
     // As in `opt`: among others, the instrumentation that skips optnone
     // functions (-cl-opt-disable builds).
     PassInstrumentationCallbacks callbacks;
-    StandardInstrumentations instrumentations(m.getContext(), false, verify_each.load());
+    StandardInstrumentations instrumentations(m.getContext(), false, false);
     instrumentations.registerCallbacks(callbacks, &mam);
+    // Verified after each pass (tests): the first pass that breaks the
+    // module is named and the optional passes after it are skipped. Not
+    // LLVM's own verify-each, whose failure is a fatal error: a pass bug
+    // must fail the build, not end the application.
+    std::string broken_after;
+    if (verify_each.load()) {
+        callbacks.registerAfterPassCallback(
+            [&](StringRef pass, Any, const PreservedAnalyses &) {
+                if (broken_after.empty() && verifyModule(m, &log))
+                    broken_after = pass.str();
+            });
+        callbacks.registerShouldRunOptionalPassCallback(
+            [&](StringRef, Any) { return broken_after.empty(); });
+    }
     PassBuilder pb(tm.get(), PipelineTuningOptions(), std::nullopt, &callbacks);
     ferrocl::register_passes(pb);
     pb.registerModuleAnalyses(mam);
@@ -198,8 +213,13 @@ bool run_passes(Module &m, StringRef passes, raw_ostream &log)
         log << toString(std::move(e)) << "\n";
         return false;
     }
-    mpm.addPass(VerifierPass());
     mpm.run(m, mam);
+    if (!broken_after.empty()) {
+        log << "ferrocl: the module is broken after the pass " << broken_after << "\n";
+        return false;
+    }
+    // Invalid IR is reported, never a fatal error (as a VerifierPass in the
+    // pipeline would make it).
     return !verifyModule(m, &log);
 }
 
@@ -477,7 +497,7 @@ GlobalSet reach(GlobalValue *root)
 using Plan = std::vector<std::vector<std::string>>;
 
 // Stands for the build's directory in a remembered plan.
-const char dir_mark[] = "\x01ferrocl-build-dir\x01";
+const char dir_mark[] = "\x01" "ferrocl-build-dir\x01";
 
 // `s` with every `from` replaced by `to`.
 std::string replace_all(StringRef s, StringRef from, StringRef to)

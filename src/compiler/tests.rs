@@ -779,3 +779,34 @@ fn the_passes_agree_on_the_abi() {
     assert_eq!(context_field("frame_align"), Some(64));
     assert_eq!(context_field("no such constant"), None);
 }
+
+#[test]
+fn kernels_off_the_work_group_loops_say_why_in_the_log() {
+    let src = r#"
+__attribute__((noinline)) size_t lid(void) { return get_local_id(0); }
+kernel void sub(global int *out) { out[get_global_id(0)] = sub_group_reduce_add(1); }
+kernel void helper(global int *out) { out[get_global_id(0)] = (int)lid(); }
+kernel void fast(global int *out) { out[get_global_id(0)] = 1; }
+"#;
+    let exe = compile(src, "-cl-std=CL3.0").unwrap_or_else(|e| panic!("{}", e.log()));
+    let log = &exe.log;
+    assert!(
+        log.contains("kernel sub: it calls sub-group functions")
+            && log.contains("it runs one fiber per work-item"),
+        "{log}"
+    );
+    assert!(
+        log.contains("kernel helper: a function it calls asks for work-item ids itself")
+            && log.contains("it runs one work-item at a time"),
+        "{log}"
+    );
+    assert!(!log.contains("kernel fast"), "{log}");
+    let off =
+        compile(src, "-cl-std=CL3.0 -cl-opt-disable").unwrap_or_else(|e| panic!("{}", e.log()));
+    assert!(
+        off.log
+            .contains("kernel sub: built with -cl-opt-disable; it runs one fiber per work-item"),
+        "{}",
+        off.log
+    );
+}

@@ -191,19 +191,54 @@ void describe(const Module &m, const Function &k, std::string &out)
     }
 }
 
+// For the build log: why a kernel without a work-group entry runs one
+// work-item at a time.
+std::string slow_path(const Function &k)
+{
+    const char *fibers = "; it runs one fiber per work-item, correctly but more slowly";
+    const char *one_by_one = "; it runs one work-item at a time, correctly but more slowly";
+    if (k.hasFnAttribute(Attribute::OptimizeNone))
+        return std::string("built with -cl-opt-disable") +
+               (uses_barriers(k) ? fibers : one_by_one);
+    if (uses_barriers(k) && !only_own_barriers(k))
+        return std::string("it calls sub-group functions, async copies, or a function that "
+                           "waits and could not be inlined") +
+               fibers;
+    if (!loop_safe(k))
+        return std::string("a function it calls asks for work-item ids itself and could not be "
+                           "inlined") +
+               (uses_barriers(k) ? fibers : one_by_one);
+    return "";
+}
+
 } // namespace
 
 std::string describe_kernels(Module &m)
 {
-    std::string out;
+    std::string out, notes;
+    NamedMDNode *fibers = m.getNamedMetadata(FIBER_KERNELS);
+    auto noted = [&](StringRef name) {
+        if (fibers)
+            for (const MDNode *n : fibers->operands())
+                if (string_item(n, 0) == name)
+                    return true;
+        return false;
+    };
     for (const Function &f : m) {
         StringRef name = f.getName();
         if (!name.consume_front(WORK_ITEM_ENTRY_PREFIX))
             continue;
-        if (const Function *k = m.getFunction(name))
-            describe(m, *k, out);
+        const Function *k = m.getFunction(name);
+        if (!k)
+            continue;
+        describe(m, *k, out);
+        bool grouped = m.getFunction((GROUP_ENTRY_PREFIX + name).str());
+        std::string why = grouped || is_block_kernel(name) || noted(name) ? "" : slow_path(*k);
+        if (!why.empty())
+            notes += "note\tferrocl: note: kernel " + escaped(name) + ": " + escaped(why) + "\n";
     }
-    if (NamedMDNode *fibers = m.getNamedMetadata(FIBER_KERNELS)) {
+    out += notes;
+    if (fibers) {
         for (const MDNode *n : fibers->operands())
             out += "note\tferrocl: note: kernel " + escaped(string_item(n, 0)) +
                    ": its barriers could not be cut into regions (" +

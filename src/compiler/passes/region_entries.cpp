@@ -357,6 +357,10 @@ PreservedAnalyses RegionEntriesPass::run(Module &m, ModuleAnalysisManager &)
             kernels.push_back(&f);
     bool changed = false;
     for (Function *k : kernels) {
+        // -cl-opt-disable: kernels stay as written (kernel_description.cpp
+        // says so).
+        if (k->hasFnAttribute(Attribute::OptimizeNone))
+            continue;
         bool barriers = uses_barriers(*k);
         bool cut = barriers ? only_own_barriers(*k) : calls_implicit_barrier(*k);
         if (!cut || !loop_safe(*k))
