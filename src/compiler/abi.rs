@@ -51,6 +51,11 @@ pub struct WorkGroupContext {
 /// float vector width the work-item loops use.
 pub const SUB_GROUP_SIZE: usize = 8;
 
+/// Bytes a region kernel's frame has beyond KernelInfo::frame_size per
+/// work-item: its arrays are skewed by cache lines so that they do not all
+/// map to one cache set (passes/kernel_abi.h FRAME_SKEW).
+pub const FRAME_SKEW: usize = 4096;
+
 /// FERROCL_SUB_GROUP_BARRIER: or'ed into the barrier's flags by
 /// sub_group_barrier, which waits for the caller's sub-group only.
 pub const SUB_GROUP_BARRIER: u32 = 0x8000_0000;

@@ -11,7 +11,7 @@
 //! FERROCL_IN_PROCESS=0, no program builds (CL_COMPILER_NOT_AVAILABLE):
 //! ferrocl's own passes run only here. Loading binaries still works.
 
-use super::abi::WorkGroupContext;
+use super::abi::{WorkGroupContext, FRAME_SKEW};
 use std::ffi::{c_char, c_int, c_void, CStr, CString, OsStr};
 use std::mem::offset_of;
 use std::os::unix::ffi::OsStrExt;
@@ -162,6 +162,8 @@ fn load() -> Result<Llvm, String> {
         let offsets = [
             ("local_size", offset_of!(WorkGroupContext, local_size)),
             ("frame", offset_of!(WorkGroupContext, frame)),
+            ("local_id", offset_of!(WorkGroupContext, local_id)),
+            ("frame_skew", FRAME_SKEW),
         ];
         for (name, value) in offsets {
             if llvm.abi_constant(name) != Some(value as u64) {

@@ -632,8 +632,10 @@ int64_t ferrocl_llvm_abi_constant(const char *name)
     } constants[] = {
         {"local_size", ferrocl::CONTEXT_LOCAL_SIZE},
         {"frame", ferrocl::CONTEXT_FRAME},
+        {"local_id", ferrocl::CONTEXT_LOCAL_ID},
         {"max_work_group_size", ferrocl::MAX_WORK_GROUP_SIZE},
         {"frame_align", ferrocl::FRAME_ALIGN},
+        {"frame_skew", ferrocl::FRAME_SKEW},
     };
     for (const auto &c : constants)
         if (std::strcmp(c.name, name) == 0)

@@ -776,7 +776,15 @@ fn the_passes_agree_on_the_abi() {
         context_field("max_work_group_size"),
         Some(crate::core::kernel::MAX_WORK_GROUP_SIZE)
     );
+    assert_eq!(
+        context_field("local_id"),
+        Some(std::mem::offset_of!(WorkGroupContext, local_id))
+    );
     assert_eq!(context_field("frame_align"), Some(64));
+    assert_eq!(
+        context_field("frame_skew"),
+        Some(crate::compiler::abi::FRAME_SKEW)
+    );
     assert_eq!(context_field("no such constant"), None);
 }
 

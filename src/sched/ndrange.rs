@@ -405,7 +405,11 @@ fn execute_groups(
         let args = group_args.ptrs.as_ptr();
         // Values that live across barriers, for kernels run as regions.
         let items = range.local.iter().product::<usize>();
-        let mut frame = blocks(info.frame_size * items);
+        let frame_bytes = match info.frame_size {
+            0 => 0,
+            per_item => per_item * items + crate::compiler::abi::FRAME_SKEW,
+        };
+        let mut frame = blocks(frame_bytes);
         // The work-group functions' scratch when they run as regions (the
         // fiber executor makes its own): a slot per work-item, the result.
         let mut scratch = vec![0u64; (items + 1) * usize::from(info.uses_barriers)];

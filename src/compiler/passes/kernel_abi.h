@@ -26,10 +26,20 @@ inline constexpr const char *CONTEXT = "__ferrocl_ctx";
 // Offsets in `struct ferrocl_context` (abi.rs WorkGroupContext).
 inline constexpr uint64_t CONTEXT_LOCAL_SIZE = 56;
 inline constexpr uint64_t CONTEXT_FRAME = 200;
+// The fields before local_id do not change while a group runs (work_dim to
+// group_id): what the work-item functions' loop twins read.
+inline constexpr uint64_t CONTEXT_LOCAL_ID = 152;
 // CL_DEVICE_MAX_WORK_GROUP_SIZE (core/kernel.rs MAX_WORK_GROUP_SIZE).
 inline constexpr uint64_t MAX_WORK_GROUP_SIZE = 1024;
 // The frame's alignment: the widest a slot gets (abi.rs WorkGroupContext::frame).
 inline constexpr uint64_t FRAME_ALIGN = 64;
+// Bytes the runtime adds to a region kernel's frame (abi.rs FRAME_SKEW): the
+// slots' arrays start FRAME_ALIGN * (k mod FRAME_SKEW / FRAME_ALIGN) bytes
+// after their place, so that the same work-item's values in arrays a power
+// of two apart (4-byte slots, 1,024 work-items) do not all fall in one
+// cache set: 16 of them evicted each other from an 8-way L1 at every
+// work-item, 70 times slower than with the skew.
+inline constexpr uint64_t FRAME_SKEW = 4096;
 
 // The attribute of a group entry whose kernel runs as regions: the frame
 // bytes it needs per work-item (KernelInfo::frame_size).

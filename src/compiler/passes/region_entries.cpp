@@ -72,7 +72,8 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
             p.stage = b.CreateInBoundsGEP(i8, uniform, b.getInt64(s.offset + plan.uniform_size),
                                           "__fcl.stage");
         } else {
-            Value *offset = b.CreateMul(nwi, b.getInt64(s.offset), "__fcl.off");
+            Value *offset = b.CreateAdd(b.CreateMul(nwi, b.getInt64(s.offset)),
+                                        b.getInt64(s.skew), "__fcl.off");
             Value *array = b.CreateInBoundsGEP(i8, frame, offset, "__fcl.slot");
             p.at = b.CreateInBoundsGEP(ArrayType::get(i8, s.stride), array, wi, "__fcl.at");
         }
@@ -215,7 +216,10 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
         ptr, b.CreateInBoundsGEP(i8, context, b.getInt64(CONTEXT_FRAME), "frame.p"), Align(8),
         "frame");
     Value *uniform = b.CreateInBoundsGEP(
-        i8, frame, b.CreateMul(nwi, b.getInt64(plan.per_item_size), "uniform.off"), "uniform");
+        i8, frame,
+        b.CreateAdd(b.CreateMul(nwi, b.getInt64(plan.per_item_size)), b.getInt64(FRAME_SKEW),
+                    "uniform.off"),
+        "uniform");
     Value *next = b.CreateInBoundsGEP(i8, uniform, b.getInt64(2 * plan.uniform_size), "next.p");
     BasicBlock *done = BasicBlock::Create(ctx, "done", entry);
     BasicBlock *dispatch = BasicBlock::Create(ctx, "dispatch", entry);
@@ -225,7 +229,7 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
     b.CreateCondBr(start.empty, done, runs[0]);
     auto arguments = [&](ArrayRef<Value *> rest) {
         SmallVector<Value *, 16> args(start.entry.arguments.begin(), start.entry.arguments.end());
-        args.push_back(context);
+        args.push_back(start.twin_context);
         args.append(rest.begin(), rest.end());
         return args;
     };

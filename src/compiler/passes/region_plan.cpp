@@ -183,11 +183,13 @@ std::optional<RegionPlan> plan_regions(Function &f, std::string &why)
     // offset (per work-item offset times work-items) stays aligned.
     std::stable_sort(plan.slots.begin(), plan.slots.end(),
                      [](const Slot &a, const Slot &b) { return a.align > b.align; });
-    uint64_t per_item = 0, uniform = 0;
+    uint64_t per_item = 0, uniform = 0, arrays = 0;
     for (Slot &s : plan.slots) {
         uint64_t &offset = s.uniform ? uniform : per_item;
         s.offset = offset;
         offset += s.stride;
+        if (!s.uniform)
+            s.skew = (arrays++ * FRAME_ALIGN) % FRAME_SKEW;
     }
     // The uniform area follows the arrays, aligned: the uniform slots, their
     // staging copy, the next region's number.

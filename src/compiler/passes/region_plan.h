@@ -43,6 +43,8 @@ struct Slot {
     // One value for the whole group (kernel_symbols.h UNIFORM_PREFIX), in
     // the uniform area after the per-work-item arrays.
     bool uniform;
+    // Bytes the array starts after nwi * offset (kernel_abi.h FRAME_SKEW).
+    uint64_t skew = 0;
 };
 
 struct RegionPlan {

@@ -98,6 +98,7 @@ GroupEntryStart start_group_entry(Function &kernel, IRBuilder<> &b)
     Module &m = *kernel.getParent();
     GroupEntryStart start{start_entry(kernel, (GROUP_ENTRY_PREFIX + kernel.getName()).str(), true),
                           {},
+                          nullptr,
                           nullptr};
     b.SetInsertPoint(&start.entry.entry->getEntryBlock());
     // Kernel-scope __local variables are thread-local: their addresses come
@@ -126,6 +127,11 @@ GroupEntryStart start_group_entry(Function &kernel, IRBuilder<> &b)
     }
     empty->setName("ls.zero");
     start.empty = empty;
+    AllocaInst *copy = b.CreateAlloca(ArrayType::get(b.getInt8Ty(), CONTEXT_LOCAL_ID), nullptr,
+                                      "ctx.invariant");
+    copy->setAlignment(Align(8));
+    b.CreateMemCpy(copy, Align(8), context, Align(8), CONTEXT_LOCAL_ID);
+    start.twin_context = copy;
     return start;
 }
 

@@ -36,6 +36,13 @@ struct GroupEntryStart {
     EntryStart entry;
     llvm::Value *local_size[3];
     llvm::Value *empty;
+    // What the copies get for the context: the group's own copy of the
+    // fields the work-item functions' twins read (CONTEXT_LOCAL_ID bytes).
+    // A store through a kernel's pointer cannot reach a local copy, so its
+    // reads leave the work-item loops; read through the context itself,
+    // they ran again after every store (a 3-D stencil ran 4x slower than
+    // PoCL and did not vectorize).
+    llvm::Value *twin_context;
 };
 GroupEntryStart start_group_entry(llvm::Function &kernel, llvm::IRBuilder<> &b);
 

@@ -43,7 +43,7 @@ void add_group_entry(Function &kernel)
     b.SetInsertPoint(x);
     PHINode *lx = b.CreatePHI(i64, 2, "lx");
     SmallVector<Value *, 16> args(start.entry.arguments.begin(), start.entry.arguments.end());
-    args.append({start.entry.context, lx, ly, lz});
+    args.append({start.twin_context, lx, ly, lz});
     call_copy(b, kernel, copy, args);
     Value *lx_next = b.CreateNUWAdd(lx, b.getInt64(1), "lx.next");
     Value *x_more = b.CreateICmpULT(lx_next, start.local_size[0], "x.more");

@@ -2,7 +2,10 @@
 ; A tree reduction, as the region pipeline leaves it (barriers alone in
 ; their blocks, values across blocks in allocas): cut into three regions,
 ; each a copy of the kernel entered at its start, leaving through one exit
-; that notes the next region and copies the frame slots back. %v lives
+; that notes the next region and copies the frame slots back. The regions
+; read the work-item functions' fields from the group's copy of them
+; (%ctx.invariant); each slot's array starts skewed by cache lines (the
+; uniform area after the 4,096 bytes of skew). %v lives
 ; across the barriers (a slot per work-item), the stride %__fcl.u.s once per
 ; group (a uniform slot, written through its staging copy). Regions 1 and 2
 ; start with `l < s`, whose work-items beyond s change nothing: a bound
@@ -12,7 +15,8 @@
 
 ; CHECK-LABEL: define internal void @__ferrocl_region.tree.0(ptr addrspace(1) %out, ptr addrspace(3) %t, ptr nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz, i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr nocapture %__ferrocl.frame, ptr nocapture %__ferrocl.uniform)
 ; CHECK: %__fcl.next = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 16
-; CHECK: %__fcl.off = mul i64 %__ferrocl.nwi, 0
+; CHECK: [[OFF:%[0-9]+]] = mul i64 %__ferrocl.nwi, 0
+; CHECK-NEXT: %__fcl.off = add i64 [[OFF]], 0
 ; CHECK: %__fcl.at{{.*}} = getelementptr inbounds [4 x i8], ptr %__fcl.slot, i64 %__ferrocl.wi
 ; CHECK: br label %__fcl.start
 ; CHECK: __fcl.start:
@@ -35,12 +39,15 @@
 ; CHECK-LABEL: define internal void @__ferrocl_region.tree.2(
 
 ; CHECK: define void @__ferrocl_wg_tree(ptr %args, ptr noalias readonly %ctx) [[ENTRY:#[0-9]+]]
+; CHECK: %ctx.invariant = alloca [152 x i8], align 8
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %ctx.invariant, ptr align 8 %ctx, i64 152, i1 false)
 ; CHECK: %frame = load ptr, ptr %frame.p, align 8
-; CHECK: %uniform.off = mul i64 %nwi, 64
+; CHECK: [[UOFF:%[0-9]+]] = mul i64 %nwi, 64
+; CHECK-NEXT: %uniform.off = add i64 [[UOFF]], 4096
 ; CHECK: run1:
 ; CHECK-NEXT: %r1.bound = call i64 @__ferrocl_bound.tree.1(
 ; CHECK: %r1.x.end = select i1 %r1.none, i64 1, i64 %r1.below
-; CHECK: call void @__ferrocl_region.tree.1(
+; CHECK: call void @__ferrocl_region.tree.1({{.*}}, ptr %ctx.invariant, 
 ; CHECK: %r1.x.more = icmp ult i64 %r1.lx.next, %r1.x.end
 ; CHECK: dispatch:
 ; CHECK: %staged = load i64, ptr %stage

@@ -2,7 +2,8 @@
 ; A barrier-free kernel gets a work-group entry: its copy takes the local id
 ; as parameters and calls the work-item functions' twins on them, its
 ; global accesses join the parallel access group (private ones do not), and
-; the entry runs it in z, y, x loops whose x loop is parallel. A helper
+; the entry runs it in z, y, x loops whose x loop is parallel, on a copy of
+; the context the twins read (%ctx.invariant). A helper
 ; named like a work-group function is ordinary code; a kernel calling a real
 ; work-group function, or whose callee asks for a work-item id itself,
 ; gets no entry.
@@ -22,10 +23,12 @@
 ; CHECK: store ptr %ctx, ptr @__ferrocl_ctx
 ; CHECK: %v1 = load float, ptr %a1, align 1
 ; CHECK: %ls0 = load i64, ptr %ls.p0, align 8, !range [[RANGE:![0-9]+]]
+; CHECK: %ctx.invariant = alloca [152 x i8], align 8
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %ctx.invariant, ptr align 8 %ctx, i64 152, i1 false)
 ; CHECK: br i1 %ls.zero, label %done, label %z
 ; CHECK: x:
 ; CHECK-NEXT: %lx = phi i64 [ 0, %y ], [ %lx.next, %x ]
-; CHECK-NEXT: call void @__ferrocl_wgbody.scale(ptr addrspace(1) %v0, float %v1, ptr %ctx, i64 %lx, i64 %ly, i64 %lz)
+; CHECK-NEXT: call void @__ferrocl_wgbody.scale(ptr addrspace(1) %v0, float %v1, ptr %ctx.invariant, i64 %lx, i64 %ly, i64 %lz)
 ; CHECK: br i1 %x.more, label %x, label %y.latch, !llvm.loop [[LOOP:![0-9]+]]
 
 ; CHECK-LABEL: define internal void @__ferrocl_wgbody.named(
