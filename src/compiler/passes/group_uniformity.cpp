@@ -71,6 +71,33 @@ bool carries_float(const PHINode &phi)
     return t->isFloatTy() || t->isDoubleTy();
 }
 
+// A work-item's own integer that the loop multiplies: a chain of integer
+// products (clpeak's x = x*x + c, generators, hash mixing) that, like a
+// float one, only vectorizes across work-items. Integer sums and indices
+// are left alone: they vectorize or fold as they are.
+bool carries_integer_product(const PHINode &phi, const Loop &l, const GroupUniformity &u)
+{
+    Type *t = phi.getType()->getScalarType();
+    if (!t->isIntegerTy() || t->getIntegerBitWidth() < 8 || u.uniform(&phi))
+        return false;
+    SmallVector<const Instruction *, 16> work = {&phi};
+    SmallPtrSet<const Instruction *, 32> seen = {&phi};
+    while (!work.empty() && seen.size() < 256) {
+        const Instruction *i = work.pop_back_val();
+        for (const User *user : i->users()) {
+            auto *next = dyn_cast<Instruction>(user);
+            if (!next || !l.contains(next) || !seen.insert(next).second)
+                continue;
+            if (next->getOpcode() == Instruction::Mul)
+                return true;
+            if (isa<BinaryOperator>(next) || isa<CastInst>(next) || isa<SelectInst>(next) ||
+                isa<PHINode>(next))
+                work.push_back(next);
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 bool is_cheap_operation(const Instruction &i)
@@ -185,8 +212,8 @@ bool exits_uniformly(const Loop &l, SmallVectorImpl<PHINode *> &counters)
     return true;
 }
 
-bool is_uniform_float_loop(const Loop &l, const GroupUniformity &u, const PostDominatorTree &pdt,
-                           SmallVectorImpl<PHINode *> &counters)
+bool is_uniform_compute_loop(const Loop &l, const GroupUniformity &u,
+                             const PostDominatorTree &pdt, SmallVectorImpl<PHINode *> &counters)
 {
     if (l.getParentLoop())
         return false;
@@ -198,10 +225,10 @@ bool is_uniform_float_loop(const Loop &l, const GroupUniformity &u, const PostDo
     const BasicBlock *entry = &outside->getParent()->getEntryBlock();
     if (!pdt.dominates(outside, entry) && !u.together(outside))
         return false;
-    bool floats = false;
+    bool computes = false;
     for (const PHINode &phi : l.getHeader()->phis())
-        floats = floats || carries_float(phi);
-    return floats && exits_uniformly(l, counters);
+        computes = computes || carries_float(phi) || carries_integer_product(phi, l, u);
+    return computes && exits_uniformly(l, counters);
 }
 
 } // namespace ferrocl

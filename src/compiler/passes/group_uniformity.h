@@ -71,10 +71,11 @@ bool exits_uniformly(const llvm::Loop &l, llvm::SmallVectorImpl<llvm::PHINode *>
 
 // A loop worth an implicit barrier at its header (implicit barriers in the
 // design notes): not nested, entered from one block outside it that every
-// work-item reaches, carrying a floating-point value through its header,
-// and exited uniformly. Its counters in `counters`.
-bool is_uniform_float_loop(const llvm::Loop &l, const GroupUniformity &u,
-                           const llvm::PostDominatorTree &pdt,
-                           llvm::SmallVectorImpl<llvm::PHINode *> &counters);
+// work-item reaches, carrying a floating-point value or a work-item's
+// integer that it multiplies through its header, and exited uniformly. Its
+// counters in `counters`.
+bool is_uniform_compute_loop(const llvm::Loop &l, const GroupUniformity &u,
+                             const llvm::PostDominatorTree &pdt,
+                             llvm::SmallVectorImpl<llvm::PHINode *> &counters);
 
 } // namespace ferrocl

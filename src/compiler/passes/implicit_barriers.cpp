@@ -1,7 +1,8 @@
 // `ferrocl-implicit-barriers`: a barrier-free kernel whose loop carries a
-// floating-point value (a sum) gets an implicit barrier at the loop's
+// floating-point value (a sum) or a work-item's integer that it multiplies
+// (a chain of products) gets an implicit barrier at the loop's
 // header and after it, when every work-item runs the loop the same number
-// of times (group_uniformity.h, is_uniform_float_loop).
+// of times (group_uniformity.h, is_uniform_compute_loop).
 //
 // Why: a work-item loop around such a kernel runs the inner loop once per
 // work-item; LLVM cannot vectorize the inner loop (that would reorder the
@@ -40,7 +41,7 @@ PreservedAnalyses ImplicitBarriersPass::run(Module &m, ModuleAnalysisManager &ma
         SetVector<BasicBlock *> at;
         SmallVector<PHINode *, 8> counters;
         for (Loop *l : loops) {
-            if (!is_uniform_float_loop(*l, u, pdt, counters))
+            if (!is_uniform_compute_loop(*l, u, pdt, counters))
                 continue;
             // An iteration is a region of its own, and what follows the loop
             // another.

@@ -7,8 +7,9 @@
 // work-item or on fibers.
 //
 // It also decides whether the module's kernels become regions: when one
-// calls a barrier or a work-group function's wait, or has a loop carrying
-// floating-point values (which may get implicit barriers), the module gets
+// calls a barrier or a work-group function's wait, or has a loop and
+// floating-point arithmetic or integer products (which may get implicit
+// barriers, group_uniformity.h is_uniform_compute_loop), the module gets
 // the named metadata `!ferrocl.regions`, which `ferrocl-if-regions`
 // (if_regions.cpp) reads; kernels themselves are then inlined too (into
 // the kernels that call them).
@@ -54,18 +55,18 @@ void functions_named(const Value *v, SmallPtrSetImpl<const Function *> &out,
 }
 
 // Whether some kernel may have a loop worth implicit barriers: a back
-// edge and floating-point arithmetic.
+// edge, and floating-point arithmetic or an integer product.
 bool worth_trying(const Function &f)
 {
-    bool floats = false;
+    bool computes = false;
     for (const Instruction &i : instructions(f)) {
         unsigned op = i.getOpcode();
-        floats = floats || op == Instruction::FAdd || op == Instruction::FMul ||
-                 op == Instruction::FSub;
+        computes = computes || op == Instruction::FAdd || op == Instruction::FMul ||
+                   op == Instruction::FSub || op == Instruction::Mul;
         if (const auto *ii = dyn_cast<IntrinsicInst>(&i))
-            floats = floats || ii->getIntrinsicID() == Intrinsic::fmuladd;
+            computes = computes || ii->getIntrinsicID() == Intrinsic::fmuladd;
     }
-    if (!floats)
+    if (!computes)
         return false;
     SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> back_edges;
     FindFunctionBackedges(f, back_edges);

@@ -44,7 +44,7 @@ PreservedAnalyses MarkLoopsForUnrollingPass::run(Module &m, ModuleAnalysisManage
         GroupUniformity u(f);
         for (Loop *l : loops) {
             SmallVector<PHINode *, 4> counters;
-            if (!is_uniform_float_loop(*l, u, pdt, counters))
+            if (!is_uniform_compute_loop(*l, u, pdt, counters))
                 continue;
             SmallVector<BasicBlock *, 2> latches;
             l->getLoopLatches(latches);

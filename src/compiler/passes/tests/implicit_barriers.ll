@@ -2,7 +2,9 @@
 ; A loop every work-item runs the same number of times (its exit tests a
 ; uniform counter) carrying a float sum gets an implicit barrier at its
 ; header and after it, its counter is named uniform, and its latch asks to
-; be unrolled twice. The loop whose exit tests the local id does not.
+; be unrolled twice. So does a loop multiplying a work-item's integer
+; (clpeak's x = x*x + c); one only adding integers does not, nor does the
+; loop whose exit tests the local id.
 
 ; CHECK-LABEL: define spir_kernel void @sum(
 ; CHECK: head:
@@ -30,6 +32,58 @@ body:
 done:
   %o = getelementptr inbounds float, ptr addrspace(1) %out, i64 %g
   store float %acc, ptr addrspace(1) %o
+  ret void
+}
+
+; CHECK-LABEL: define spir_kernel void @int_product(
+; CHECK: head:
+; CHECK-NEXT: %__fcl.u.0 = phi i32
+; CHECK-NEXT: %x = phi i32
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+; CHECK: done:
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+define spir_kernel void @int_product(i32 %n, ptr addrspace(1) %out) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %c0 = trunc i64 %g to i32
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i1, %head ]
+  %x = phi i32 [ 4, %entry ], [ %x2, %head ]
+  %x1 = mul i32 %x, %x
+  %x2 = add i32 %x1, %c0
+  %i1 = add i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %head, label %done
+done:
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %g
+  store i32 %x2, ptr addrspace(1) %o
+  ret void
+}
+
+; CHECK-LABEL: define spir_kernel void @int_sum(
+; CHECK-NOT: __ferrocl_implicit_barrier
+; CHECK: ret void
+define spir_kernel void @int_sum(i32 %n, ptr addrspace(1) %a, ptr addrspace(1) %out) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i1, %body ]
+  %acc = phi i32 [ 0, %entry ], [ %acc1, %body ]
+  %c = icmp slt i32 %i, %n
+  br i1 %c, label %body, label %done
+body:
+  %i64 = zext i32 %i to i64
+  %k = add i64 %i64, %g
+  %p = getelementptr inbounds i32, ptr addrspace(1) %a, i64 %k
+  %x = load i32, ptr addrspace(1) %p
+  %acc1 = add i32 %acc, %x
+  %i1 = add i32 %i, 1
+  br label %head
+done:
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %g
+  store i32 %acc, ptr addrspace(1) %o
   ret void
 }
 
