@@ -10,7 +10,7 @@ LIB := $(CURDIR)/target/release/libferrocl.so
 VENDORS_DIR ?= $(HOME)/.local/etc/OpenCL/vendors
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build register run test check lint bench test-clients clean
+.PHONY: all deps build register run test check lint bench bench-corpus test-clients clean
 
 all: build
 
@@ -51,6 +51,16 @@ test: register lint
 BENCHES ?= sched kernels sync
 bench: register
 	@for b in $(BENCHES); do FERROCL_LIB=$(LIB) BENCH=$$b bash benches/run.sh || exit 1; done
+
+# The kernel corpus from public suites (benches/corpus) on ferrocl, PoCL and,
+# with INTEL_OCL_LIB set, Intel's CPU runtime: per-kernel ratios, geomean.
+# `make bench-corpus CORPUS_ARGS='--only rodinia'` runs some.
+bench-corpus: build
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || \
+	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv; }
+	@[ -e /etc/OpenCL/vendors/pocl.icd ] || \
+	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq pocl-opencl-icd; }
+	FERROCL_LIB=$(LIB) bash benches/corpus/run.sh $(CORPUS_ARGS)
 
 # PyOpenCL's own test suite on ferrocl (clients/pyopencl.sh: a venv with
 # pinned versions and the sdist's test/ under target/clients). Not part of
