@@ -212,6 +212,42 @@ bool exits_uniformly(const Loop &l, SmallVectorImpl<PHINode *> &counters)
     return true;
 }
 
+namespace {
+
+bool carries_compute(const Loop &l, const GroupUniformity &u)
+{
+    bool computes = false;
+    for (const PHINode &phi : l.getHeader()->phis())
+        computes = computes || carries_float(phi) || carries_integer_product(phi, l, u);
+    return computes;
+}
+
+bool has_barrier(const Loop &l)
+{
+    for (const BasicBlock *b : l.blocks())
+        if (has_plain_barrier(*b))
+            return true;
+    return false;
+}
+
+} // namespace
+
+bool is_uniform_inner_compute_loop(const Loop &l, const GroupUniformity &u,
+                                   SmallVectorImpl<PHINode *> &counters)
+{
+    if (!l.getSubLoops().empty() || has_barrier(l))
+        return false;
+    // Every loop around it has a barrier: all work-items run those loops
+    // together, so they all reach this one as often.
+    for (const Loop *outer = l.getParentLoop(); outer; outer = outer->getParentLoop())
+        if (!has_barrier(*outer))
+            return false;
+    const BasicBlock *outside = l.getLoopPredecessor();
+    if (!outside || !u.together(outside))
+        return false;
+    return carries_compute(l, u) && exits_uniformly(l, counters);
+}
+
 bool is_uniform_compute_loop(const Loop &l, const GroupUniformity &u,
                              const PostDominatorTree &pdt, SmallVectorImpl<PHINode *> &counters)
 {
@@ -225,10 +261,7 @@ bool is_uniform_compute_loop(const Loop &l, const GroupUniformity &u,
     const BasicBlock *entry = &outside->getParent()->getEntryBlock();
     if (!pdt.dominates(outside, entry) && !u.together(outside))
         return false;
-    bool computes = false;
-    for (const PHINode &phi : l.getHeader()->phis())
-        computes = computes || carries_float(phi) || carries_integer_product(phi, l, u);
-    return computes && exits_uniformly(l, counters);
+    return carries_compute(l, u) && exits_uniformly(l, counters);
 }
 
 } // namespace ferrocl

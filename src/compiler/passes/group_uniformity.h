@@ -78,4 +78,11 @@ bool is_uniform_compute_loop(const llvm::Loop &l, const GroupUniformity &u,
                              const llvm::PostDominatorTree &pdt,
                              llvm::SmallVectorImpl<llvm::PHINode *> &counters);
 
+// The same in a kernel with barriers: an innermost loop without a barrier,
+// inside loops that all have one (or none), entered from a block all
+// work-items run together, carrying such a value and exited uniformly (an
+// n-body kernel's loop over its __local tile).
+bool is_uniform_inner_compute_loop(const llvm::Loop &l, const GroupUniformity &u,
+                                   llvm::SmallVectorImpl<llvm::PHINode *> &counters);
+
 } // namespace ferrocl

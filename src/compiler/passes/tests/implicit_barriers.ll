@@ -4,7 +4,9 @@
 ; header and after it, its counter is named uniform, and its latch asks to
 ; be unrolled twice. So does a loop multiplying a work-item's integer
 ; (clpeak's x = x*x + c); one only adding integers does not, nor does the
-; loop whose exit tests the local id.
+; loop whose exit tests the local id. In a kernel with barriers, the
+; innermost loop over a __local tile between two barriers (n-body) gets them
+; too; the loop holding the barriers does not.
 
 ; CHECK-LABEL: define spir_kernel void @sum(
 ; CHECK: head:
@@ -87,6 +89,52 @@ done:
   ret void
 }
 
+; CHECK-LABEL: define spir_kernel void @tiles(
+; CHECK: tile:
+; CHECK-NOT: __ferrocl_implicit_barrier
+; CHECK: call void @_Z7barrierj(i32 1)
+; CHECK: inner:
+; CHECK-NEXT: %__fcl.u.{{[0-9]+}} = phi i32
+; CHECK-NEXT: %acc = phi float
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+; CHECK: after:
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+; CHECK-NEXT: call void @_Z7barrierj(i32 1)
+define spir_kernel void @tiles(i32 %tiles, i32 %n, ptr addrspace(1) %pos, ptr addrspace(3) %t, ptr addrspace(1) %out) {
+entry:
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %pp = getelementptr inbounds float, ptr addrspace(1) %pos, i64 %g
+  %me = load float, ptr addrspace(1) %pp
+  br label %tile
+tile:
+  %i = phi i32 [ 0, %entry ], [ %i1, %after ]
+  %sum = phi float [ 0.0, %entry ], [ %acc1, %after ]
+  %tp = getelementptr inbounds float, ptr addrspace(3) %t, i64 %l
+  store float %me, ptr addrspace(3) %tp
+  call void @_Z7barrierj(i32 1)
+  br label %inner
+inner:
+  %j = phi i32 [ 0, %tile ], [ %j1, %inner ]
+  %acc = phi float [ %sum, %tile ], [ %acc1, %inner ]
+  %jp = getelementptr inbounds float, ptr addrspace(3) %t, i32 %j
+  %x = load float, ptr addrspace(3) %jp
+  %d = fsub float %x, %me
+  %acc1 = fadd float %acc, %d
+  %j1 = add i32 %j, 1
+  %jc = icmp slt i32 %j1, %n
+  br i1 %jc, label %inner, label %after
+after:
+  call void @_Z7barrierj(i32 1)
+  %i1 = add i32 %i, 1
+  %ic = icmp slt i32 %i1, %tiles
+  br i1 %ic, label %tile, label %done
+done:
+  %o = getelementptr inbounds float, ptr addrspace(1) %out, i64 %g
+  store float %acc1, ptr addrspace(1) %o
+  ret void
+}
+
 ; CHECK-LABEL: define spir_kernel void @varying(
 ; CHECK-NOT: __ferrocl_implicit_barrier
 ; CHECK-NOT: !llvm.loop
@@ -113,3 +161,4 @@ done:
 
 declare i64 @_Z13get_global_idj(i32)
 declare i64 @_Z12get_local_idj(i32)
+declare void @_Z7barrierj(i32)
