@@ -9,7 +9,10 @@
  *   `addrspace(3)`), in printf formats and __constant arrays (rewrites of
  *   the IR text reached into literals);
  * - helpers whose names contain `work_group_` or `barrier` but are no
- *   barriers (names were matched by substring). */
+ *   barriers (names were matched by substring);
+ * - hundreds of values live across a barrier, in groups of 1 to 64 (a
+ *   CLsmith kernel: the frame's arrays, skewed by cache lines, wrapped
+ *   around after 64 of them and overlapped). */
 #include "harness.h"
 #include <string.h>
 
@@ -246,6 +249,41 @@ TEST(helpers_named_like_barriers)
         run_check(names_src, "names", o ? "-cl-opt-disable" : "", 16, want_names);
 }
 
+enum { MANY = 300 };
+
+/* out[i] = in[neighbour] + sum over k of in[(i + k) % N] * (k + 1), the
+ * MANY loads held across one barrier (loads are not computed again). */
+static int want_many(int i, int local)
+{
+    int l = i % local, neighbour = i - l + (l + 1) % local;
+    int s = neighbour;
+    for (int k = 0; k < MANY; k++)
+        s += ((i + k) % N) * (k + 1);
+    return s;
+}
+
+TEST(many_values_across_a_barrier)
+{
+    static char src[64 * MANY];
+    int n = snprintf(src, sizeof src,
+                     "kernel void many(global int *out, global const int *in) {\n"
+                     "    local int t[64];\n"
+                     "    size_t g = get_global_id(0), l = get_local_id(0);\n");
+    for (int k = 0; k < MANY; k++)
+        n += snprintf(src + n, sizeof src - n, "    int v%d = in[(g + %d) %% 64];\n", k, k);
+    n += snprintf(src + n, sizeof src - n,
+                  "    t[l] = (int)g;\n"
+                  "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                  "    int s = t[(l + 1) %% get_local_size(0)];\n");
+    for (int k = 0; k < MANY; k++)
+        n += snprintf(src + n, sizeof src - n, "    s += v%d * %d;\n", k, k + 1);
+    snprintf(src + n, sizeof src - n, "    out[g] = s;\n}\n");
+    size_t locals[] = {1, 2, 4, 64};
+    for (int o = 0; o < 2; o++)
+        for (size_t j = 0; j < sizeof locals / sizeof locals[0]; j++)
+            run_check(src, "many", o ? "-cl-opt-disable" : "", locals[j], want_many);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic_found_in_the_wild", argc, argv);
@@ -253,5 +291,6 @@ int main(int argc, char **argv)
     H_RUN_T(switch_on_group_id_between_barriers, 60);
     H_RUN_T(string_constants_that_read_like_ir, 60);
     H_RUN_T(helpers_named_like_barriers, 60);
+    H_RUN_T(many_values_across_a_barrier, 120);
     return h_done();
 }

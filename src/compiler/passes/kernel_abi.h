@@ -34,8 +34,8 @@ inline constexpr uint64_t MAX_WORK_GROUP_SIZE = 1024;
 // The frame's alignment: the widest a slot gets (abi.rs WorkGroupContext::frame).
 inline constexpr uint64_t FRAME_ALIGN = 64;
 // Bytes the runtime adds to a region kernel's frame (abi.rs FRAME_SKEW): the
-// slots' arrays start FRAME_ALIGN * (k mod FRAME_SKEW / FRAME_ALIGN) bytes
-// after their place, so that the same work-item's values in arrays a power
+// slots' arrays start FRAME_ALIGN * min(k, FRAME_SKEW / FRAME_ALIGN - 1)
+// bytes after their place, so that the same work-item's values in arrays a power
 // of two apart (4-byte slots, 1,024 work-items) do not all fall in one
 // cache set: 16 of them evicted each other from an 8-way L1 at every
 // work-item, 70 times slower than with the skew.

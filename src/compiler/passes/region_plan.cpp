@@ -3,6 +3,8 @@
 #include "kernel_abi.h"
 #include "kernel_symbols.h"
 
+#include <algorithm>
+
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
@@ -188,8 +190,11 @@ std::optional<RegionPlan> plan_regions(Function &f, std::string &why)
         uint64_t &offset = s.uniform ? uniform : per_item;
         s.offset = offset;
         offset += s.stride;
+        // Never decreasing, so that no array reaches into the next: the
+        // first 63 arrays are a cache line apart, the rest share the last
+        // skew (wrapping around to 0 overlapped array 64 with array 63).
         if (!s.uniform)
-            s.skew = (arrays++ * FRAME_ALIGN) % FRAME_SKEW;
+            s.skew = std::min(arrays++, FRAME_SKEW / FRAME_ALIGN - 1) * FRAME_ALIGN;
     }
     // The uniform area follows the arrays, aligned: the uniform slots, their
     // staging copy, the next region's number.
