@@ -18,13 +18,15 @@
 // In a kernel with barriers the same holds for an innermost loop between
 // them (is_uniform_inner_compute_loop): n-body's loop over the __local tile
 // ran inside one region, work-item by work-item, 5x slower than Intel's
-// runtime. Kernels with other waits (work-group functions) are left alone.
+// runtime. Not for loops of at most 32 iterations known at compile time;
+// kernels with other waits (work-group functions) are left alone.
 #include "group_uniformity.h"
 #include "kernel_symbols.h"
 #include "passes.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -32,6 +34,19 @@
 using namespace llvm;
 
 namespace ferrocl {
+
+namespace {
+
+// A loop of a few iterations known at compile time between barriers: a
+// region per pair of them costs more than it wins (Rodinia's lud_internal,
+// 16 iterations, ran 2x slower with them).
+bool short_loop(Function &f, Loop &l, FunctionAnalysisManager &fam)
+{
+    unsigned trips = fam.getResult<ScalarEvolutionAnalysis>(f).getSmallConstantTripCount(&l);
+    return trips != 0 && trips <= 32;
+}
+
+} // namespace
 
 PreservedAnalyses ImplicitBarriersPass::run(Module &m, ModuleAnalysisManager &mam)
 {
@@ -54,7 +69,7 @@ PreservedAnalyses ImplicitBarriersPass::run(Module &m, ModuleAnalysisManager &ma
         SetVector<BasicBlock *> at;
         SmallVector<PHINode *, 8> counters;
         for (Loop *l : loops.getLoopsInPreorder()) {
-            if (barriers ? !is_uniform_inner_compute_loop(*l, u, counters)
+            if (barriers ? !is_uniform_inner_compute_loop(*l, u, counters) || short_loop(f, *l, fam)
                          : !is_uniform_compute_loop(*l, u, pdt, counters))
                 continue;
             // An iteration is a region of its own, and what follows the loop

@@ -6,7 +6,8 @@
 ; (clpeak's x = x*x + c); one only adding integers does not, nor does the
 ; loop whose exit tests the local id. In a kernel with barriers, the
 ; innermost loop over a __local tile between two barriers (n-body) gets them
-; too; the loop holding the barriers does not.
+; too (not one of 16 iterations known at compile time); the loop holding the
+; barriers does not.
 
 ; CHECK-LABEL: define spir_kernel void @sum(
 ; CHECK: head:
@@ -123,6 +124,45 @@ inner:
   %acc1 = fadd float %acc, %d
   %j1 = add i32 %j, 1
   %jc = icmp slt i32 %j1, %n
+  br i1 %jc, label %inner, label %after
+after:
+  call void @_Z7barrierj(i32 1)
+  %i1 = add i32 %i, 1
+  %ic = icmp slt i32 %i1, %tiles
+  br i1 %ic, label %tile, label %done
+done:
+  %o = getelementptr inbounds float, ptr addrspace(1) %out, i64 %g
+  store float %acc1, ptr addrspace(1) %o
+  ret void
+}
+
+; A tile loop of 16 iterations known at compile time gets none.
+; CHECK-LABEL: define spir_kernel void @short_tiles(
+; CHECK-NOT: __ferrocl_implicit_barrier
+; CHECK: ret void
+define spir_kernel void @short_tiles(i32 %tiles, i32 %n, ptr addrspace(1) %pos, ptr addrspace(3) %t, ptr addrspace(1) %out) {
+entry:
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %pp = getelementptr inbounds float, ptr addrspace(1) %pos, i64 %g
+  %me = load float, ptr addrspace(1) %pp
+  br label %tile
+tile:
+  %i = phi i32 [ 0, %entry ], [ %i1, %after ]
+  %sum = phi float [ 0.0, %entry ], [ %acc1, %after ]
+  %tp = getelementptr inbounds float, ptr addrspace(3) %t, i64 %l
+  store float %me, ptr addrspace(3) %tp
+  call void @_Z7barrierj(i32 1)
+  br label %inner
+inner:
+  %j = phi i32 [ 0, %tile ], [ %j1, %inner ]
+  %acc = phi float [ %sum, %tile ], [ %acc1, %inner ]
+  %jp = getelementptr inbounds float, ptr addrspace(3) %t, i32 %j
+  %x = load float, ptr addrspace(3) %jp
+  %d = fsub float %x, %me
+  %acc1 = fadd float %acc, %d
+  %j1 = add i32 %j, 1
+  %jc = icmp slt i32 %j1, 16
   br i1 %jc, label %inner, label %after
 after:
   call void @_Z7barrierj(i32 1)
