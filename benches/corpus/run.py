@@ -44,9 +44,7 @@ def impl_env(impl):
 
 
 def available(impl):
-    if impl == "ferrocl":
-        return os.path.exists(impl_env(impl)["OCL_ICD_VENDORS"])
-    if impl == "pocl":
+    if impl in ("ferrocl", "pocl"):
         return os.path.exists(impl_env(impl)["OCL_ICD_VENDORS"])
     if impl == "intel":
         lib = os.environ.get("INTEL_OCL_LIB", "")

@@ -21,7 +21,6 @@
 #include "passes.h"
 
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -37,19 +36,6 @@ bool starts_with_barrier(const BasicBlock &b)
     return first && calls_plain_barrier(*first);
 }
 
-// Whether every loop around `b` contains a barrier.
-bool only_in_barrier_loops(const BasicBlock *b, const LoopInfo &loops)
-{
-    for (const Loop *l = loops.getLoopFor(b); l; l = l->getParentLoop()) {
-        bool with_barrier = false;
-        for (const BasicBlock *x : l->blocks())
-            with_barrier = with_barrier || has_plain_barrier(*x);
-        if (!with_barrier)
-            return false;
-    }
-    return true;
-}
-
 } // namespace
 
 PreservedAnalyses CutUniformBranchesPass::run(Module &m, ModuleAnalysisManager &mam)
@@ -60,12 +46,8 @@ PreservedAnalyses CutUniformBranchesPass::run(Module &m, ModuleAnalysisManager &
     for (Function &f : m) {
         if (f.isDeclaration() || !is_kernel(f))
             continue;
-        bool barriers = false, other_waits = false;
-        for (const Instruction &i : instructions(f)) {
-            barriers = barriers || calls_plain_barrier(i);
-            other_waits = other_waits || (calls_wait(i) && !calls_plain_barrier(i));
-        }
-        if (!barriers || other_waits)
+        Waits w = kernel_waits(f);
+        if (!w.plain_barriers || w.others)
             continue;
         auto &loops = fam.getResult<LoopAnalysis>(f);
         GroupUniformity u(f);
@@ -74,7 +56,7 @@ PreservedAnalyses CutUniformBranchesPass::run(Module &m, ModuleAnalysisManager &
             auto *br = dyn_cast<BranchInst>(b.getTerminator());
             if (!br || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1))
                 continue;
-            if (!u.together(&b) || !only_in_barrier_loops(&b, loops) ||
+            if (!u.together(&b) || !only_barrier_loops(loops.getLoopFor(&b)) ||
                 !u.uniform(br->getCondition()))
                 continue;
             // In the branch's order (`successors()` of a branch lists its

@@ -212,6 +212,22 @@ bool exits_uniformly(const Loop &l, SmallVectorImpl<PHINode *> &counters)
     return true;
 }
 
+bool has_plain_barrier(const Loop &l)
+{
+    for (const BasicBlock *b : l.blocks())
+        if (has_plain_barrier(*b))
+            return true;
+    return false;
+}
+
+bool only_barrier_loops(const Loop *l)
+{
+    for (; l; l = l->getParentLoop())
+        if (!has_plain_barrier(*l))
+            return false;
+    return true;
+}
+
 namespace {
 
 bool carries_compute(const Loop &l, const GroupUniformity &u)
@@ -222,26 +238,15 @@ bool carries_compute(const Loop &l, const GroupUniformity &u)
     return computes;
 }
 
-bool has_barrier(const Loop &l)
-{
-    for (const BasicBlock *b : l.blocks())
-        if (has_plain_barrier(*b))
-            return true;
-    return false;
-}
-
 } // namespace
 
 bool is_uniform_inner_compute_loop(const Loop &l, const GroupUniformity &u,
                                    SmallVectorImpl<PHINode *> &counters)
 {
-    if (!l.getSubLoops().empty() || has_barrier(l))
-        return false;
     // Every loop around it has a barrier: all work-items run those loops
     // together, so they all reach this one as often.
-    for (const Loop *outer = l.getParentLoop(); outer; outer = outer->getParentLoop())
-        if (!has_barrier(*outer))
-            return false;
+    if (!l.getSubLoops().empty() || has_plain_barrier(l) || !only_barrier_loops(l.getParentLoop()))
+        return false;
     const BasicBlock *outside = l.getLoopPredecessor();
     if (!outside || !u.together(outside))
         return false;

@@ -41,6 +41,13 @@ bool is_uniform(const llvm::Value *v, const PhiSet &phis);
 // Per block of a function: whether it calls a plain barrier.
 bool has_plain_barrier(const llvm::BasicBlock &b);
 
+// Whether a block of the loop calls a plain barrier.
+bool has_plain_barrier(const llvm::Loop &l);
+
+// Whether `l` and every loop around it contain a plain barrier (true for
+// no loop): all work-items run such loops together.
+bool only_barrier_loops(const llvm::Loop *l);
+
 class GroupUniformity {
   public:
     // Optimistic, to a fixed point: every phi starts uniform and is dropped

@@ -27,7 +27,6 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 
@@ -56,13 +55,10 @@ PreservedAnalyses ImplicitBarriersPass::run(Module &m, ModuleAnalysisManager &ma
     for (Function &f : m) {
         if (f.isDeclaration() || !is_kernel(f))
             continue;
-        bool barriers = false, other_waits = false;
-        for (const Instruction &i : instructions(f)) {
-            barriers = barriers || calls_plain_barrier(i);
-            other_waits = other_waits || (calls_wait(i) && !calls_plain_barrier(i));
-        }
-        if (other_waits)
+        Waits w = kernel_waits(f);
+        if (w.others)
             continue;
+        bool barriers = w.plain_barriers;
         auto &loops = fam.getResult<LoopAnalysis>(f);
         auto &pdt = fam.getResult<PostDominatorTreeAnalysis>(f);
         GroupUniformity u(f);

@@ -101,6 +101,17 @@ bool waits(const Function &f)
     return false;
 }
 
+Waits kernel_waits(const Function &f)
+{
+    Waits w;
+    for (const Instruction &i : instructions(f)) {
+        bool plain = calls_plain_barrier(i);
+        w.plain_barriers = w.plain_barriers || plain;
+        w.others = w.others || (!plain && calls_wait(i));
+    }
+    return w;
+}
+
 bool is_block_kernel(StringRef name)
 {
     return name.starts_with("__") && name.contains("_block_invoke") && name.ends_with("_kernel");

@@ -55,6 +55,13 @@ bool calls_wait(const llvm::Instruction &i);
 // Whether `f` calls a plain barrier or any other wait.
 bool waits(const llvm::Function &f);
 
+// What `f` waits at: plain barriers, and waits of other kinds.
+struct Waits {
+    bool plain_barriers = false;
+    bool others = false;
+};
+Waits kernel_waits(const llvm::Function &f);
+
 // The OpenCL work-item functions (get_local_id and the others).
 bool is_work_item_function(llvm::StringRef name);
 

@@ -29,13 +29,9 @@ PreservedAnalyses UniformCountersPass::run(Module &m, ModuleAnalysisManager &mam
         if (!barriers)
             continue;
         SmallVector<PHINode *, 8> counters;
-        for (Loop *l : fam.getResult<LoopAnalysis>(f).getLoopsInPreorder()) {
-            bool with_barrier = false;
-            for (const BasicBlock *b : l->blocks())
-                with_barrier = with_barrier || has_plain_barrier(*b);
-            if (with_barrier)
+        for (Loop *l : fam.getResult<LoopAnalysis>(f).getLoopsInPreorder())
+            if (has_plain_barrier(*l))
                 exits_uniformly(*l, counters);
-        }
         unsigned n = 0;
         for (PHINode *phi : counters)
             if (!phi->getName().starts_with(UNIFORM_PREFIX)) {
