@@ -541,7 +541,7 @@ fn link_objects(
         inprocess::llvm().and_then(|llvm| llvm.undefined_symbols(&paths)) == Some(0);
     let libraries: &[&str] = match self_contained {
         true => &["-nostdlib"],
-        false => &["-lm"],
+        false => &["-lmvec", "-lm"],
     };
     let args: Vec<OsString> = [
         "-target",
@@ -657,6 +657,11 @@ fn back_end_compile(
         // Loops start on a cache line: the barrier reduction ran at 28 or
         // 44 GB/s depending only on where its object's code began.
         "-falign-loops=64",
+        // sin, cos, tan, exp, log and pow in a vectorized loop call glibc's
+        // vector versions (libmvec, within OpenCL's bounds: see
+        // builtins/README.md) instead of keeping the loop scalar around
+        // one libm call per lane.
+        "-fveclib=libmvec",
     ]
     .iter()
     .map(OsString::from)
@@ -766,6 +771,8 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 ///   to cut into regions (barriers, work-group functions, or loops carrying
 ///   floating-point values); `always-inline` and `sroa` do the inlining;
 /// - on a marked module only (`ferrocl-if-regions`):
+///   - `ferrocl-loops-out-of-guards`: uniform loops behind a work-item's
+///     bounds check run by all work-items, their bodies guarded instead;
 ///   - `ferrocl-mark-loops-for-unrolling`: the loops that will get implicit
 ///     barriers unrolled first, by `loop-unroll` (only those, only then);
 ///   - `ferrocl-collective-waits-as-barriers`: an inlined work-group
@@ -780,7 +787,7 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 const REGIONS_PIPELINE: &str = concat!(
     "ferrocl-inline-into-kernels,always-inline,function(sroa),",
     "ferrocl-if-regions(",
-    "ferrocl-mark-loops-for-unrolling,",
+    "ferrocl-loops-out-of-guards,ferrocl-mark-loops-for-unrolling,",
     "ferrocl-if-unrolling(function(loop-simplify,lcssa,",
     "loop-unroll<O3;no-partial;no-peeling;no-runtime;full-unroll-max=0>)),",
     "ferrocl-collective-waits-as-barriers,",

@@ -249,6 +249,8 @@ bool run_cc1(const char *argv0, ArrayRef<const char *> args, const char *passes,
     buffer->FlushDiagnostics(clang->getDiagnostics());
     if (!ok)
         return false;
+    // ferrocl's passes in the back end's -O3 pipeline (passes/passes.h).
+    clang->getCodeGenOpts().PassBuilderCallbacks.push_back(ferrocl::add_back_end_passes);
     if (!passes || clang->getFrontendOpts().ProgramAction != clang::frontend::EmitLLVM) {
         ok = clang::ExecuteCompilerInvocation(clang.get());
         log.flush();

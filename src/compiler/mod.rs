@@ -244,6 +244,11 @@ pub struct KernelInfo {
     /// The kernel runs with single-precision denormals flushed to zero
     /// (-cl-denorms-are-zero; the executor sets the thread's FTZ/DAZ).
     pub denormals_are_zero: bool,
+    /// The dimension whose work-item loop is innermost in the work-group
+    /// entry (0 unless the kernel's memory is contiguous along y or z:
+    /// passes/contiguous_dimension.h); a group the runtime sizes itself is
+    /// longest along it.
+    pub inner_dimension: usize,
 }
 
 /// A built program, loaded and ready to run.

@@ -377,7 +377,7 @@ impl NdRange {
                 l = match info.reqd_work_group_size {
                     Some(r) => r,
                     None if empty => [1; 3],
-                    None => choose_local_size(g, dims, uniform, threads),
+                    None => choose_local_size(g, dims, uniform, threads, info.inner_dimension),
                 };
             }
         }
@@ -420,12 +420,22 @@ fn largest_divisor_up_to(n: usize, max: usize) -> usize {
 /// per-group overhead), but enough groups to keep every worker busy a few
 /// times over. Each dimension's size divides the global size when it can;
 /// without the uniform rule a dimension whose only small divisors are tiny
-/// gets a non-uniform last group instead.
-fn choose_local_size(g: [usize; 3], dims: usize, uniform: bool, threads: usize) -> [usize; 3] {
+/// gets a non-uniform last group instead. The kernel's inner dimension (the
+/// one its memory is contiguous along, KernelInfo::inner_dimension) gets
+/// the largest share first: a group as long as possible along it.
+fn choose_local_size(
+    g: [usize; 3],
+    dims: usize,
+    uniform: bool,
+    threads: usize,
+    inner: usize,
+) -> [usize; 3] {
     let total: usize = g.iter().product();
     let mut budget = (total / (threads.max(1) * 4)).clamp(1, MAX_WORK_GROUP_SIZE);
     let mut l = [1; 3];
-    for d in 0..dims {
+    let inner = if inner < dims { inner } else { 0 };
+    let order = std::iter::once(inner).chain((0..dims).filter(|&d| d != inner));
+    for d in order {
         let want = budget.min(g[d]);
         let div = largest_divisor_up_to(g[d], want);
         l[d] = if !uniform && div * 2 < want {
@@ -495,5 +505,28 @@ impl Launch {
 
     pub fn info(&self) -> &KernelInfo {
         &self.executable.kernels[self.index]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{choose_local_size, MAX_WORK_GROUP_SIZE};
+
+    #[test]
+    fn a_runtime_sized_group_is_longest_along_the_inner_dimension() {
+        // Rodinia's gaussian Fan2 (2048 x 2048, contiguous along y): one
+        // column of x, as much of y as a group holds.
+        let g = [2048, 2048, 1];
+        let along_y = choose_local_size(g, 2, false, 2, 1);
+        assert_eq!(along_y, [1, MAX_WORK_GROUP_SIZE.min(2048), 1]);
+        let along_x = choose_local_size(g, 2, false, 2, 0);
+        assert_eq!(along_x, [MAX_WORK_GROUP_SIZE.min(2048), 1, 1]);
+        // An inner dimension the launch does not have counts as x.
+        assert_eq!(
+            choose_local_size([4096, 1, 1], 1, false, 2, 2),
+            choose_local_size([4096, 1, 1], 1, false, 2, 0)
+        );
+        // What is left after the inner dimension goes to the others.
+        assert_eq!(choose_local_size([1024, 8, 1], 2, true, 1, 1), [128, 8, 1]);
     }
 }

@@ -230,15 +230,84 @@ bool only_barrier_loops(const Loop *l)
 
 namespace {
 
+// Deeper address computations are not compared (fail closed: no match).
+constexpr unsigned MAX_ADDRESS_DEPTH = 16;
+
+bool address_operation(const Instruction &i)
+{
+    return isa<GetElementPtrInst>(i) || isa<CastInst>(i) || is_cheap_operation(i);
+}
+
+// Whether `v` is the same address in every iteration of `l`: defined
+// outside it, or computed in it from such values by address arithmetic.
+bool invariant_address(const Value *v, const Loop &l, unsigned depth)
+{
+    const auto *i = dyn_cast<Instruction>(v);
+    if (!i || !l.contains(i))
+        return true;
+    if (depth > MAX_ADDRESS_DEPTH || !address_operation(*i))
+        return false;
+    for (const Value *op : i->operands())
+        if (!invariant_address(op, l, depth + 1))
+            return false;
+    return true;
+}
+
+// Whether `a` and `b` compute the same address: the same value, or the
+// same operation on the same operands (kernels compute `c[i * n + j]`
+// again for the load and for the store of `c[i * n + j] += ...`).
+bool same_address(const Value *a, const Value *b, unsigned depth)
+{
+    if (a == b)
+        return true;
+    const auto *x = dyn_cast<Instruction>(a), *y = dyn_cast<Instruction>(b);
+    if (!x || !y || depth > MAX_ADDRESS_DEPTH || !x->isSameOperationAs(y) ||
+        !address_operation(*x))
+        return false;
+    for (unsigned k = 0; k < x->getNumOperands(); k++)
+        if (!same_address(x->getOperand(k), y->getOperand(k), depth + 1))
+            return false;
+    return true;
+}
+
+// A floating-point value the loop keeps in memory: it loads and stores the
+// same address in each iteration (PolyBench's `c[i][j] += a[i][k] *
+// b[k][j]`). LLVM cannot keep it in a register (the other accesses may
+// alias it), so the loop does not vectorize by itself, like a sum in a
+// register.
+bool accumulates_in_memory(const Loop &l)
+{
+    SmallVector<const LoadInst *, 8> loads;
+    SmallVector<const StoreInst *, 8> stores;
+    for (const BasicBlock *b : l.blocks())
+        for (const Instruction &i : *b) {
+            if (const auto *ld = dyn_cast<LoadInst>(&i);
+                ld && ld->isSimple() && ld->getType()->getScalarType()->isFloatingPointTy())
+                loads.push_back(ld);
+            if (const auto *st = dyn_cast<StoreInst>(&i);
+                st && st->isSimple() &&
+                st->getValueOperand()->getType()->getScalarType()->isFloatingPointTy())
+                stores.push_back(st);
+        }
+    for (const StoreInst *st : stores) {
+        if (!invariant_address(st->getPointerOperand(), l, 0))
+            continue;
+        for (const LoadInst *ld : loads)
+            if (same_address(ld->getPointerOperand(), st->getPointerOperand(), 0))
+                return true;
+    }
+    return false;
+}
+
+} // namespace
+
 bool carries_compute(const Loop &l, const GroupUniformity &u)
 {
     bool computes = false;
     for (const PHINode &phi : l.getHeader()->phis())
         computes = computes || carries_float(phi) || carries_integer_product(phi, l, u);
-    return computes;
+    return computes || accumulates_in_memory(l);
 }
-
-} // namespace
 
 bool is_uniform_inner_compute_loop(const Loop &l, const GroupUniformity &u,
                                    SmallVectorImpl<PHINode *> &counters)
@@ -247,7 +316,9 @@ bool is_uniform_inner_compute_loop(const Loop &l, const GroupUniformity &u,
     // together, so they all reach this one as often.
     if (!l.getSubLoops().empty() || has_plain_barrier(l) || !only_barrier_loops(l.getParentLoop()))
         return false;
-    const BasicBlock *outside = l.getLoopPredecessor();
+    // Entered from a block that always enters it (a branch that may skip
+    // it would put the barrier where only some work-items go).
+    const BasicBlock *outside = l.getLoopPreheader();
     if (!outside || !u.together(outside))
         return false;
     return carries_compute(l, u) && exits_uniformly(l, counters);
@@ -258,7 +329,7 @@ bool is_uniform_compute_loop(const Loop &l, const GroupUniformity &u,
 {
     if (l.getParentLoop())
         return false;
-    const BasicBlock *outside = l.getLoopPredecessor();
+    const BasicBlock *outside = l.getLoopPreheader();
     if (!outside)
         return false;
     // Every work-item reaches the loop: its entry lies on every path from

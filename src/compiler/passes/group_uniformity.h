@@ -76,11 +76,17 @@ class GroupUniformity {
 // or not a two-way branch.
 bool exits_uniformly(const llvm::Loop &l, llvm::SmallVectorImpl<llvm::PHINode *> &counters);
 
+// Whether `l` carries, from one iteration to the next, a value only the
+// work-item loop around it can vectorize: a floating-point value (a sum),
+// a work-item's integer that it multiplies (a chain of products), or a
+// floating-point value in memory (a load and a store of the same address
+// in each iteration).
+bool carries_compute(const llvm::Loop &l, const GroupUniformity &u);
+
 // A loop worth an implicit barrier at its header (implicit barriers in the
 // design notes): not nested, entered from one block outside it that every
-// work-item reaches, carrying a floating-point value or a work-item's
-// integer that it multiplies through its header, and exited uniformly. Its
-// counters in `counters`.
+// work-item reaches, carrying what carries_compute says, and exited
+// uniformly. Its counters in `counters`.
 bool is_uniform_compute_loop(const llvm::Loop &l, const GroupUniformity &u,
                              const llvm::PostDominatorTree &pdt,
                              llvm::SmallVectorImpl<llvm::PHINode *> &counters);

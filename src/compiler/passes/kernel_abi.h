@@ -44,6 +44,9 @@ inline constexpr uint64_t FRAME_SKEW = 4096;
 // The attribute of a group entry whose kernel runs as regions: the frame
 // bytes it needs per work-item (KernelInfo::frame_size).
 inline constexpr const char *FRAME_SIZE_ATTRIBUTE = "ferrocl-frame-size";
+// On a work-group entry whose innermost loop is not dimension 0's: that
+// dimension (work_group_entries.cpp; KernelInfo::inner_dimension).
+inline constexpr const char *INNER_DIMENSION_ATTRIBUTE = "ferrocl-inner-dimension";
 // Named metadata: the kernels with barriers that could not be cut into
 // regions (they run on fibers; the build log says so).
 inline constexpr const char *FIBER_KERNELS = "ferrocl.fibers";

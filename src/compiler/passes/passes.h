@@ -10,6 +10,10 @@ namespace ferrocl {
 // Every pass below, by name, for `PassBuilder::parsePassPipeline`.
 void register_passes(llvm::PassBuilder &pb);
 
+// The passes the back end's own pipeline runs (clang -O3 on the module made
+// ready): `ferrocl-uniform-gathers` at its end.
+void add_back_end_passes(llvm::PassBuilder &pb);
+
 // `ferrocl-inline-definitions`: C99 inline definitions link
 // (inline_definitions.cpp).
 struct InlineDefinitionsPass : llvm::PassInfoMixin<InlineDefinitionsPass> {
@@ -73,6 +77,19 @@ struct IfMarkedPass : llvm::PassInfoMixin<IfMarkedPass> {
     llvm::ModulePassManager inner;
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
     static bool isRequired() { return true; }
+};
+
+// `ferrocl-loops-out-of-guards`: uniform loops behind a work-item's bounds
+// check run by all work-items, their bodies guarded (loops_out_of_guards.cpp).
+struct LoopsOutOfGuardsPass : llvm::PassInfoMixin<LoopsOutOfGuardsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-uniform-gathers`: masked gathers and scatters of one address as
+// one load or store (uniform_gathers.cpp); the back end runs it after the
+// loop vectorizer, at the end of its pipeline.
+struct UniformGathersPass : llvm::PassInfoMixin<UniformGathersPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
 // `ferrocl-mark-loops-for-unrolling`: the loops that get implicit barriers

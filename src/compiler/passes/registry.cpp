@@ -2,6 +2,9 @@
 // tests in passes/tests/) can use them beside LLVM's own.
 #include "passes.h"
 
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+
 #include <string>
 
 using namespace llvm;
@@ -32,6 +35,7 @@ const struct {
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},
     {"ferrocl-inline-into-kernels", add<InlineIntoKernelsPass>},
+    {"ferrocl-loops-out-of-guards", add<LoopsOutOfGuardsPass>},
     {"ferrocl-mark-loops-for-unrolling", add<MarkLoopsForUnrollingPass>},
     {"ferrocl-collective-waits-as-barriers", add<CollectiveWaitsAsBarriersPass>},
     {"ferrocl-uniform-counters", add<UniformCountersPass>},
@@ -92,6 +96,28 @@ void register_passes(PassBuilder &pb)
                 }
             return false;
         });
+    pb.registerPipelineParsingCallback(
+        [](StringRef name, FunctionPassManager &fpm, ArrayRef<PassBuilder::PipelineElement>) {
+            if (name != "ferrocl-uniform-gathers")
+                return false;
+            fpm.addPass(UniformGathersPass());
+            return true;
+        });
+}
+
+void add_back_end_passes(PassBuilder &pb)
+{
+    // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end,
+    // with the clean-up its rewrites want.
+    pb.registerOptimizerLastEPCallback([](ModulePassManager &mpm, OptimizationLevel level) {
+        if (level == OptimizationLevel::O0)
+            return;
+        FunctionPassManager fpm;
+        fpm.addPass(UniformGathersPass());
+        fpm.addPass(InstCombinePass());
+        fpm.addPass(SimplifyCFGPass());
+        mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
+    });
 }
 
 } // namespace ferrocl

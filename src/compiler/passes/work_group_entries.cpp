@@ -1,9 +1,13 @@
 // `ferrocl-work-group-entries`: each kernel without barriers whose
 // work-item functions can become loop variables (kernel_calls.h loop_safe)
 // gets a work-group entry, `__ferrocl_wg_K`, that runs its work-group copy
-// for every local id of the group, z outermost, x innermost; the x loop is
-// parallel (parallel_access.h), so LLVM vectorizes it across work-items.
+// for every local id of the group, z outermost, x innermost, unless the
+// kernel's memory is contiguous along y or z (contiguous_dimension.h): then
+// that dimension's loop is innermost, and the entry says so to the runtime
+// (INNER_DIMENSION_ATTRIBUTE). The innermost loop is parallel
+// (parallel_access.h), so LLVM vectorizes it across work-items.
 // Kernels that already have one (region_entries.cpp) are left alone.
+#include "contiguous_dimension.h"
 #include "kernel_abi.h"
 #include "kernel_calls.h"
 #include "kernel_symbols.h"
@@ -20,48 +24,61 @@ namespace {
 
 void add_group_entry(Function &kernel)
 {
+    // Read on the kernel's own body, before the copy.
+    unsigned inner = contiguous_dimension(kernel);
     ParallelAccess access(kernel.getContext());
     Function *copy = work_group_copy(kernel, access);
     IRBuilder<> b(kernel.getContext());
     GroupEntryStart start = start_group_entry(kernel, b);
     Function *entry = start.entry.entry;
+    if (inner != 0)
+        entry->addFnAttr(INNER_DIMENSION_ATTRIBUTE, std::to_string(inner));
     LLVMContext &ctx = kernel.getContext();
     BasicBlock *head = b.GetInsertBlock();
-    auto *z = BasicBlock::Create(ctx, "z", entry), *y = BasicBlock::Create(ctx, "y", entry),
-         *x = BasicBlock::Create(ctx, "x", entry),
-         *y_latch = BasicBlock::Create(ctx, "y.latch", entry),
-         *z_latch = BasicBlock::Create(ctx, "z.latch", entry),
-         *done = BasicBlock::Create(ctx, "done", entry);
-    b.CreateCondBr(start.empty, done, z);
+    // The dimensions from the outermost loop in: `inner` last, the others
+    // z before y before x.
+    const unsigned order[3][3] = {{2, 1, 0}, {2, 0, 1}, {1, 0, 2}};
+    const unsigned *dims = order[inner];
+    const std::string names[3] = {"x", "y", "z"};
+    BasicBlock *heads[3], *latches[2];
+    for (unsigned level = 0; level < 3; level++)
+        heads[level] = BasicBlock::Create(ctx, names[dims[level]], entry);
+    for (unsigned level = 2; level-- > 0;)
+        latches[level] = BasicBlock::Create(ctx, names[dims[level]] + ".latch", entry);
+    BasicBlock *done = BasicBlock::Create(ctx, "done", entry);
+    b.CreateCondBr(start.empty, done, heads[0]);
     Type *i64 = b.getInt64Ty();
-    b.SetInsertPoint(z);
-    PHINode *lz = b.CreatePHI(i64, 2, "lz");
-    b.CreateBr(y);
-    b.SetInsertPoint(y);
-    PHINode *ly = b.CreatePHI(i64, 2, "ly");
-    b.CreateBr(x);
-    b.SetInsertPoint(x);
-    PHINode *lx = b.CreatePHI(i64, 2, "lx");
+    PHINode *ids[3];
+    for (unsigned level = 0; level < 3; level++) {
+        b.SetInsertPoint(heads[level]);
+        ids[dims[level]] = b.CreatePHI(i64, 2, "l" + names[dims[level]]);
+        if (level < 2)
+            b.CreateBr(heads[level + 1]);
+    }
     SmallVector<Value *, 16> args(start.entry.arguments.begin(), start.entry.arguments.end());
-    args.append({start.twin_context, lx, ly, lz});
+    args.append({start.twin_context, ids[0], ids[1], ids[2]});
     call_copy(b, kernel, copy, args);
-    Value *lx_next = b.CreateNUWAdd(lx, b.getInt64(1), "lx.next");
-    Value *x_more = b.CreateICmpULT(lx_next, start.local_size[0], "x.more");
-    b.CreateCondBr(x_more, x, y_latch)->setMetadata(LLVMContext::MD_loop, access.loop_metadata());
-    b.SetInsertPoint(y_latch);
-    Value *ly_next = b.CreateNUWAdd(ly, b.getInt64(1), "ly.next");
-    b.CreateCondBr(b.CreateICmpULT(ly_next, start.local_size[1], "y.more"), y, z_latch);
-    b.SetInsertPoint(z_latch);
-    Value *lz_next = b.CreateNUWAdd(lz, b.getInt64(1), "lz.next");
-    b.CreateCondBr(b.CreateICmpULT(lz_next, start.local_size[2], "z.more"), z, done);
+    Value *next[3];
+    for (unsigned level = 3; level-- > 0;) {
+        unsigned d = dims[level];
+        if (level < 2)
+            b.SetInsertPoint(latches[level]);
+        next[d] = b.CreateNUWAdd(ids[d], b.getInt64(1), "l" + names[d] + ".next");
+        Value *more = b.CreateICmpULT(next[d], start.local_size[d], names[d] + ".more");
+        BasicBlock *out = level == 0 ? done : latches[level - 1];
+        BranchInst *br = b.CreateCondBr(more, heads[level], out);
+        // The innermost loop is the parallel one.
+        if (level == 2)
+            br->setMetadata(LLVMContext::MD_loop, access.loop_metadata());
+    }
     b.SetInsertPoint(done);
     b.CreateRetVoid();
-    lz->addIncoming(b.getInt64(0), head);
-    lz->addIncoming(lz_next, z_latch);
-    ly->addIncoming(b.getInt64(0), z);
-    ly->addIncoming(ly_next, y_latch);
-    lx->addIncoming(b.getInt64(0), y);
-    lx->addIncoming(lx_next, x);
+    ids[dims[0]]->addIncoming(b.getInt64(0), head);
+    ids[dims[0]]->addIncoming(next[dims[0]], latches[0]);
+    ids[dims[1]]->addIncoming(b.getInt64(0), heads[0]);
+    ids[dims[1]]->addIncoming(next[dims[1]], latches[1]);
+    ids[dims[2]]->addIncoming(b.getInt64(0), heads[1]);
+    ids[dims[2]]->addIncoming(next[dims[2]], heads[2]);
 }
 
 } // namespace

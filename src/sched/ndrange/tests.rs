@@ -55,6 +55,7 @@ fn kernel_info(name: &str, args: Vec<KernelArg>, barriers: bool) -> KernelInfo {
         uniform_work_groups: false,
         arg_info: true,
         denormals_are_zero: false,
+        inner_dimension: 0,
     }
 }
 
