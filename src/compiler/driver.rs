@@ -771,6 +771,9 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 ///   to cut into regions (barriers, work-group functions, or loops carrying
 ///   floating-point values); `always-inline` and `sroa` do the inlining;
 /// - on a marked module only (`ferrocl-if-regions`):
+///   - `ferrocl-grid-stride-loops`: `for (i = start + lid; i < n; i +=
+///     global_size)` with one counter for the group, the test guarding
+///     the body;
 ///   - `ferrocl-loops-out-of-guards`: uniform loops behind a work-item's
 ///     bounds check run by all work-items, their bodies guarded instead;
 ///   - `ferrocl-mark-loops-for-unrolling`: the loops that will get implicit
@@ -787,7 +790,7 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 const REGIONS_PIPELINE: &str = concat!(
     "ferrocl-inline-into-kernels,always-inline,function(sroa),",
     "ferrocl-if-regions(",
-    "ferrocl-loops-out-of-guards,ferrocl-mark-loops-for-unrolling,",
+    "ferrocl-grid-stride-loops,ferrocl-loops-out-of-guards,ferrocl-mark-loops-for-unrolling,",
     "ferrocl-if-unrolling(function(loop-simplify,lcssa,",
     "loop-unroll<O3;no-partial;no-peeling;no-runtime;full-unroll-max=0>)),",
     "ferrocl-collective-waits-as-barriers,",

@@ -305,7 +305,8 @@ bool carries_compute(const Loop &l, const GroupUniformity &u)
 {
     bool computes = false;
     for (const PHINode &phi : l.getHeader()->phis())
-        computes = computes || carries_float(phi) || carries_integer_product(phi, l, u);
+        computes = computes || carries_float(phi) || carries_integer_product(phi, l, u) ||
+                   phi.getName().starts_with(GRID_STRIDE_PREFIX);
     return computes || accumulates_in_memory(l);
 }
 

@@ -80,7 +80,8 @@ bool exits_uniformly(const llvm::Loop &l, llvm::SmallVectorImpl<llvm::PHINode *>
 // work-item loop around it can vectorize: a floating-point value (a sum),
 // a work-item's integer that it multiplies (a chain of products), or a
 // floating-point value in memory (a load and a store of the same address
-// in each iteration).
+// in each iteration); or a grid-stride loop (grid_stride_loops.cpp), whose
+// work-items touch neighbouring elements in each iteration.
 bool carries_compute(const llvm::Loop &l, const GroupUniformity &u);
 
 // A loop worth an implicit barrier at its header (implicit barriers in the

@@ -26,6 +26,10 @@ inline constexpr const char *COLLECTIVE_WAIT = "__ferrocl_collective_wait";
 // region transform keeps them once per group (region_plan.h).
 inline constexpr const char *UNIFORM_PREFIX = "__fcl.u.";
 
+// The name prefix of a grid-stride loop's group counter
+// (grid_stride_loops.cpp): the loop carries compute (group_uniformity.h).
+inline constexpr const char *GRID_STRIDE_PREFIX = "__fcl.grid.";
+
 // The barrier a work-group function's wait becomes: `barrier(CLK_LOCAL_MEM_FENCE
 // | CLK_GLOBAL_MEM_FENCE)`.
 inline constexpr const char *BARRIER = "_Z7barrierj";

@@ -11,7 +11,8 @@ namespace ferrocl {
 void register_passes(llvm::PassBuilder &pb);
 
 // The passes the back end's own pipeline runs (clang -O3 on the module made
-// ready): `ferrocl-uniform-gathers` at its end.
+// ready): `ferrocl-scalar-libm` at its start, `ferrocl-uniform-gathers` at
+// its end.
 void add_back_end_passes(llvm::PassBuilder &pb);
 
 // `ferrocl-inline-definitions`: C99 inline definitions link
@@ -79,9 +80,21 @@ struct IfMarkedPass : llvm::PassInfoMixin<IfMarkedPass> {
     static bool isRequired() { return true; }
 };
 
+// `ferrocl-grid-stride-loops`: `for (i = start + lid; i < n; i += size)`
+// with one counter for the group (grid_stride_loops.cpp).
+struct GridStrideLoopsPass : llvm::PassInfoMixin<GridStrideLoopsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // `ferrocl-loops-out-of-guards`: uniform loops behind a work-item's bounds
 // check run by all work-items, their bodies guarded (loops_out_of_guards.cpp).
 struct LoopsOutOfGuardsPass : llvm::PassInfoMixin<LoopsOutOfGuardsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-scalar-libm`: float log and double exp stay scalar glibc calls
+// (scalar_libm.cpp); the back end runs it first.
+struct ScalarLibmPass : llvm::PassInfoMixin<ScalarLibmPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 

@@ -35,6 +35,8 @@ const struct {
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},
     {"ferrocl-inline-into-kernels", add<InlineIntoKernelsPass>},
+    {"ferrocl-grid-stride-loops", add<GridStrideLoopsPass>},
+    {"ferrocl-scalar-libm", add<ScalarLibmPass>},
     {"ferrocl-loops-out-of-guards", add<LoopsOutOfGuardsPass>},
     {"ferrocl-mark-loops-for-unrolling", add<MarkLoopsForUnrollingPass>},
     {"ferrocl-collective-waits-as-barriers", add<CollectiveWaitsAsBarriersPass>},
@@ -107,6 +109,8 @@ void register_passes(PassBuilder &pb)
 
 void add_back_end_passes(PassBuilder &pb)
 {
+    pb.registerPipelineStartEPCallback(
+        [](ModulePassManager &mpm, OptimizationLevel) { mpm.addPass(ScalarLibmPass()); });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end,
     // with the clean-up its rewrites want.
     pb.registerOptimizerLastEPCallback([](ModulePassManager &mpm, OptimizationLevel level) {

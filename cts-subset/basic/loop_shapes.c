@@ -1,0 +1,286 @@
+/* basic: the loop shapes issue 13's compiler passes rewrite, checked
+ * against the host on ragged sizes, optimized and with -cl-opt-disable:
+ * - a grid-stride loop (PyOpenCL's elementwise kernels: `for (i = start +
+ *   lid; i < n; i += global_size)`; grid_stride_loops.cpp), with n not a
+ *   multiple of the global size, and one starting at get_global_id(0)
+ *   under a global offset;
+ * - PolyBench's gemm: a loop accumulating in memory behind `if (i < ni &&
+ *   j < nj)` (loops_out_of_guards.cpp), sizes not multiples of the group's,
+ *   runtime-sized groups too; and a serial loop behind `if (id == 0)`;
+ * - Rodinia's gaussian Fan2, contiguous along y (contiguous_dimension.h),
+ *   with runtime-sized and given groups.
+ * Values are small integers in floats: every sum is exact. */
+#include "harness.h"
+#include <string.h>
+
+static cl_kernel build_kernel(cl_context c, const char *src, const char *name,
+                              const char *options, cl_program *p)
+{
+    *p = h_build(c, src, options);
+    if (!*p) {
+        h_fail_at(__FILE__, __LINE__, "%s: build with '%s' failed", name, options);
+        return NULL;
+    }
+    cl_int e;
+    cl_kernel k = clCreateKernel(*p, name, &e);
+    if (e != CL_SUCCESS)
+        h_fail_at(__FILE__, __LINE__, "%s: clCreateKernel: %s", name, h_err(e));
+    return k;
+}
+
+static cl_mem buffer(cl_context c, size_t bytes, void *host)
+{
+    cl_int e;
+    return clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, host, &e);
+}
+
+static const char *stride_src =
+    "kernel void lin_comb(float a, global float *x, float b, global float *y,\n"
+    "                     global float *z, long n) {\n"
+    "    int lid = get_local_id(0);\n"
+    "    int gsize = get_global_size(0);\n"
+    "    int work_group_start = get_local_size(0) * get_group_id(0);\n"
+    "    long i;\n"
+    "    for (i = work_group_start + lid; i < n; i += gsize)\n"
+    "        z[i] = a * x[i] + b * y[i];\n"
+    "}\n"
+    "kernel void twice(global float *z, ulong n) {\n"
+    "    for (size_t i = get_global_id(0); i < n; i += get_global_size(0))\n"
+    "        z[i] = 2 * z[i] + 1;\n"
+    "}\n";
+
+TEST(grid_stride_loops)
+{
+    enum { N = 1000 };
+    static float x[N], y[N], z[N], w[N];
+    for (int i = 0; i < N; i++) x[i] = (float)(i % 17), y[i] = (float)(i % 5);
+    const char *options[] = {"", "-cl-opt-disable"};
+    size_t shapes[][2] = {{128, 32}, {96, 96}, {64, 1}, {256, 128}};
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    for (int o = 0; o < 2 && !h_failed(); o++) {
+        cl_program p;
+        cl_kernel k = build_kernel(c, stride_src, "lin_comb", options[o], &p);
+        cl_kernel t = k ? clCreateKernel(p, "twice", NULL) : NULL;
+        for (size_t s = 0; k && t && s < sizeof shapes / sizeof shapes[0] && !h_failed(); s++) {
+            for (int i = 0; i < N; i++) z[i] = -1, w[i] = (float)i;
+            cl_mem bx = buffer(c, sizeof x, x), by = buffer(c, sizeof y, y);
+            cl_mem bz = buffer(c, sizeof z, z), bw = buffer(c, sizeof w, w);
+            float a = 3, b = -2;
+            cl_long n = N - 3;
+            clSetKernelArg(k, 0, sizeof a, &a);
+            clSetKernelArg(k, 1, sizeof bx, &bx);
+            clSetKernelArg(k, 2, sizeof b, &b);
+            clSetKernelArg(k, 3, sizeof by, &by);
+            clSetKernelArg(k, 4, sizeof bz, &bz);
+            clSetKernelArg(k, 5, sizeof n, &n);
+            CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &shapes[s][0], &shapes[s][1], 0, NULL,
+                                            NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bz, CL_TRUE, 0, sizeof z, z, 0, NULL, NULL));
+            for (int i = 0; i < N; i++) {
+                float want = i < n ? 3 * x[i] - 2 * y[i] : -1;
+                if (z[i] != want) {
+                    h_fail_at(__FILE__, __LINE__, "lin_comb '%s' global %zu local %zu: z[%d] = %g, expected %g",
+                              options[o], shapes[s][0], shapes[s][1], i, z[i], want);
+                    break;
+                }
+            }
+            /* From get_global_id(0) under a global offset of 5: elements
+             * 5 .. N-1 step by the global size. */
+            cl_ulong m = N;
+            size_t offset = 5;
+            clSetKernelArg(t, 0, sizeof bw, &bw);
+            clSetKernelArg(t, 1, sizeof m, &m);
+            CHECK_OK(clEnqueueNDRangeKernel(q, t, 1, &offset, &shapes[s][0], &shapes[s][1], 0,
+                                            NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bw, CL_TRUE, 0, sizeof w, w, 0, NULL, NULL));
+            for (int i = 0; i < N; i++) {
+                float want = i < 5 ? (float)i : 2.0f * i + 1;
+                if (w[i] != want) {
+                    h_fail_at(__FILE__, __LINE__, "twice '%s' global %zu local %zu: w[%d] = %g, expected %g",
+                              options[o], shapes[s][0], shapes[s][1], i, w[i], want);
+                    break;
+                }
+            }
+            clReleaseMemObject(bx);
+            clReleaseMemObject(by);
+            clReleaseMemObject(bz);
+            clReleaseMemObject(bw);
+        }
+        if (t)
+            clReleaseKernel(t);
+        if (k) {
+            clReleaseKernel(k);
+            clReleaseProgram(p);
+        }
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+static const char *gemm_src =
+    "kernel void gemm(global float *a, global float *b, global float *c, float alpha,\n"
+    "                 float beta, int ni, int nj, int nk) {\n"
+    "    int j = get_global_id(0);\n"
+    "    int i = get_global_id(1);\n"
+    "    if ((i < ni) && (j < nj)) {\n"
+    "        c[i * nj + j] *= beta;\n"
+    "        for (int k = 0; k < nk; k++)\n"
+    "            c[i * nj + j] += alpha * a[i * nk + k] * b[k * nj + j];\n"
+    "    }\n"
+    "}\n"
+    "kernel void serial(global float *a, global float *out, int n) {\n"
+    "    if (get_global_id(0) == 0) {\n"
+    "        float s = 0;\n"
+    "        for (int k = 0; k < n; k++) s += a[k];\n"
+    "        out[0] = s;\n"
+    "    }\n"
+    "}\n";
+
+TEST(loops_behind_bounds_checks)
+{
+    enum { NI = 13, NJ = 11, NK = 7 };
+    static float a[NI * NK], b[NK * NJ], c0[NI * NJ], c[NI * NJ];
+    for (int i = 0; i < NI * NK; i++) a[i] = (float)(i % 7 - 3);
+    for (int i = 0; i < NK * NJ; i++) b[i] = (float)(i % 5 - 2);
+    for (int i = 0; i < NI * NJ; i++) c0[i] = (float)(i % 3);
+    const char *options[] = {"", "-cl-opt-disable"};
+    cl_context ctx = h_context();
+    cl_command_queue q = h_queue(ctx, 0);
+    for (int o = 0; o < 2 && !h_failed(); o++) {
+        cl_program p;
+        cl_kernel k = build_kernel(ctx, gemm_src, "gemm", options[o], &p);
+        cl_kernel s = k ? clCreateKernel(p, "serial", NULL) : NULL;
+        size_t global[2] = {16, 16}, local[2] = {8, 4};
+        for (int shape = 0; k && s && shape < 2 && !h_failed(); shape++) {
+            memcpy(c, c0, sizeof c);
+            cl_mem ba = buffer(ctx, sizeof a, a), bb = buffer(ctx, sizeof b, b);
+            cl_mem bc = buffer(ctx, sizeof c, c);
+            float alpha = 2, beta = 3;
+            cl_int ni = NI, nj = NJ, nk = NK;
+            clSetKernelArg(k, 0, sizeof ba, &ba);
+            clSetKernelArg(k, 1, sizeof bb, &bb);
+            clSetKernelArg(k, 2, sizeof bc, &bc);
+            clSetKernelArg(k, 3, sizeof alpha, &alpha);
+            clSetKernelArg(k, 4, sizeof beta, &beta);
+            clSetKernelArg(k, 5, sizeof ni, &ni);
+            clSetKernelArg(k, 6, sizeof nj, &nj);
+            clSetKernelArg(k, 7, sizeof nk, &nk);
+            CHECK_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, global, shape ? NULL : local, 0, NULL,
+                                            NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bc, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL));
+            for (int i = 0; i < NI * NJ && !h_failed(); i++) {
+                float want = 3 * c0[i];
+                for (int kk = 0; kk < NK; kk++)
+                    want += 2 * a[(i / NJ) * NK + kk] * b[kk * NJ + i % NJ];
+                if (c[i] != want)
+                    h_fail_at(__FILE__, __LINE__, "gemm '%s' %s groups: c[%d][%d] = %g, expected %g",
+                              options[o], shape ? "runtime-sized" : "8x4", i / NJ, i % NJ, c[i],
+                              want);
+            }
+            float out = -1, want = 0;
+            for (int i = 0; i < NI * NK; i++) want += a[i];
+            cl_mem bo = buffer(ctx, sizeof out, &out);
+            cl_int n = NI * NK;
+            clSetKernelArg(s, 0, sizeof ba, &ba);
+            clSetKernelArg(s, 1, sizeof bo, &bo);
+            clSetKernelArg(s, 2, sizeof n, &n);
+            size_t g1 = 64, l1 = 16;
+            CHECK_OK(clEnqueueNDRangeKernel(q, s, 1, NULL, &g1, shape ? NULL : &l1, 0, NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL));
+            if (out != want)
+                h_fail_at(__FILE__, __LINE__, "serial '%s': %g, expected %g", options[o], out, want);
+            clReleaseMemObject(ba);
+            clReleaseMemObject(bb);
+            clReleaseMemObject(bc);
+            clReleaseMemObject(bo);
+        }
+        if (s)
+            clReleaseKernel(s);
+        if (k) {
+            clReleaseKernel(k);
+            clReleaseProgram(p);
+        }
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+
+static const char *fan2_src =
+    "kernel void Fan2(global float *m, global float *a, global float *b, const int size,\n"
+    "                 const int t) {\n"
+    "    int x = get_global_id(0);\n"
+    "    int y = get_global_id(1);\n"
+    "    if (x < size - 1 - t && y < size - t) {\n"
+    "        a[size * (x + 1 + t) + (y + t)] -= m[size * (x + 1 + t) + t] * a[size * t + (y + t)];\n"
+    "        if (y == 0)\n"
+    "            b[x + 1 + t] -= m[size * (x + 1 + t) + (y + t)] * b[t];\n"
+    "    }\n"
+    "}\n";
+
+TEST(columns_innermost)
+{
+    enum { S = 40, T = 3 };
+    static float m[S * S], a0[S * S], a[S * S], b0[S], b[S];
+    for (int i = 0; i < S * S; i++) m[i] = (float)(i % 4), a0[i] = (float)(i % 9);
+    for (int i = 0; i < S; i++) b0[i] = (float)(i % 6);
+    const char *options[] = {"", "-cl-opt-disable"};
+    size_t global[2] = {S, S}, local[2] = {4, 8};
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    for (int o = 0; o < 2 && !h_failed(); o++) {
+        cl_program p;
+        cl_kernel k = build_kernel(c, fan2_src, "Fan2", options[o], &p);
+        for (int shape = 0; k && shape < 2 && !h_failed(); shape++) {
+            memcpy(a, a0, sizeof a);
+            memcpy(b, b0, sizeof b);
+            cl_mem bm = buffer(c, sizeof m, m), ba = buffer(c, sizeof a, a), bb = buffer(c, sizeof b, b);
+            cl_int size = S, t = T;
+            clSetKernelArg(k, 0, sizeof bm, &bm);
+            clSetKernelArg(k, 1, sizeof ba, &ba);
+            clSetKernelArg(k, 2, sizeof bb, &bb);
+            clSetKernelArg(k, 3, sizeof size, &size);
+            clSetKernelArg(k, 4, sizeof t, &t);
+            CHECK_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, global, shape ? NULL : local, 0, NULL,
+                                            NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, ba, CL_TRUE, 0, sizeof a, a, 0, NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bb, CL_TRUE, 0, sizeof b, b, 0, NULL, NULL));
+            for (int x = 0; x < S && !h_failed(); x++)
+                for (int y = 0; y < S && !h_failed(); y++) {
+                    int at = S * x + y;
+                    float want = a0[at];
+                    if (x >= 1 + T && y >= T)
+                        want -= m[S * x + T] * a0[S * T + y];
+                    if (a[at] != want)
+                        h_fail_at(__FILE__, __LINE__, "Fan2 '%s' %s groups: a[%d][%d] = %g, expected %g",
+                                  options[o], shape ? "runtime-sized" : "4x8", x, y, a[at], want);
+                }
+            for (int x = 0; x < S && !h_failed(); x++) {
+                float want = b0[x];
+                if (x >= 1 + T && x - 1 - T < S - 1 - T)
+                    want -= m[S * x + T] * b0[T];
+                if (b[x] != want)
+                    h_fail_at(__FILE__, __LINE__, "Fan2 '%s': b[%d] = %g, expected %g", options[o],
+                              x, b[x], want);
+            }
+            clReleaseMemObject(bm);
+            clReleaseMemObject(ba);
+            clReleaseMemObject(bb);
+        }
+        if (k) {
+            clReleaseKernel(k);
+            clReleaseProgram(p);
+        }
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+int main(int argc, char **argv)
+{
+    h_init("basic_loop_shapes", argc, argv);
+    H_RUN_T(grid_stride_loops, 120);
+    H_RUN_T(loops_behind_bounds_checks, 120);
+    H_RUN_T(columns_innermost, 120);
+    return h_done();
+}
