@@ -13,6 +13,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 
 #include <optional>
 
@@ -39,20 +40,21 @@ std::optional<unsigned> id_dimension(const Value *v)
     return d->getZExtValue();
 }
 
-// How many bytes `v` moves when dimension `dim`'s id grows by one, when
-// that is a constant: ids, constants, arguments, and adds, subtracts,
-// constant multiples and shifts, casts and address arithmetic of them.
-// Other values (loads, phis, calls) are unknown.
-std::optional<int64_t> step(const Value *v, unsigned dim, const DataLayout &layout,
-                            unsigned depth)
+// How many bytes `v` moves when `variable` (a work-item id, a loop's
+// counter) grows by one, when that is a constant: the variable, constants,
+// arguments, and adds, subtracts, constant multiples and shifts, casts and
+// address arithmetic of them. Other values (loads, phis, calls) are
+// unknown.
+std::optional<int64_t> step(const Value *v, function_ref<std::optional<int64_t>(const Value *)> variable,
+                            const DataLayout &layout, unsigned depth)
 {
     if (isa<Constant>(v) || isa<Argument>(v))
         return 0;
     if (depth > MAX_DEPTH)
         return std::nullopt;
-    if (auto d = id_dimension(v))
-        return *d == dim ? 1 : 0;
-    auto of = [&](const Value *x) { return step(x, dim, layout, depth + 1); };
+    if (auto known = variable(v))
+        return known;
+    auto of = [&](const Value *x) { return step(x, variable, layout, depth + 1); };
     if (const auto *cast = dyn_cast<CastInst>(v)) {
         if (isa<SExtInst>(cast) || isa<ZExtInst>(cast) || isa<TruncInst>(cast) ||
             isa<BitCastInst>(cast) || isa<AddrSpaceCastInst>(cast))
@@ -110,7 +112,37 @@ std::optional<int64_t> step(const Value *v, unsigned dim, const DataLayout &layo
     }
 }
 
+// The variable "dimension `dim`'s work-item id": 1 for its id, 0 for the
+// other dimensions' ids.
+auto id_of(unsigned dim)
+{
+    return [dim](const Value *v) -> std::optional<int64_t> {
+        if (auto d = id_dimension(v))
+            return *d == dim ? 1 : 0;
+        return std::nullopt;
+    };
+}
+
 } // namespace
+
+std::optional<int64_t> address_step(const Value *address, unsigned dim, const DataLayout &layout)
+{
+    return step(address, id_of(dim), layout, 0);
+}
+
+std::optional<int64_t> address_step(const Value *address, const Value *counter, int64_t increment,
+                                    const DataLayout &layout)
+{
+    auto of_counter = [&](const Value *v) -> std::optional<int64_t> {
+        if (v == counter)
+            return increment;
+        // Work-item ids are the same in every iteration.
+        if (id_dimension(v))
+            return 0;
+        return std::nullopt;
+    };
+    return step(address, of_counter, layout, 0);
+}
 
 unsigned contiguous_dimension(const Function &kernel)
 {
@@ -132,7 +164,7 @@ unsigned contiguous_dimension(const Function &kernel)
                 continue;
             auto size = (int64_t)layout.getTypeStoreSize(type).getFixedValue();
             for (unsigned d = 0; d < 3; d++) {
-                std::optional<int64_t> s = step(pointer, d, layout, 0);
+                std::optional<int64_t> s = address_step(pointer, d, layout);
                 score[d] += s && (*s == 0 || *s == size) ? 1 : -1;
                 contiguous[d] += s && *s == size;
             }

@@ -5,8 +5,13 @@
 // pass asks it once per kernel, on the kernel's own body.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 namespace llvm {
+class DataLayout;
 class Function;
+class Value;
 } // namespace llvm
 
 namespace ferrocl {
@@ -17,5 +22,15 @@ namespace ferrocl {
 // -1 a stride or an address it cannot tell), among the dimensions some
 // access is contiguous in. Dimension 0 unless another scores higher (fail closed: x innermost is what kernels are written for).
 unsigned contiguous_dimension(const llvm::Function &kernel);
+
+// How many bytes `address` moves when dimension `dim`'s work-item id grows
+// by one, when that is a constant (ids of the other dimensions count 0).
+std::optional<int64_t> address_step(const llvm::Value *address, unsigned dim,
+                                    const llvm::DataLayout &layout);
+
+// The same per iteration of a loop whose `counter` grows by `increment`
+// (work-item ids count 0).
+std::optional<int64_t> address_step(const llvm::Value *address, const llvm::Value *counter,
+                                    int64_t increment, const llvm::DataLayout &layout);
 
 } // namespace ferrocl

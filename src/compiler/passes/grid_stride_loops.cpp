@@ -23,7 +23,9 @@
 // not negative, so base <= i, and the group's loop runs until no
 // work-item's test holds, each work-item running the body for its own i
 // values, in order, as before. Only loops whose index is not used after
-// them, tested at their header with a latch that only steps.
+// them, tested at their header with a latch that only steps, and whose
+// other values do not change in the body (a sum in a phi, which the
+// skipping path would have to carry: left alone).
 #include "group_uniformity.h"
 #include "kernel_symbols.h"
 #include "passes.h"
@@ -183,6 +185,14 @@ std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u,
     for (const User *user : s.index->users())
         if (!l.contains(cast<Instruction>(user)))
             return std::nullopt;
+    // The header's other values must reach the latch on the path that
+    // skips the body too (a sum kept in a phi would not).
+    for (PHINode &phi : header->phis()) {
+        const auto *next = dyn_cast<Instruction>(phi.getIncomingValueForBlock(s.latch));
+        if (&phi != s.index && next && l.contains(next) && next->getParent() != header &&
+            next->getParent() != s.latch)
+            return std::nullopt;
+    }
     return s;
 }
 

@@ -273,6 +273,7 @@ void move_out_of_guard(Function &f, Guarded &g, const DominatorTree &dt)
         phi.replaceIncomingBlockWith(g.header, out);
     // Each iteration: the body for the guard's work-items; the latch, which
     // only counts, for all.
+    SmallVector<BasicBlock *, 4> latch_preds(predecessors(g.latch));
     BasicBlock *body = BasicBlock::Create(ctx, "guard.body", &f, g.first_body);
     BranchInst::Create(g.first_body, g.latch,
                        new LoadInst(Type::getInt1Ty(ctx), active, "guard.active.in", body), body);
@@ -283,9 +284,25 @@ void move_out_of_guard(Function &f, Guarded &g, const DominatorTree &dt)
         phi.replaceIncomingBlockWith(g.header, body);
     JoinCopies again(g, dt, meet);
     SmallPtrSet<PHINode *, 4> counters(g.counters.begin(), g.counters.end());
-    for (PHINode &phi : g.header->phis())
-        if (counters.contains(&phi))
+    for (PHINode &phi : g.header->phis()) {
+        if (counters.contains(&phi)) {
             phi.setIncomingValueForBlock(meet, again.get(phi.getIncomingValueForBlock(meet)));
+            continue;
+        }
+        // A value the body computes (a sum) reaches the latch from the
+        // body; past a skipped body it stays what it was.
+        auto *next = dyn_cast<Instruction>(phi.getIncomingValueForBlock(g.latch));
+        if (!next || !g.loop->contains(next) || next->getParent() == g.header ||
+            next->getParent() == g.latch)
+            continue;
+        PHINode *merged = PHINode::Create(phi.getType(), latch_preds.size() + 1,
+                                          phi.getName() + ".latch");
+        merged->insertBefore(g.latch->getFirstNonPHIIt());
+        for (BasicBlock *p : latch_preds)
+            merged->addIncoming(next, p);
+        merged->addIncoming(&phi, body);
+        phi.setIncomingValueForBlock(g.latch, merged);
+    }
     for (BasicBlock *b : {g.header, g.latch})
         for (Instruction &i : *b)
             if (!isa<PHINode>(i))

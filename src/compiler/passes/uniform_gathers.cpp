@@ -11,8 +11,7 @@
 // Rodinia's gaussian Fan2 spent most of its time in three gathers and a
 // scatter of one address each, behind `if (y == 0)`, for almost no lane.
 // The back end runs the pass (llvm_inprocess.cpp) at the end of its -O3
-// pipeline (LLVM 19 has no hook at the vectorizer's end), then
-// instcombine and simplifycfg.
+// pipeline (LLVM 19 has no hook at the vectorizer's end).
 #include "passes.h"
 
 #include <llvm/Analysis/VectorUtils.h>

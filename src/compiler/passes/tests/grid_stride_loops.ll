@@ -5,8 +5,8 @@
 ; work-item's own test guards the body; then the loop gets its implicit
 ; barriers. A loop starting at get_global_id(0) splits into
 ; get_group_id(0) * get_enqueued_local_size(0) + get_global_offset(0) and
-; the local id. Not changed: a loop
-; whose step may be negative, and one whose index is used after it.
+; the local id. Not changed: a loop whose step may be negative, one whose
+; index is used after it, and one summing in a phi.
 
 ; CHECK-LABEL: define spir_kernel void @lin_comb(
 ; CHECK: %lid = sext i32 %lid32 to i64
@@ -131,6 +131,33 @@ latch:
 done:
   %pl = getelementptr inbounds float, ptr addrspace(1) %z, i64 %i
   store float 2.0, ptr addrspace(1) %pl
+  ret void
+}
+
+; CHECK-LABEL: define spir_kernel void @sum_in_phi(
+; CHECK-NOT: stride.own
+; CHECK: ret void
+define spir_kernel void @sum_in_phi(ptr addrspace(1) %z, i64 %n) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %gs = call i64 @_Z15get_global_sizej(i32 0)
+  br label %head
+head:
+  %i = phi i64 [ %g, %entry ], [ %i.next, %latch ]
+  %acc = phi float [ 0.0, %entry ], [ %acc1, %latch ]
+  %more = icmp slt i64 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %pz = getelementptr inbounds float, ptr addrspace(1) %z, i64 %i
+  %v = load float, ptr addrspace(1) %pz
+  %acc1 = fadd float %acc, %v
+  br label %latch
+latch:
+  %i.next = add i64 %i, %gs
+  br label %head
+done:
+  %po = getelementptr inbounds float, ptr addrspace(1) %z, i64 %g
+  store float %acc, ptr addrspace(1) %po
   ret void
 }
 

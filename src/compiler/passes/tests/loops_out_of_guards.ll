@@ -134,5 +134,84 @@ out:
   ret void
 }
 
+; PolyBench's atax_kernel1, `tmp[i] += A[i * ny + j] * x[j]`: the loop
+; walks the work-item's row, contiguous along j and strided across
+; work-items; it stays inside the work-item loop, untouched.
+; CHECK-LABEL: define spir_kernel void @row_walk(
+; CHECK-NOT: guard.
+; CHECK-NOT: __ferrocl_implicit_barrier
+; CHECK: ret void
+define spir_kernel void @row_walk(ptr addrspace(1) %a, ptr addrspace(1) %x, ptr addrspace(1) %tmp, i32 %nx, i32 %ny) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %i = trunc i64 %g to i32
+  %in = icmp slt i32 %i, %nx
+  br i1 %in, label %pre, label %out
+pre:
+  br label %head
+head:
+  %j = phi i32 [ 0, %pre ], [ %j1, %latch ]
+  %more = icmp slt i32 %j, %ny
+  br i1 %more, label %body, label %done
+body:
+  %row = mul nsw i32 %i, %ny
+  %ij = add nsw i32 %row, %j
+  %ij64 = sext i32 %ij to i64
+  %pa = getelementptr inbounds float, ptr addrspace(1) %a, i64 %ij64
+  %va = load float, ptr addrspace(1) %pa
+  %j64 = sext i32 %j to i64
+  %px = getelementptr inbounds float, ptr addrspace(1) %x, i64 %j64
+  %vx = load float, ptr addrspace(1) %px
+  %i64 = sext i32 %i to i64
+  %pt = getelementptr inbounds float, ptr addrspace(1) %tmp, i64 %i64
+  %vt = load float, ptr addrspace(1) %pt
+  %s = call float @llvm.fmuladd.f32(float %va, float %vx, float %vt)
+  store float %s, ptr addrspace(1) %pt
+  br label %latch
+latch:
+  %j1 = add nsw i32 %j, 1
+  br label %head
+done:
+  br label %out
+out:
+  ret void
+}
+
+; A guarded loop summing in a phi (Rodinia's kmeans): past a skipped body
+; the sum stays what it was.
+; CHECK-LABEL: define spir_kernel void @guarded_sum(
+; CHECK: guard.body:
+; CHECK-NEXT: br i1 %{{.*}}, label %body, label %latch
+; CHECK: latch:
+; CHECK-NEXT: %acc.latch = phi float [ %acc1, %body ], [ %acc, %guard.body ]
+define spir_kernel void @guarded_sum(ptr addrspace(1) %a, i32 %n) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %g32 = trunc i64 %g to i32
+  %in = icmp slt i32 %g32, %n
+  br i1 %in, label %pre, label %out
+pre:
+  br label %head
+head:
+  %k = phi i32 [ 0, %pre ], [ %k1, %latch ]
+  %acc = phi float [ 0.0, %pre ], [ %acc1, %latch ]
+  %more = icmp slt i32 %k, %n
+  br i1 %more, label %body, label %done
+body:
+  %p = getelementptr inbounds float, ptr addrspace(1) %a, i32 %k
+  %x = load float, ptr addrspace(1) %p
+  %acc1 = fadd float %acc, %x
+  br label %latch
+latch:
+  %k1 = add i32 %k, 1
+  br label %head
+done:
+  %o = getelementptr inbounds float, ptr addrspace(1) %a, i64 %g
+  store float %acc, ptr addrspace(1) %o
+  br label %out
+out:
+  ret void
+}
+
 declare i64 @_Z13get_global_idj(i32)
 declare float @llvm.fmuladd.f32(float, float, float)
