@@ -5,6 +5,7 @@
 // work-item touched another row, 16 of every 16 floats of a cache line
 // fetched for one: 120x slower than Intel's runtime, which runs along y.
 #include "contiguous_dimension.h"
+#include "kernel_symbols.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -30,14 +31,9 @@ constexpr unsigned MAX_DEPTH = 24;
 // argument asks for.
 std::optional<unsigned> id_dimension(const Value *v)
 {
-    const auto *call = dyn_cast<CallInst>(v);
-    const Function *f = call ? call->getCalledFunction() : nullptr;
-    if (!f || (f->getName() != "_Z13get_global_idj" && f->getName() != "_Z12get_local_idj"))
-        return std::nullopt;
-    const auto *d = dyn_cast<ConstantInt>(call->getArgOperand(0));
-    if (!d || d->getZExtValue() > 2)
-        return std::nullopt;
-    return d->getZExtValue();
+    if (auto d = dimension_of(v, "_Z13get_global_idj"))
+        return d;
+    return dimension_of(v, "_Z12get_local_idj");
 }
 
 // How many bytes `v` moves when `variable` (a work-item id, a loop's

@@ -26,6 +26,7 @@
 // them, tested at their header with a latch that only steps, and whose
 // other values do not change in the body (a sum in a phi, which the
 // skipping path would have to carry: left alone).
+#include "branch_on_edge.h"
 #include "group_uniformity.h"
 #include "kernel_symbols.h"
 #include "passes.h"
@@ -46,13 +47,6 @@ namespace {
 // Deeper chains are not followed (fail closed).
 constexpr unsigned MAX_DEPTH = 8;
 
-const CallInst *call_to(const Value *v, StringRef name)
-{
-    const auto *call = dyn_cast<CallInst>(v);
-    const Function *f = call ? call->getCalledFunction() : nullptr;
-    return f && f->getName() == name ? call : nullptr;
-}
-
 // A size: positive constants, get_global_size, get_local_size,
 // get_enqueued_local_size, get_num_groups, and products and casts of them.
 bool positive(const Value *v, unsigned depth)
@@ -68,7 +62,7 @@ bool positive(const Value *v, unsigned depth)
         return positive(mul->getOperand(0), depth + 1) && positive(mul->getOperand(1), depth + 1);
     for (StringRef size : {"_Z15get_global_sizej", "_Z14get_local_sizej",
                            "_Z23get_enqueued_local_sizej", "_Z14get_num_groupsj"})
-        if (call_to(v, size))
+        if (call_of(v, size))
             return true;
     return false;
 }
@@ -82,9 +76,7 @@ const Value *local_id(const Value *v)
             return nullptr;
         v = cast->getOperand(0);
     }
-    const CallInst *call = call_to(v, "_Z12get_local_idj");
-    const auto *dim = call ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
-    return dim && dim->isZero() ? call : nullptr;
+    return dimension_of(v, "_Z12get_local_idj") == 0u ? v : nullptr;
 }
 
 // `start` as a uniform part plus the local id, both of start's type, built
@@ -94,9 +86,8 @@ std::optional<std::pair<Value *, Value *>> split_start(Value *start, Instruction
 {
     IRBuilder<> b(at);
     Type *type = start->getType();
-    if (const CallInst *gid = call_to(start, "_Z13get_global_idj")) {
-        const auto *dim = dyn_cast<ConstantInt>(gid->getArgOperand(0));
-        if (!dim || !dim->isZero())
+    if (const CallInst *gid = call_of(start, "_Z13get_global_idj")) {
+        if (dimension_of(gid, "_Z13get_global_idj") != 0u)
             return std::nullopt;
         // get_global_id(0) = get_group_id(0) * get_enqueued_local_size(0)
         // + get_global_offset(0) + get_local_id(0), the first part from
@@ -204,7 +195,6 @@ bool rewrite(Loop &l, Stride &s)
                              s.preheader->getTerminator());
     if (!parts)
         return false;
-    LLVMContext &ctx = header->getContext();
     // The group's counter, and the work-item's index from it.
     IRBuilder<> b(header, header->getFirstInsertionPt());
     PHINode *base = PHINode::Create(s.index->getType(), 2, Twine(GRID_STRIDE_PREFIX) + "0");
@@ -220,12 +210,8 @@ bool rewrite(Loop &l, Stride &s)
     auto *br = cast<BranchInst>(header->getTerminator());
     b.SetInsertPoint(br);
     Value *more = b.CreateICmp(s.test->getPredicate(), base, s.test->getOperand(1), "group.more");
-    BasicBlock *own = BasicBlock::Create(ctx, "stride.own", header->getParent(), s.first_body);
-    BranchInst::Create(s.first_body, s.latch, s.test, own);
     br->setCondition(more);
-    br->setSuccessor(0, own);
-    for (PHINode &phi : s.first_body->phis())
-        phi.replaceIncomingBlockWith(header, own);
+    branch_on_edge(header, s.first_body, s.latch, s.test, "stride.own");
     return true;
 }
 

@@ -1,9 +1,11 @@
 // See kernel_symbols.h.
 #include "kernel_symbols.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/InstrTypes.h>
+#include <llvm/IR/Instructions.h>
 
 using namespace llvm;
 
@@ -51,6 +53,22 @@ const Function *called_function(const Instruction &i)
 {
     const auto *call = dyn_cast<CallBase>(&i);
     return call ? dyn_cast<Function>(call->getCalledOperand()->stripPointerCasts()) : nullptr;
+}
+
+const CallInst *call_of(const Value *v, StringRef name)
+{
+    const auto *call = dyn_cast<CallInst>(v);
+    const Function *f = call ? called_function(*call) : nullptr;
+    return f && f->getName() == name ? call : nullptr;
+}
+
+std::optional<unsigned> dimension_of(const Value *v, StringRef name)
+{
+    const CallInst *call = call_of(v, name);
+    const auto *dim = call ? dyn_cast<ConstantInt>(call->getArgOperand(0)) : nullptr;
+    if (!dim || dim->getZExtValue() > 2)
+        return std::nullopt;
+    return dim->getZExtValue();
 }
 
 bool is_kernel(const Function &f) { return f.getCallingConv() == CallingConv::SPIR_KERNEL; }

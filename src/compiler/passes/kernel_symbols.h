@@ -3,11 +3,15 @@
 // and ferrocl's own (builtins/workitem.c defines those).
 #pragma once
 
+#include <optional>
+
 #include <llvm/ADT/StringRef.h>
 
 namespace llvm {
+class CallInst;
 class Function;
 class Instruction;
+class Value;
 class Module;
 } // namespace llvm
 
@@ -36,6 +40,14 @@ inline constexpr const char *BARRIER = "_Z7barrierj";
 
 // The function `i` calls directly, or null (indirect calls, not a call).
 const llvm::Function *called_function(const llvm::Instruction &i);
+
+// `v` when it is a direct call of the function named `name`, else null.
+const llvm::CallInst *call_of(const llvm::Value *v, llvm::StringRef name);
+
+// The dimension (0, 1 or 2) a direct call `v` of the work-item function
+// named `name` asks for, when its argument is a constant
+// (`get_global_id(1)`: 1); none for other values.
+std::optional<unsigned> dimension_of(const llvm::Value *v, llvm::StringRef name);
 
 // Whether `f` is an OpenCL kernel.
 bool is_kernel(const llvm::Function &f);

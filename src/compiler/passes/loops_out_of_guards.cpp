@@ -26,6 +26,7 @@
 // their header, headers that do more than compute the test, guards whose
 // region does not rejoin at one block, control values it cannot compute
 // again.
+#include "branch_on_edge.h"
 #include "group_uniformity.h"
 #include "kernel_symbols.h"
 #include "passes.h"
@@ -262,26 +263,18 @@ void move_out_of_guard(Function &f, Guarded &g, const DominatorTree &dt)
     for (PHINode &phi : g.header->phis())
         phi.replaceIncomingBlockWith(g.preheader, meet);
     // Out of the loop: the guard's work-items go on after it, the others
-    // to the join.
-    BasicBlock *out = BasicBlock::Create(ctx, "guard.exit", &f, g.exit);
-    auto *test = cast<BranchInst>(g.header->getTerminator());
-    BranchInst::Create(g.exit, g.join, new LoadInst(Type::getInt1Ty(ctx), active, "guard.active.out", out), out);
-    for (unsigned k = 0; k < 2; k++)
-        if (test->getSuccessor(k) == g.exit)
-            test->setSuccessor(k, out);
-    for (PHINode &phi : g.exit->phis())
-        phi.replaceIncomingBlockWith(g.header, out);
+    // to the join. (The flag's loads go in the header; promoted, they
+    // become the join's phi.)
+    Instruction *test = g.header->getTerminator();
+    branch_on_edge(g.header, g.exit, g.join,
+                   new LoadInst(Type::getInt1Ty(ctx), active, "guard.active.out", test),
+                   "guard.exit");
     // Each iteration: the body for the guard's work-items; the latch, which
     // only counts, for all.
     SmallVector<BasicBlock *, 4> latch_preds(predecessors(g.latch));
-    BasicBlock *body = BasicBlock::Create(ctx, "guard.body", &f, g.first_body);
-    BranchInst::Create(g.first_body, g.latch,
-                       new LoadInst(Type::getInt1Ty(ctx), active, "guard.active.in", body), body);
-    for (unsigned k = 0; k < 2; k++)
-        if (test->getSuccessor(k) == g.first_body)
-            test->setSuccessor(k, body);
-    for (PHINode &phi : g.first_body->phis())
-        phi.replaceIncomingBlockWith(g.header, body);
+    BasicBlock *body = branch_on_edge(
+        g.header, g.first_body, g.latch,
+        new LoadInst(Type::getInt1Ty(ctx), active, "guard.active.in", test), "guard.body");
     JoinCopies again(g, dt, meet);
     SmallPtrSet<PHINode *, 4> counters(g.counters.begin(), g.counters.end());
     for (PHINode &phi : g.header->phis()) {
