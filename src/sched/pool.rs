@@ -19,7 +19,7 @@
 //! chunks until none is left.
 
 use crate::core::event::Event;
-use crate::sched::{run, SPIN_BEFORE_SLEEP};
+use crate::sched::{run, Spin};
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -409,11 +409,11 @@ impl Pool {
             mine: 0,
             claims: 0,
         }));
-        let start = Instant::now();
+        let mut spin = Spin::default();
+        let mut spinning = true;
         while job.done.load(Ordering::Acquire) < len {
-            if start.elapsed() < SPIN_BEFORE_SLEEP {
-                std::hint::spin_loop();
-            } else {
+            spinning = spinning && spin.turn();
+            if !spinning {
                 // The participant that counts the last index unparks us.
                 std::thread::park_timeout(Duration::from_millis(10));
             }
@@ -474,8 +474,7 @@ fn spin_for_command(s: &Shared) -> Option<Task> {
     {
         return None;
     }
-    let start = Instant::now();
-    let mut spins = 0u32;
+    let mut spin = Spin::default();
     let found = loop {
         if s.queued.load(Ordering::Acquire) > 0 || s.offered.load(Ordering::Acquire) > 0 {
             // Stop counting as the spinner first, so that taking this
@@ -491,14 +490,8 @@ fn spin_for_command(s: &Shared) -> Option<Task> {
                 return None;
             }
         }
-        spins += 1;
-        if spins.is_multiple_of(64) {
-            if start.elapsed() > SPIN_BEFORE_SLEEP {
-                break None;
-            }
-            std::thread::yield_now();
-        } else {
-            std::hint::spin_loop();
+        if !spin.turn() {
+            break None;
         }
     };
     s.spinning.store(0, Ordering::SeqCst);
