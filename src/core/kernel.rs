@@ -541,4 +541,17 @@ mod tests {
         // What is left after the inner dimension goes to the others.
         assert_eq!(choose_local_size([1024, 8, 1], 2, true, 1, 1), [128, 8, 1]);
     }
+
+    #[test]
+    fn a_tiny_range_gets_the_same_groups_on_any_number_of_workers() {
+        for threads in [1, 2, 16, 128] {
+            assert_eq!(
+                choose_local_size([64, 1, 1], 1, true, threads, 0),
+                [16, 1, 1]
+            );
+            assert_eq!(choose_local_size([8, 1, 1], 1, true, threads, 0), [8, 1, 1]);
+        }
+        // Ranges big enough for every worker are cut as before.
+        assert_eq!(choose_local_size([4096, 1, 1], 1, true, 16, 0), [64, 1, 1]);
+    }
 }

@@ -40,10 +40,10 @@ const SPINS_PER_YIELD: u32 = 16;
 
 /// A waiting thread's turns before it sleeps (at most SPIN_BEFORE_SLEEP):
 /// `pause`s, with a yield every SPINS_PER_YIELD in case the thread it
-/// waits for needs this core. On a single core nothing the thread waits for can happen
-/// while it runs, so there every turn yields: a worker and the
-/// application that spun in turns on one core (64 pauses each, a few us)
-/// made an empty kernel's round trip 7 us there.
+/// waits for needs this core. On a single core nothing the thread waits
+/// for can happen while it runs, so there every turn yields: a worker and
+/// the application that spun in turns on one core (64 pauses each, a few
+/// us) made an empty kernel's round trip 7 us there.
 pub struct Spin {
     start: Option<Instant>,
     turns: u32,
