@@ -4,7 +4,9 @@
  * is better, *_ms lower. Groups can be named on the command line.
  * Build: cc -O3 -march=native -ffast-math kernels_bench.c -lOpenCL -lpthread -lm */
 #define CL_TARGET_OPENCL_VERSION 300
+#define _GNU_SOURCE
 #include <CL/cl.h>
+#include <sched.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -79,7 +81,18 @@ static double time_ndrange(cl_kernel k, cl_uint dim, const size_t *g, const size
 
 /* ---------------------------------------------------------- plain C side */
 
-#define THREADS 2
+/* The plain C side runs on as many threads as the process may use (taskset
+ * picks them), so the STREAM figure matches the cores the runtime gets. */
+#define MAX_THREADS 1024
+static int THREADS = 2;
+
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 2;
+    int n = CPU_COUNT(&set);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : n;
+}
 struct span { size_t lo, hi; float *a, *b, *c; };
 
 static void *add_part(void *p)
@@ -95,8 +108,8 @@ static double stream_add_gbps(size_t n)
     for (size_t i = 0; i < n; i++) { a[i] = 1; b[i] = 2; c[i] = 0; }
     double best = 1e30;
     for (int r = 0; r < 6; r++) {
-        pthread_t th[THREADS];
-        struct span s[THREADS];
+        pthread_t th[MAX_THREADS];
+        struct span s[MAX_THREADS];
         double t = now_s();
         for (int i = 0; i < THREADS; i++) {
             s[i] = (struct span){n * i / THREADS, n * (i + 1) / THREADS, a, b, c};
@@ -137,8 +150,8 @@ static double native_nbody_gflops(int n, const float *pos)
     float *acc = malloc((size_t)n * 16);
     double best = 1e30;
     for (int r = 0; r < 3; r++) {
-        pthread_t th[THREADS];
-        struct body_span s[THREADS];
+        pthread_t th[MAX_THREADS];
+        struct body_span s[MAX_THREADS];
         double t = now_s();
         for (int i = 0; i < THREADS; i++) {
             s[i] = (struct body_span){n * i / THREADS, n * (i + 1) / THREADS, n, pos, acc};
@@ -160,7 +173,10 @@ static const char *vadd_src =
 
 static void bench_vadd(void)
 {
-    const size_t n = 16 << 20;
+    /* KERNEL_BENCH_VADD_MI: Mi floats per vector (default 16; 64 for the
+     * many-core runs, beyond a server's last-level cache). */
+    const char *mi = getenv("KERNEL_BENCH_VADD_MI");
+    const size_t n = (size_t)(mi && atoi(mi) > 0 ? atoi(mi) : 16) << 20;
     float *h = malloc(n * 4);
     for (size_t i = 0; i < n; i++) h[i] = (float)(i & 1023);
     cl_mem a = buffer(n * 4, h), b = buffer(n * 4, h), c = buffer(n * 4, NULL);
@@ -401,6 +417,7 @@ static const struct group groups[] = {
 int main(int argc, char **argv)
 {
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
+    THREADS = usable_cpus();
     cl_platform_id plat;
     cl_int e;
     OK(clGetPlatformIDs(1, &plat, NULL));

@@ -8,6 +8,10 @@
  * Output: one figure per line, "name value" (value in microseconds, or NA),
  * plus informational lines starting with '#'.  See benches/README.md.
  *
+ * The kernel_* groups build one tiny OpenCL C kernel first (not timed), to
+ * measure what a kernel launch costs the scheduler; the others compile
+ * nothing.
+ *
  * Arguments: figure groups to run (default: all; see usage()).
  * Repetition counts can be scaled with SCHED_BENCH_SCALE (float, default 1).
  * A group still running after SCHED_BENCH_TIMEOUT seconds (default 10 x
@@ -281,6 +285,117 @@ done:
     free(tot);
 }
 
+
+/* ----------------------------------------------------------- tiny kernels */
+
+/* Kernels that do next to nothing, so that the figures are the runtime's
+ * cost per launch: `empty` (global size 1) and `inc` (64 work-items, the
+ * runtime picks the work-group size, as most applications let it). */
+static const char *tiny_src =
+    "kernel void empty(void) {}\n"
+    "kernel void inc(global int *p) { p[get_global_id(0)] += 1; }\n";
+
+static cl_kernel tiny_kernel(const char *name, const char *fig)
+{
+    static cl_program prog;
+    cl_int err;
+    if (!prog) {
+        prog = clCreateProgramWithSource(g_ctx, 1, &tiny_src, NULL, &err);
+        if (!prog || clBuildProgram(prog, 1, &g_dev, "", NULL, NULL) != CL_SUCCESS) {
+            emit_na(fig, "cannot build the tiny kernels");
+            if (prog) clReleaseProgram(prog);
+            prog = NULL;
+            return NULL;
+        }
+    }
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    if (!k) {
+        emit_na(fig, "clCreateKernel failed");
+        return NULL;
+    }
+    if (!strcmp(name, "inc")) {
+        if (!have_buf(fig, NULL)) { clReleaseKernel(k); return NULL; }
+        clSetKernelArg(k, 0, sizeof g_buf, &g_buf);
+    }
+    return k;
+}
+
+static cl_kernel g_empty;
+
+static cl_int enq_empty_kernel(cl_command_queue q)
+{
+    size_t one = 1;
+    return clEnqueueNDRangeKernel(q, g_empty, 1, NULL, &one, NULL, 0, NULL, NULL);
+}
+
+/* 10,000 empty kernels (global size 1) on an in-order queue, then one
+ * clFinish: launch throughput. Median over repetitions of total/N. */
+static void bench_kernel_launch(const char *name)
+{
+    cl_int err;
+    const int ncmd = 10000;
+    int reps = scaled(11, 3);
+    double *tot = malloc(sizeof(double) * (size_t)reps);
+    cl_command_queue q = make_queue(CL_FALSE, &err);
+    size_t one = 1;
+    if (!q) {
+        emit_na(name, "cannot create in-order queue");
+        free(tot);
+        return;
+    }
+    for (int r = -1; r < reps; r++) {
+        double t0 = now_us();
+        for (int i = 0; i < ncmd; i++)
+            CHECK(clEnqueueNDRangeKernel(q, g_empty, 1, NULL, &one, NULL, 0, NULL, NULL), name);
+        CHECK(clFinish(q), name);
+        if (r >= 0) tot[r] = (now_us() - t0) / ncmd;
+    }
+    emit(name, median(tot, reps));
+fail:
+    clReleaseCommandQueue(q);
+    free(tot);
+}
+
+/* 2,000 kernels of 64 work-items on an out-of-order queue, each waiting on
+ * the previous one's event, then clFinish. Median over repetitions of
+ * total/N. */
+static void bench_kernel_chain(const char *name, cl_kernel k)
+{
+    cl_int err;
+    const int ncmd = 2000;
+    int reps = scaled(21, 3);
+    double *tot = malloc(sizeof(double) * (size_t)reps);
+    cl_command_queue q = make_queue(CL_TRUE, &err);
+    cl_event prev = NULL, ev = NULL;
+    size_t g = 64;
+    if (!q) {
+        emit_na(name, "cannot create out-of-order queue");
+        free(tot);
+        return;
+    }
+    for (int r = -1; r < reps; r++) {
+        double t0 = now_us();
+        for (int i = 0; i < ncmd; i++) {
+            CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, prev ? 1 : 0,
+                                         prev ? &prev : NULL, &ev), name);
+            if (prev) clReleaseEvent(prev);
+            prev = ev;
+        }
+        CHECK(clFinish(q), name);
+        clReleaseEvent(prev);
+        prev = NULL;
+        if (r >= 0) tot[r] = (now_us() - t0) / ncmd;
+    }
+    emit(name, median(tot, reps));
+    goto done;
+fail:
+    if (prev) clReleaseEvent(prev);
+    clFinish(q);
+done:
+    clReleaseCommandQueue(q);
+    free(tot);
+}
+
 /* ------------------------------------------------------- machine floor */
 
 static pthread_mutex_t pp_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -431,6 +546,9 @@ static const struct group groups[] = {
     {"chain_write", "ooo_chain_write_us_per_cmd", NULL},
     {"chain_marker", "ooo_chain_marker_us_per_cmd", NULL},
     {"floor", "condvar_pingpong_us", "spin_pingpong_us"},
+    {"kernel_roundtrip", "kernel_roundtrip_us", NULL},
+    {"kernel_launch", "kernel_launch_us_per_kernel", NULL},
+    {"kernel_chain", "kernel_chain_us_per_kernel", NULL},
     {NULL, NULL, NULL}};
 
 static void run_group(int gi)
@@ -460,6 +578,22 @@ static void run_group(int gi)
         break;
     case 6: bench_chain("ooo_chain_marker_us_per_cmd", 0); break;
     case 7: bench_floor(); break;
+    case 8:
+    case 9:
+        if ((g_empty = tiny_kernel("empty", g->fig1))) {
+            if (gi == 8) bench_roundtrip(g->fig1, NULL, enq_empty_kernel);
+            else bench_kernel_launch(g->fig1);
+            clReleaseKernel(g_empty);
+        }
+        break;
+    case 10: {
+        cl_kernel k = tiny_kernel("inc", g->fig1);
+        if (k) {
+            bench_kernel_chain(g->fig1, k);
+            clReleaseKernel(k);
+        }
+        break;
+    }
     }
     wd_begin(NULL, NULL);
 }

@@ -26,8 +26,23 @@ struct Root {
     handle: usize,
 }
 
+/// The root device's compute units, one worker thread each: the cores this
+/// process may run on, or `FERROCL_WORKERS` when set to a positive count,
+/// so that a many-worker pool can be tested on a small machine. Spinning
+/// is still sized by the real cores (`Pool::new`).
+fn root_compute_units() -> u32 {
+    std::env::var("FERROCL_WORKERS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .filter(|&n| n > 0)
+        .map_or(HOST.cores, |n| n.min(MAX_FORCED_WORKERS))
+}
+
+/// A bound on FERROCL_WORKERS: a typo must not spawn a million threads.
+const MAX_FORCED_WORKERS: u32 = 1024;
+
 static ROOT: LazyLock<Root> = LazyLock::new(|| {
-    let object = Arc::new(Device::new(HOST.cores, None, Vec::new()));
+    let object = Arc::new(Device::new(root_compute_units(), None, Vec::new()));
     let handle = publish(object.clone()) as usize;
     Root { object, handle }
 });

@@ -299,21 +299,14 @@ impl Event {
     /// first: a futex wake costs tens of microseconds here, most commands
     /// less.
     pub fn wait(&self) -> cl_int {
-        let start = std::time::Instant::now();
-        let mut spins = 0u32;
+        let mut spin = crate::sched::Spin::default();
         loop {
             let s = self.status();
             if is_terminal(s) {
                 return s;
             }
-            spins += 1;
-            if spins.is_multiple_of(64) {
-                if start.elapsed() > crate::sched::SPIN_BEFORE_SLEEP {
-                    break;
-                }
-                std::thread::yield_now();
-            } else {
-                std::hint::spin_loop();
+            if !spin.turn() {
+                break;
             }
         }
         let mut w = self.lock();

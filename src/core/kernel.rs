@@ -407,6 +407,10 @@ impl NdRange {
     }
 }
 
+/// The fewest work-items of a group the runtime sizes (see
+/// choose_local_size): a vectorized work-item loop's width or two.
+const MIN_CHOSEN_GROUP: usize = 16;
+
 /// The largest divisor of `n` that is at most `max`.
 fn largest_divisor_up_to(n: usize, max: usize) -> usize {
     (1..=max.min(n))
@@ -423,6 +427,12 @@ fn largest_divisor_up_to(n: usize, max: usize) -> usize {
 /// gets a non-uniform last group instead. The kernel's inner dimension (the
 /// one its memory is contiguous along, KernelInfo::inner_dimension) gets
 /// the largest share first: a group as long as possible along it.
+///
+/// A group has at least MIN_CHOSEN_GROUP work-items when the range has
+/// that many: splitting a tiny range over more workers (64 work-items
+/// into 64 groups of one on 16 workers) only multiplies the per-group
+/// cost of a kernel that one thread ends in a microsecond, so its groups
+/// stay the same whatever the worker count.
 fn choose_local_size(
     g: [usize; 3],
     dims: usize,
@@ -431,7 +441,9 @@ fn choose_local_size(
     inner: usize,
 ) -> [usize; 3] {
     let total: usize = g.iter().product();
-    let mut budget = (total / (threads.max(1) * 4)).clamp(1, MAX_WORK_GROUP_SIZE);
+    let mut budget = (total / (threads.max(1) * 4))
+        .max(MIN_CHOSEN_GROUP.min(total))
+        .clamp(1, MAX_WORK_GROUP_SIZE);
     let mut l = [1; 3];
     let inner = if inner < dims { inner } else { 0 };
     let order = std::iter::once(inner).chain((0..dims).filter(|&d| d != inner));
@@ -528,5 +540,18 @@ mod tests {
         );
         // What is left after the inner dimension goes to the others.
         assert_eq!(choose_local_size([1024, 8, 1], 2, true, 1, 1), [128, 8, 1]);
+    }
+
+    #[test]
+    fn a_tiny_range_gets_the_same_groups_on_any_number_of_workers() {
+        for threads in [1, 2, 16, 128] {
+            assert_eq!(
+                choose_local_size([64, 1, 1], 1, true, threads, 0),
+                [16, 1, 1]
+            );
+            assert_eq!(choose_local_size([8, 1, 1], 1, true, threads, 0), [8, 1, 1]);
+        }
+        // Ranges big enough for every worker are cut as before.
+        assert_eq!(choose_local_size([4096, 1, 1], 1, true, 16, 0), [64, 1, 1]);
     }
 }

@@ -16,7 +16,7 @@ use crate::compiler::ArgSpace;
 use crate::core::kernel::{ArgValue, Launch, NdRange};
 use crate::core::memory::BASE_ADDR_ALIGN;
 use crate::sched::device_queue::{self, DeviceSide, Family};
-use crate::sched::pool::Pool;
+use crate::sched::pool::{Claims, Pool};
 use crate::sched::printf::{printf_entry, PrintfBuffer};
 use corosensei::stack::{DefaultStack, Stack};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -398,7 +398,9 @@ fn execute_groups(
     let failed = std::sync::atomic::AtomicI32::new(CL_SUCCESS);
     let groups = range.groups;
     let printf = PrintfBuffer::default();
-    let body = |chunk: std::ops::Range<usize>| {
+    // Called once per participating thread: the per-thread set-up below is
+    // paid once, however many ranges of groups the thread then claims.
+    let body = |claims: &mut Claims<'_>| {
         let _printf = printf.enter();
         let _denormals = info.denormals_are_zero.then(DenormalsAreZero::enter);
         let group_args = GroupArgs::new(&block);
@@ -418,7 +420,7 @@ fn execute_groups(
         // below this one.
         let stack_marker = 0u8;
         let stack_top = std::ptr::addr_of!(stack_marker) as *mut c_void;
-        for g in chunk {
+        for g in claims.flatten() {
             let group_id = [
                 g % groups[0],
                 (g / groups[0]) % groups[1],

@@ -8,13 +8,18 @@
 //! sleeper only when no worker is spinning, and a worker that takes a
 //! command while more are waiting wakes one more, so parallel work spreads.
 //!
-//! A command can also share its own work with the pool (`parallel_for`):
-//! the work is cut into chunks, idle workers are offered a share of it
-//! through the same queue, and the calling thread takes chunks itself until
-//! none is left, so it finishes alone when every other worker is busy.
+//! A command can also share its own work with the pool (`parallel_for`).
+//! The calling thread starts alone: small work (most kernels of an event
+//! chain) ends on it with no other thread touched, whatever the number of
+//! workers. Only once the work left looks worth a wake-up
+//! (`RECRUIT_ABOVE`) is it offered to the pool, and the offer spreads as a
+//! tree: the caller wakes two workers, each that joins wakes up to two
+//! more while chunks are left for them, so no thread pays for waking a
+//! hundred. The calling thread never waits for a busy worker: it takes
+//! chunks until none is left.
 
 use crate::core::event::Event;
-use crate::sched::{run, SPIN_BEFORE_SLEEP};
+use crate::sched::{run, Spin};
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -22,6 +27,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
+
+/// `parallel_for` offers its work to the pool once the work left is
+/// estimated to take longer than this on the calling thread alone: below,
+/// a wake-up (a futex call here, the woken thread's cache misses there)
+/// costs more than it saves.
+const RECRUIT_ABOVE: Duration = Duration::from_micros(10);
+
+/// How many more workers each participant of a parallel loop wakes.
+const WAKE_FAN_OUT: usize = 2;
 
 pub struct Pool {
     shared: Arc<Shared>,
@@ -33,6 +47,8 @@ struct Shared {
     wake: Condvar,
     /// Commands in `ready`, readable without the lock (for spinning).
     queued: AtomicUsize,
+    /// Parallel loops in `ready.jobs`, likewise.
+    offered: AtomicUsize,
     /// A worker is spinning (at most one does).
     spinning: AtomicUsize,
     /// Workers running commands.
@@ -46,71 +62,194 @@ struct Shared {
     spin_limit: usize,
 }
 
-/// What a worker takes from the queue.
+/// What a worker takes from the pool.
 enum Task {
     /// A command to run.
     Command(Arc<Event>),
-    /// An offer to help with a running command's chunks.
+    /// A running parallel loop to help with.
     Help(Arc<Job>),
 }
 
 struct Ready {
-    commands: VecDeque<Task>,
+    commands: VecDeque<Arc<Event>>,
+    /// Parallel loops offered to the pool that may have chunks left.
+    jobs: Vec<Arc<Job>>,
     sleepers: usize,
 }
 
-/// A chunk of a `parallel_for` panicked (the other chunks still ran).
+/// A body of a `parallel_for` panicked (the other indices still ran).
 #[derive(Debug)]
 pub struct Panicked;
 
-/// The body of a parallel loop, its lifetime erased (see `Job::help`).
-type Body = *const (dyn Fn(Range<usize>) + Sync);
+/// What a participant of a parallel loop gets: the ranges it claimed, one
+/// after the other.
+pub type Claims<'a> = dyn Iterator<Item = Range<usize>> + 'a;
 
-/// A parallel loop over `0..len`, in chunks of `chunk`.
+/// The body of a parallel loop, its lifetime erased (see `Job::take_part`).
+type Body = *const (dyn Fn(&mut Claims<'_>) + Sync);
+
+/// A parallel loop over `0..len`, claimed in chunks of `chunk` indices.
 struct Job {
     body: Body,
     len: usize,
     chunk: usize,
-    chunks: usize,
-    /// The next chunk to claim.
+    /// The next index to claim.
     next: AtomicUsize,
-    /// Chunks finished.
+    /// Indices whose body call is over.
     done: AtomicUsize,
-    /// A chunk panicked.
+    /// A body panicked.
     panicked: AtomicBool,
-    /// The thread waiting for the last chunk.
+    /// Workers that joined the calling thread.
+    joined: AtomicUsize,
+    /// The thread waiting for the last index.
     owner: Thread,
 }
 
 // SAFETY: `body` is a `Sync` closure, only called while its owner waits in
-// `parallel_for` (see `help`); the rest is atomics and a thread handle.
+// `parallel_for` (see `take_part`); the rest is atomics and a thread handle.
 unsafe impl Send for Job {}
 // SAFETY: as above.
 unsafe impl Sync for Job {}
 
-impl Job {
-    /// Runs chunks until none is left to claim.
-    fn help(&self) {
-        loop {
-            let c = self.next.fetch_add(1, Ordering::Relaxed);
-            if c >= self.chunks {
-                return;
+/// One participant's claims on a job.
+struct Claiming<'a> {
+    job: &'a Job,
+    /// Claimed, not yet handed to the body.
+    first: Option<Range<usize>>,
+    /// Indices claimed whose body call is not yet over: counted in
+    /// `job.done` only when the next claim succeeds or the body returns,
+    /// so that the owner cannot return (and the body's borrows end) while
+    /// a body call is still running.
+    current: usize,
+    /// The owner's watch on whether helpers are worth waking.
+    recruit: Option<Recruit<'a>>,
+}
+
+struct Recruit<'a> {
+    pool: &'a Shared,
+    job: &'a Arc<Job>,
+    /// When the body took its first range: its set-up before that is paid
+    /// once per thread, not per index, so it is left out of the pace.
+    start: Option<Instant>,
+    /// Indices this thread claimed so far.
+    mine: usize,
+    /// Its claims so far: the pace is looked at after the 1st, 4th, 16th,
+    /// 64th... only, so a loop of many tiny chunks does not read the clock
+    /// for each.
+    claims: u32,
+}
+
+impl Claiming<'_> {
+    fn claim(&mut self) -> Option<Range<usize>> {
+        let job = self.job;
+        // The owner's first claim is a single index: its time says whether
+        // the rest is worth sharing before a whole chunk has gone by alone.
+        let size = match &self.recruit {
+            Some(r) if r.mine == 0 => 1,
+            _ => job.chunk,
+        };
+        let start = job.next.fetch_add(size, Ordering::Relaxed);
+        if start >= job.len {
+            return None;
+        }
+        let range = start..(start + size).min(job.len);
+        if let Some(r) = &mut self.recruit {
+            r.mine += range.len();
+            r.claims += 1;
+        }
+        Some(range)
+    }
+
+    /// Counts the indices of the last claim as done.
+    fn settle(&mut self) {
+        let n = std::mem::take(&mut self.current);
+        // Release: the body's writes happen before the owner's return.
+        if n > 0 && self.job.done.fetch_add(n, Ordering::AcqRel) + n == self.job.len {
+            self.job.owner.unpark();
+        }
+    }
+
+    /// For the owner: offers the job to the pool once the work left, at
+    /// this thread's pace so far, is worth a wake-up.
+    fn maybe_recruit(&mut self) {
+        let Some(Recruit {
+            start: Some(start),
+            mine,
+            claims,
+            ..
+        }) = &self.recruit
+        else {
+            return;
+        };
+        if !claims.is_power_of_two() || claims.trailing_zeros() % 2 != 0 {
+            return;
+        }
+        let left = self
+            .job
+            .len
+            .saturating_sub(self.job.next.load(Ordering::Relaxed));
+        if left == 0 {
+            self.recruit = None;
+            return;
+        }
+        let per_index = start.elapsed() / (*mine).max(1) as u32;
+        if per_index.saturating_mul(left.min(u32::MAX as usize) as u32) > RECRUIT_ABOVE {
+            let r = self.recruit.take().expect("checked above");
+            r.pool.offer(r.job);
+        }
+    }
+}
+
+impl Iterator for Claiming<'_> {
+    type Item = Range<usize>;
+
+    fn next(&mut self) -> Option<Range<usize>> {
+        if let Some(first) = self.first.take() {
+            if let Some(r) = &mut self.recruit {
+                r.start.get_or_insert_with(Instant::now);
             }
-            let start = c * self.chunk;
-            let range = start..(start + self.chunk).min(self.len);
-            // SAFETY: chunk `c` was claimed, so it is not yet counted in
-            // `done`, and `parallel_for` does not return (and the body
-            // lives on) until every chunk is counted there.
+            return Some(first);
+        }
+        self.maybe_recruit();
+        let range = self.claim()?;
+        self.settle();
+        self.current = range.len();
+        Some(range)
+    }
+}
+
+impl Job {
+    /// Calls the body on claimed ranges until none is left to claim.
+    /// `recruit`: the owner's watch on whether to offer the job.
+    fn take_part(&self, recruit: Option<Recruit<'_>>) {
+        let mut claims = Claiming {
+            job: self,
+            first: None,
+            current: 0,
+            recruit,
+        };
+        // Claim before calling the body: a body call always holds an
+        // unfinished claim, so the owner (and the body) outlive it.
+        while let Some(first) = claims.claim() {
+            claims.current = first.len();
+            claims.first = Some(first);
+            // SAFETY: an index is claimed and not yet counted in `done`,
+            // and `parallel_for` does not return (so the body lives on)
+            // until every index is counted there.
             let body = unsafe { &*self.body };
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(range)));
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&mut claims)));
             if run.is_err() {
                 self.panicked.store(true, Ordering::Relaxed);
             }
-            // Release: the chunk's writes happen before the owner's return.
-            if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.chunks {
-                self.owner.unpark();
-            }
+            // An unclaimed `first` (a body that returned early) was still
+            // handed to the body: it counts as done with the rest.
+            claims.first = None;
+            claims.settle();
         }
+    }
+
+    fn unclaimed(&self) -> bool {
+        self.next.load(Ordering::Relaxed) < self.len
     }
 }
 
@@ -119,21 +258,63 @@ impl Shared {
         self.ready.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Takes a command; wakes one more worker when others are waiting.
+    /// Takes a command, else a parallel loop to help with; wakes one more
+    /// worker when more commands are waiting.
     fn pop(&self) -> Option<Task> {
-        if self.queued.load(Ordering::Acquire) == 0 {
+        if self.queued.load(Ordering::Acquire) == 0 && self.offered.load(Ordering::Acquire) == 0 {
             return None;
         }
         let mut ready = self.lock();
-        let ev = ready.commands.pop_front()?;
-        self.queued.store(ready.commands.len(), Ordering::Release);
-        if !ready.commands.is_empty()
-            && ready.sleepers > 0
-            && self.spinning.load(Ordering::SeqCst) == 0
+        if let Some(ev) = ready.commands.pop_front() {
+            self.queued.store(ready.commands.len(), Ordering::Release);
+            if !ready.commands.is_empty()
+                && ready.sleepers > 0
+                && self.spinning.load(Ordering::SeqCst) == 0
+            {
+                self.wake.notify_one();
+            }
+            return Some(Task::Command(ev));
+        }
+        self.prune(&mut ready);
+        ready.jobs.first().cloned().map(Task::Help)
+    }
+
+    /// Drops the offered loops that have no index left to claim.
+    fn prune(&self, ready: &mut Ready) {
+        ready.jobs.retain(|j| j.unclaimed());
+        self.offered.store(ready.jobs.len(), Ordering::Release);
+    }
+
+    /// Offers a running parallel loop to the workers.
+    fn offer(&self, job: &Arc<Job>) {
         {
+            let mut ready = self.lock();
+            ready.jobs.push(job.clone());
+            self.offered.store(ready.jobs.len(), Ordering::Release);
+        }
+        self.spread(job);
+    }
+
+    /// Wakes up to WAKE_FAN_OUT sleepers for the chunks of `job` that no
+    /// participant will get to soon (a spinner takes one share without
+    /// a wake-up).
+    fn spread(&self, job: &Job) {
+        let left = job.len.saturating_sub(job.next.load(Ordering::Relaxed));
+        let participants = job.joined.load(Ordering::Relaxed) + 1;
+        let mut want = left
+            .div_ceil(job.chunk)
+            .saturating_sub(participants)
+            .min(WAKE_FAN_OUT);
+        if want > 0 && self.spinning.load(Ordering::SeqCst) > 0 {
+            want -= 1;
+        }
+        if want == 0 {
+            return;
+        }
+        let sleepers = self.lock().sleepers;
+        for _ in 0..want.min(sleepers) {
             self.wake.notify_one();
         }
-        Some(ev)
     }
 }
 
@@ -142,10 +323,12 @@ impl Pool {
         let shared = Arc::new(Shared {
             ready: Mutex::new(Ready {
                 commands: VecDeque::new(),
+                jobs: Vec::new(),
                 sleepers: 0,
             }),
             wake: Condvar::new(),
             queued: AtomicUsize::new(0),
+            offered: AtomicUsize::new(0),
             spinning: AtomicUsize::new(0),
             running: AtomicUsize::new(0),
             finishing: AtomicUsize::new(0),
@@ -167,7 +350,7 @@ impl Pool {
     pub fn submit(&self, ev: Arc<Event>) {
         let s = &self.shared;
         let mut ready = s.lock();
-        ready.commands.push_back(Task::Command(ev));
+        ready.commands.push_back(ev);
         s.queued.store(ready.commands.len(), Ordering::Release);
         if ready.sleepers > 0
             && s.spinning.load(Ordering::SeqCst) == 0
@@ -176,19 +359,21 @@ impl Pool {
             s.wake.notify_one();
         }
     }
-}
 
-impl Pool {
-    /// Calls `body` on chunks of `0..len` (each index exactly once), on the
-    /// calling thread and on whichever of the pool's workers are idle;
-    /// returns when every chunk has run. `chunk` is the chunk length (0:
-    /// chosen here). Never waits for a busy worker: the caller runs every
-    /// chunk nobody else took.
+    /// Calls `body` with claims on chunks of `0..len` (each index handed
+    /// out exactly once), on the calling thread and on whichever workers
+    /// join it; returns when every body call is over. A body should take
+    /// every range its claims give: it is called again for the rest if it
+    /// returns early. `chunk` is the chunk length (0: chosen here).
+    ///
+    /// The calling thread starts alone and offers the work to the pool
+    /// only once what is left looks worth a wake-up (see the module
+    /// comment); it never waits for a busy worker.
     pub fn parallel_for(
         &self,
         len: usize,
         chunk: usize,
-        body: &(dyn Fn(Range<usize>) + Sync),
+        body: &(dyn Fn(&mut Claims<'_>) + Sync),
     ) -> Result<(), Panicked> {
         let chunk = if chunk == 0 {
             // A few chunks per thread, so uneven chunks balance out.
@@ -196,38 +381,41 @@ impl Pool {
         } else {
             chunk
         };
-        let chunks = len.div_ceil(chunk);
-        if chunks <= 1 || self.threads <= 1 {
-            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                if len > 0 {
-                    body(0..len)
-                }
-            }))
-            .map_err(|_| Panicked);
+        if len <= 1 || self.threads <= 1 {
+            let mut all = (len > 0).then_some(0..len).into_iter();
+            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&mut all)))
+                .map_err(|_| Panicked);
         }
-        // SAFETY (of the transmute): only the lifetime changes; `help`
-        // calls the body only for claimed chunks, and this function does
-        // not return before every claimed chunk is done.
-        let body: Body =
-            unsafe { std::mem::transmute::<*const (dyn Fn(Range<usize>) + Sync + '_), Body>(body) };
+        // SAFETY (of the transmute): only the lifetime changes; bodies are
+        // called only with a claimed index (`take_part`), and this function
+        // does not return before every claimed index is done.
+        let body: Body = unsafe {
+            std::mem::transmute::<*const (dyn Fn(&mut Claims<'_>) + Sync + '_), Body>(body)
+        };
         let job = Arc::new(Job {
             body,
             len,
             chunk,
-            chunks,
             next: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
             panicked: AtomicBool::new(false),
+            joined: AtomicUsize::new(0),
             owner: std::thread::current(),
         });
-        self.offer_help(&job, (chunks - 1).min(self.threads - 1));
-        job.help();
-        let start = Instant::now();
-        while job.done.load(Ordering::Acquire) < chunks {
-            if start.elapsed() < SPIN_BEFORE_SLEEP {
-                std::hint::spin_loop();
-            } else {
-                std::thread::park_timeout(Duration::from_millis(1));
+        job.take_part(Some(Recruit {
+            pool: &self.shared,
+            job: &job,
+            start: None,
+            mine: 0,
+            claims: 0,
+        }));
+        let mut spin = Spin::default();
+        let mut spinning = true;
+        while job.done.load(Ordering::Acquire) < len {
+            spinning = spinning && spin.turn();
+            if !spinning {
+                // The participant that counts the last index unparks us.
+                std::thread::park_timeout(Duration::from_millis(10));
             }
         }
         if job.panicked.load(Ordering::Relaxed) {
@@ -235,20 +423,13 @@ impl Pool {
         }
         Ok(())
     }
+}
 
-    /// Queues `helpers` offers of help with `job`, waking sleeping workers
-    /// to take them.
-    fn offer_help(&self, job: &Arc<Job>, helpers: usize) {
-        let s = &self.shared;
-        let mut ready = s.lock();
-        for _ in 0..helpers {
-            ready.commands.push_back(Task::Help(job.clone()));
-        }
-        s.queued.store(ready.commands.len(), Ordering::Release);
-        for _ in 0..helpers.min(ready.sleepers) {
-            s.wake.notify_one();
-        }
-    }
+/// A worker's share of an offered parallel loop.
+fn help(s: &Shared, job: &Job) {
+    job.joined.fetch_add(1, Ordering::Relaxed);
+    s.spread(job);
+    job.take_part(None);
 }
 
 fn worker(s: &Shared) {
@@ -277,7 +458,7 @@ fn worker(s: &Shared) {
                     next = run(ev, &about_to_finish);
                 }
             }
-            Task::Help(job) => job.help(),
+            Task::Help(job) => help(s, &job),
         }
         s.running.fetch_sub(1, Ordering::SeqCst);
     }
@@ -293,15 +474,14 @@ fn spin_for_command(s: &Shared) -> Option<Task> {
     {
         return None;
     }
-    let start = Instant::now();
-    let mut spins = 0u32;
+    let mut spin = Spin::default();
     let found = loop {
-        if s.queued.load(Ordering::Acquire) > 0 {
+        if s.queued.load(Ordering::Acquire) > 0 || s.offered.load(Ordering::Acquire) > 0 {
             // Stop counting as the spinner first, so that taking this
             // command wakes a sleeper for any that follow it.
             s.spinning.store(0, Ordering::SeqCst);
-            if let Some(ev) = s.pop() {
-                return Some(ev);
+            if let Some(task) = s.pop() {
+                return Some(task);
             }
             if s.spinning
                 .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
@@ -310,26 +490,25 @@ fn spin_for_command(s: &Shared) -> Option<Task> {
                 return None;
             }
         }
-        spins += 1;
-        if spins.is_multiple_of(64) {
-            if start.elapsed() > SPIN_BEFORE_SLEEP {
-                break None;
-            }
-            std::thread::yield_now();
-        } else {
-            std::hint::spin_loop();
+        if !spin.turn() {
+            break None;
         }
     };
     s.spinning.store(0, Ordering::SeqCst);
     found
 }
 
-/// Sleeps until a command is queued. A command queued after this worker
-/// stopped spinning finds it among the sleepers, under the lock.
+/// Sleeps until a command or a parallel loop is offered. One offered after
+/// this worker stopped spinning finds it among the sleepers, under the
+/// lock. No timeout: an idle pool uses no CPU.
 fn sleep_until_woken(s: &Shared) {
     let mut ready = s.lock();
     ready.sleepers += 1;
-    while ready.commands.is_empty() {
+    loop {
+        s.prune(&mut ready);
+        if !ready.commands.is_empty() || !ready.jobs.is_empty() {
+            break;
+        }
         ready = s.wake.wait(ready).unwrap_or_else(|p| p.into_inner());
     }
     ready.sleepers -= 1;

@@ -6,6 +6,7 @@ use crate::core::device::Device;
 use crate::core::event::{Event, Work};
 use crate::core::queue::{Queue, Sync};
 use crate::sched;
+use crate::sched::pool::Claims;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -238,8 +239,8 @@ fn a_sub_device_runs_on_as_many_threads_as_it_has_compute_units() {
 /// Marks each index of `0..len` as run, checking none runs twice.
 fn count_indices(pool: &crate::sched::pool::Pool, len: usize) -> Vec<usize> {
     let hits: Vec<AtomicUsize> = (0..len).map(|_| AtomicUsize::new(0)).collect();
-    pool.parallel_for(len, 0, &|r: std::ops::Range<usize>| {
-        for i in r {
+    pool.parallel_for(len, 0, &|claims: &mut Claims<'_>| {
+        for i in claims.flatten() {
             hits[i].fetch_add(1, Ordering::Relaxed);
         }
     })
@@ -303,4 +304,70 @@ fn parallel_for_from_inside_a_command_of_a_one_thread_device() {
     );
     assert_eq!(ev.wait(), CL_COMPLETE);
     assert_eq!(*result.lock().unwrap(), vec![1; 500]);
+}
+
+/// Runs `0..len` on `pool`, each index sleeping `each`; returns how many
+/// distinct threads took part and checks every index ran once.
+fn threads_taking_part(
+    pool: &crate::sched::pool::Pool,
+    len: usize,
+    each: std::time::Duration,
+) -> usize {
+    let hits: Vec<AtomicUsize> = (0..len).map(|_| AtomicUsize::new(0)).collect();
+    let threads = Mutex::new(std::collections::HashSet::new());
+    pool.parallel_for(len, 1, &|claims: &mut Claims<'_>| {
+        threads.lock().unwrap().insert(std::thread::current().id());
+        for i in claims.flatten() {
+            hits[i].fetch_add(1, Ordering::Relaxed);
+            std::thread::sleep(each);
+        }
+    })
+    .unwrap();
+    assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+    threads.into_inner().unwrap().len()
+}
+
+#[test]
+fn small_loops_stay_on_the_calling_thread_and_long_ones_are_shared() {
+    let pool = crate::sched::pool::Pool::new(4);
+    // Tiny work is not worth a wake-up. A preemption in the middle can make
+    // it look long, so one run of several must stay on the calling thread.
+    assert!((0..5).any(|_| threads_taking_part(&pool, 8, std::time::Duration::ZERO) == 1));
+    // Work far longer than a wake-up brings idle workers in.
+    let long = std::time::Duration::from_micros(500);
+    assert!(threads_taking_part(&pool, 64, long) > 1);
+}
+
+#[test]
+fn a_body_that_panics_or_returns_early_still_sees_every_index_once() {
+    let pool = crate::sched::pool::Pool::new(3);
+    let hits: Vec<AtomicUsize> = (0..1000).map(|_| AtomicUsize::new(0)).collect();
+    let ran = pool.parallel_for(1000, 7, &|claims: &mut Claims<'_>| {
+        // Takes one range per call: the pool calls again for the rest.
+        let Some(range) = claims.next() else { return };
+        for i in range.clone() {
+            hits[i].fetch_add(1, Ordering::Relaxed);
+        }
+        if range.contains(&500) {
+            panic!("a chunk fails");
+        }
+    });
+    assert!(ran.is_err());
+    assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+}
+
+#[test]
+fn parallel_loops_from_many_threads_on_a_big_pool() {
+    let pool = crate::sched::pool::Pool::new(24);
+    std::thread::scope(|s| {
+        for t in 0..6 {
+            let pool = &pool;
+            s.spawn(move || {
+                for round in 0..50 {
+                    let len = 1 + (t * 37 + round * 101) % 5000;
+                    assert_eq!(count_indices(pool, len), vec![1; len]);
+                }
+            });
+        }
+    });
 }

@@ -1,0 +1,313 @@
+//! Issue 14's scheduler test on a pool of 24 workers (FERROCL_WORKERS, so
+//! it runs on a 2-core machine too): 8 host threads enqueue at once on two
+//! queues each (one in-order, one out-of-order), every command waiting on
+//! the latest command of the neighbour thread. The commands are NDRange
+//! kernels over disjoint slices of one buffer (mostly 64 work-items, some
+//! large enough to be shared among workers) and markers, each with a
+//! completion callback. Every work-item must run exactly once, every
+//! callback must come, and a watchdog fails the test instead of letting a
+//! deadlock hang it.
+
+mod common;
+use common::*;
+use std::ffi::{c_char, c_void};
+use std::ptr::{null, null_mut};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier, Mutex};
+use std::time::{Duration, Instant};
+
+#[link(name = "OpenCL")]
+extern "C" {
+    fn clGetDeviceInfo(
+        d: cl_device_id,
+        name: cl_uint,
+        size: usize,
+        v: *mut c_void,
+        r: *mut usize,
+    ) -> cl_int;
+    fn clCreateProgramWithSource(
+        c: cl_context,
+        n: cl_uint,
+        s: *const *const c_char,
+        l: *const usize,
+        e: *mut cl_int,
+    ) -> cl_program;
+    fn clBuildProgram(
+        p: cl_program,
+        n: cl_uint,
+        d: *const cl_device_id,
+        o: *const c_char,
+        f: *const c_void,
+        u: *mut c_void,
+    ) -> cl_int;
+    fn clReleaseProgram(p: cl_program) -> cl_int;
+    fn clCreateKernel(p: cl_program, name: *const c_char, e: *mut cl_int) -> cl_kernel;
+    fn clSetKernelArg(k: cl_kernel, i: cl_uint, size: usize, v: *const c_void) -> cl_int;
+    fn clReleaseKernel(k: cl_kernel) -> cl_int;
+    fn clCreateBuffer(
+        c: cl_context,
+        flags: cl_mem_flags,
+        size: usize,
+        host: *mut c_void,
+        e: *mut cl_int,
+    ) -> cl_mem;
+    fn clReleaseMemObject(m: cl_mem) -> cl_int;
+    fn clEnqueueNDRangeKernel(
+        q: cl_command_queue,
+        k: cl_kernel,
+        dim: cl_uint,
+        offset: *const usize,
+        global: *const usize,
+        local: *const usize,
+        n: cl_uint,
+        wait: *const cl_event,
+        ev: *mut cl_event,
+    ) -> cl_int;
+    fn clEnqueueReadBuffer(
+        q: cl_command_queue,
+        m: cl_mem,
+        blocking: cl_bool,
+        offset: usize,
+        size: usize,
+        ptr: *mut c_void,
+        n: cl_uint,
+        wait: *const cl_event,
+        ev: *mut cl_event,
+    ) -> cl_int;
+}
+
+const WORKERS: u32 = 24;
+const THREADS: usize = 8;
+const COMMANDS: usize = 4000;
+
+/// Work-items of thread-local command `i` (0: a marker). Every 100th
+/// kernel is long enough for its worker to share it with the pool.
+fn items(i: usize) -> usize {
+    match i % 100 {
+        0 => 0,
+        50 => 1 << 15,
+        _ => 64,
+    }
+}
+
+fn items_per_thread() -> usize {
+    (0..COMMANDS).map(items).sum()
+}
+
+static CALLBACKS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe extern "C" fn count_callback(_e: cl_event, status: cl_int, _user: *mut c_void) {
+    assert_eq!(status, CL_COMPLETE);
+    CALLBACKS.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Handles shared between threads: plain pointers.
+#[derive(Clone, Copy)]
+struct Shared<T>(T);
+// SAFETY: CL handles may be used from any thread.
+unsafe impl<T> Send for Shared<T> {}
+
+const SOURCE: &str = "kernel void count(global int *hits) { atomic_inc(&hits[get_global_id(0)]); }";
+
+#[test]
+fn many_threads_and_queues_with_cross_queue_dependencies_on_24_workers() {
+    // Read when the device is first created: before any CL call.
+    std::env::set_var("FERROCL_WORKERS", WORKERS.to_string());
+    select_ferrocl();
+    let done = Arc::new(AtomicBool::new(false));
+    {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let deadline = Instant::now() + Duration::from_secs(300);
+            while !done.load(Ordering::Relaxed) {
+                if Instant::now() > deadline {
+                    eprintln!("many_workers: no progress after 300 s (deadlock?)");
+                    std::process::abort();
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+    }
+    let setup = Arc::new(Setup::new(platforms()[0]));
+    let mut units: cl_uint = 0;
+    // SAFETY: a cl_uint query into a cl_uint.
+    let err = unsafe {
+        clGetDeviceInfo(
+            setup.device,
+            CL_DEVICE_MAX_COMPUTE_UNITS,
+            std::mem::size_of::<cl_uint>(),
+            &mut units as *mut cl_uint as *mut c_void,
+            null_mut(),
+        )
+    };
+    assert_eq!((err, units), (CL_SUCCESS, WORKERS));
+
+    let per_thread = items_per_thread();
+    let total = per_thread * THREADS;
+    let mut err = 0;
+    let (src, len) = (SOURCE.as_ptr() as *const c_char, SOURCE.len());
+    // SAFETY: valid context and device, one source string of len bytes, a
+    // zero-initialized buffer of `total` ints.
+    let (program, hits) = unsafe {
+        let p = clCreateProgramWithSource(setup.context, 1, &src, &len, &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        assert_eq!(
+            clBuildProgram(p, 1, &setup.device, null(), null(), null_mut()),
+            CL_SUCCESS
+        );
+        let zeros = vec![0i32; total];
+        let flags = (CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
+        let hits = clCreateBuffer(
+            setup.context,
+            flags,
+            total * 4,
+            zeros.as_ptr() as *mut c_void,
+            &mut err,
+        );
+        assert_eq!(err, CL_SUCCESS);
+        (Shared(p), Shared(hits))
+    };
+
+    // The latest event of each thread, for its neighbour to wait on.
+    let latest: Arc<Vec<Mutex<Option<Shared<cl_event>>>>> =
+        Arc::new((0..THREADS).map(|_| Mutex::new(None)).collect());
+    let start = Arc::new(Barrier::new(THREADS));
+    let handles: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let (setup, latest, start) = (setup.clone(), latest.clone(), start.clone());
+            std::thread::spawn(move || {
+                let (program, hits) = (program, hits);
+                let ooo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties;
+                let queues = [Shared(setup.queue(0)), Shared(setup.queue(ooo))];
+                let mut err = 0;
+                // SAFETY: a built program, a kernel of this thread's own
+                // (kernel arguments are not to be set from two threads).
+                let kernel = unsafe {
+                    let k = clCreateKernel(program.0, c"count".as_ptr(), &mut err);
+                    assert_eq!(err, CL_SUCCESS);
+                    let m = hits.0;
+                    assert_eq!(
+                        clSetKernelArg(
+                            k,
+                            0,
+                            std::mem::size_of::<cl_mem>(),
+                            &m as *const cl_mem as *const c_void
+                        ),
+                        CL_SUCCESS
+                    );
+                    k
+                };
+                let mut offset = t * per_thread;
+                start.wait();
+                for i in 0..COMMANDS {
+                    let q = queues[i % 2].0;
+                    // Retained under the slot's lock, so that its owner
+                    // cannot release it in between.
+                    let neighbour = {
+                        let slot = latest[(t + 1) % THREADS].lock().unwrap();
+                        if let Some(e) = *slot {
+                            // SAFETY: the slot holds a reference to e.
+                            assert_eq!(unsafe { clRetainEvent(e.0) }, CL_SUCCESS);
+                        }
+                        *slot
+                    };
+                    let wait: Vec<cl_event> = neighbour.map(|e| e.0).into_iter().collect();
+                    let wait_ptr = if wait.is_empty() {
+                        null()
+                    } else {
+                        wait.as_ptr()
+                    };
+                    let mut ev = null_mut();
+                    let n = items(i);
+                    // SAFETY: valid queue, kernel and retained wait event;
+                    // the range is this thread's own slice of `hits`.
+                    unsafe {
+                        let err = if n == 0 {
+                            clEnqueueMarkerWithWaitList(q, wait.len() as u32, wait_ptr, &mut ev)
+                        } else {
+                            clEnqueueNDRangeKernel(
+                                q,
+                                kernel,
+                                1,
+                                &offset,
+                                &n,
+                                null(),
+                                wait.len() as u32,
+                                wait_ptr,
+                                &mut ev,
+                            )
+                        };
+                        assert_eq!(err, CL_SUCCESS);
+                        if let Some(w) = wait.first() {
+                            clReleaseEvent(*w);
+                        }
+                        assert_eq!(
+                            clSetEventCallback(ev, CL_COMPLETE, count_callback, null_mut()),
+                            CL_SUCCESS
+                        );
+                    }
+                    offset += n;
+                    let old = latest[t].lock().unwrap().replace(Shared(ev));
+                    if let Some(old) = old {
+                        // SAFETY: our reference to the replaced event.
+                        unsafe { clReleaseEvent(old.0) };
+                    }
+                }
+                // SAFETY: our queues and kernel.
+                unsafe {
+                    for q in queues {
+                        assert_eq!(clFinish(q.0), CL_SUCCESS);
+                        clReleaseCommandQueue(q.0);
+                    }
+                    clReleaseKernel(kernel);
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("enqueueing thread");
+    }
+    for slot in latest.iter() {
+        if let Some(e) = slot.lock().unwrap().take() {
+            // SAFETY: the last reference this test holds.
+            unsafe { clReleaseEvent(e.0) };
+        }
+    }
+
+    let q = setup.queue(0);
+    let mut seen = vec![0i32; total];
+    // SAFETY: a blocking read of the whole buffer into `seen`.
+    unsafe {
+        assert_eq!(
+            clEnqueueReadBuffer(
+                q,
+                hits.0,
+                CL_TRUE,
+                0,
+                total * 4,
+                seen.as_mut_ptr() as *mut c_void,
+                0,
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        clReleaseCommandQueue(q);
+        clReleaseMemObject(hits.0);
+        clReleaseProgram(program.0);
+    }
+    if let Some(i) = seen.iter().position(|&h| h != 1) {
+        panic!(
+            "work-item {i} (thread {}) ran {} times",
+            i / per_thread,
+            seen[i]
+        );
+    }
+    // Callbacks run beside the commands after them; give the last ones a moment.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while CALLBACKS.load(Ordering::Relaxed) < THREADS * COMMANDS && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(CALLBACKS.load(Ordering::Relaxed), THREADS * COMMANDS);
+    done.store(true, Ordering::Relaxed);
+}
