@@ -887,7 +887,11 @@ float3 CNFN fmod(float3 x, float3 y) {float3 r_ = (float3)(fmod(x.s01, y.s01), f
 float4 CNFN fmod(float4 x, float4 y) {float4 r_ = (float4)(fmod(x.lo, y.lo), fmod(x.hi, y.hi));  return r_; }
 float8 CNFN fmod(float8 x, float8 y) {float8 r_ = (float8)(fmod(x.lo, y.lo), fmod(x.hi, y.hi));  return r_; }
 float16 CNFN fmod(float16 x, float16 y) {float16 r_ = (float16)(fmod(x.lo, y.lo), fmod(x.hi, y.hi));  return r_; }
-float CNFN hypot(float x, float y) { return __builtin_hypotf(x, y); }
+float CNFN hypot(float x, float y) {
+  double dx = (double)x, dy = (double)y;
+  float r = (float)__builtin_sqrt(dx * dx + dy * dy);
+  return __builtin_isinf(x) || __builtin_isinf(y) ? __builtin_inff() : r;
+}
 float2 CNFN hypot(float2 x, float2 y) {float2 r_ = (float2)(hypot(x.lo, y.lo), hypot(x.hi, y.hi));  return r_; }
 float3 CNFN hypot(float3 x, float3 y) {float3 r_ = (float3)(hypot(x.s01, y.s01), hypot(x.s2, y.s2));  return r_; }
 float4 CNFN hypot(float4 x, float4 y) {float4 r_ = (float4)(hypot(x.lo, y.lo), hypot(x.hi, y.hi));  return r_; }

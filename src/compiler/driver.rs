@@ -808,7 +808,8 @@ const REGIONS_PIPELINE: &str = concat!(
 /// - `ferrocl-block-kernel-entries`: an enqueued block's kernel known by its
 ///   work-item entry;
 /// - `ferrocl-host-calling-convention`: the host's calling convention,
-///   internal definitions, no target attributes.
+///   internal definitions, no target attributes, one set of forbidden
+///   builtins (so that the inliner may inline any function into any).
 const ENTRIES_PIPELINE: &str = concat!(
     "ferrocl-work-group-entries,ferrocl-work-item-entries,",
     "ferrocl-block-kernel-entries,ferrocl-host-calling-convention"

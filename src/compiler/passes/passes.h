@@ -105,6 +105,13 @@ struct UniformGathersPass : llvm::PassInfoMixin<UniformGathersPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-scalarize-work-item-loops`: the vector values of functions with
+// work-item loops as scalars, after inlining and before the loop
+// vectorizer (scalarize_work_item_loops.cpp); the back end runs it.
+struct ScalarizeWorkItemLoopsPass : llvm::PassInfoMixin<ScalarizeWorkItemLoopsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-mark-loops-for-unrolling`: the loops that get implicit barriers
 // unrolled first (mark_loops_for_unrolling.cpp).
 struct MarkLoopsForUnrollingPass : llvm::PassInfoMixin<MarkLoopsForUnrollingPass> {

@@ -97,10 +97,15 @@ void register_passes(PassBuilder &pb)
         });
     pb.registerPipelineParsingCallback(
         [](StringRef name, FunctionPassManager &fpm, ArrayRef<PassBuilder::PipelineElement>) {
-            if (name != "ferrocl-uniform-gathers")
-                return false;
-            fpm.addPass(UniformGathersPass());
-            return true;
+            if (name == "ferrocl-uniform-gathers") {
+                fpm.addPass(UniformGathersPass());
+                return true;
+            }
+            if (name == "ferrocl-scalarize-work-item-loops") {
+                fpm.addPass(ScalarizeWorkItemLoopsPass());
+                return true;
+            }
+            return false;
         });
 }
 
@@ -108,6 +113,10 @@ void add_back_end_passes(PassBuilder &pb)
 {
     pb.registerPipelineStartEPCallback(
         [](ModulePassManager &mpm, OptimizationLevel) { mpm.addPass(ScalarLibmPass()); });
+    pb.registerVectorizerStartEPCallback([](FunctionPassManager &fpm, OptimizationLevel level) {
+        if (level != OptimizationLevel::O0)
+            fpm.addPass(ScalarizeWorkItemLoopsPass());
+    });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.
     // Without clean-up passes after it: instcombine and simplifycfg over
     // the whole module again cost 40 % more back end on Parboil's mri-q, and

@@ -1,0 +1,166 @@
+// `ferrocl-scalarize-work-item-loops`: in the back end, after inlining and
+// right before the loop vectorizer, a function with a work-item loop (a
+// loop whose accesses are marked parallel: parallel_access.h) has its
+// vector values split into scalars, loads and stores included. A load or
+// store of a vector of 16, 32 or 64 bits (a uchar4 pixel, a short2, a
+// float2) is first made one of an integer of that size, its elements
+// shifted out of it or into it.
+//
+// Why: LLVM's loop vectorizer widens scalar code only; one vector-typed
+// value in a work-item loop keeps the loop at one work-item an iteration.
+// The region pipeline scalarizes kernels before the back end, but the
+// builtins are linked and inlined later, and a float4 `exp` or `hypot`
+// brings its vectors back; barrier-free kernels were never scalarized.
+// AMD's Black-Scholes (float4 throughout) ran four lanes wide with SSE on
+// an AVX-512 host. Scalarized, the vectorizer makes a float4 four vectors
+// of one component of 8 or 16 work-items each, and where it does not
+// vectorize, the SLP vectorizer after it puts the scalars back together.
+#include "passes.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Scalar/InstSimplifyPass.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+namespace {
+
+bool parallel(const Loop &l)
+{
+    MDNode *id = l.getLoopID();
+    if (!id)
+        return false;
+    for (const MDOperand &op : id->operands())
+        if (const auto *node = dyn_cast<MDNode>(op))
+            if (node->getNumOperands() > 0)
+                if (const auto *name = dyn_cast<MDString>(node->getOperand(0)))
+                    if (name->getString() == "llvm.loop.parallel_accesses")
+                        return true;
+    return false;
+}
+
+bool has_work_item_loop(const LoopInfo &loops)
+{
+    for (const Loop *top : loops)
+        for (const Loop *l : top->getLoopsInPreorder())
+            if (parallel(*l))
+                return true;
+    return false;
+}
+
+// The integer type a load or store of `type` is made of, when it is a
+// vector of 16, 32 or 64 bits without padding.
+IntegerType *packed(Type *type, const DataLayout &layout)
+{
+    auto *vector = dyn_cast<FixedVectorType>(type);
+    if (!vector || !layout.isLittleEndian())
+        return nullptr;
+    Type *element = vector->getElementType();
+    uint64_t bits = layout.getTypeSizeInBits(vector);
+    if ((!element->isIntegerTy() && !element->isFloatingPointTy()) ||
+        element->getPrimitiveSizeInBits() < 8 || layout.getTypeStoreSizeInBits(vector) != bits ||
+        (bits != 16 && bits != 32 && bits != 64))
+        return nullptr;
+    return IntegerType::get(type->getContext(), unsigned(bits));
+}
+
+// Element k of `vector`'s type taken out of the integer `word`.
+Value *element_of(IRBuilder<> &b, Value *word, FixedVectorType *vector, unsigned k)
+{
+    Type *element = vector->getElementType();
+    unsigned bits = unsigned(element->getPrimitiveSizeInBits());
+    Value *shifted = k == 0 ? word : b.CreateLShr(word, uint64_t(k) * bits);
+    Value *narrow = b.CreateTrunc(shifted, b.getIntNTy(bits));
+    return element->isIntegerTy() ? narrow : b.CreateBitCast(narrow, element);
+}
+
+void pack_load(LoadInst *load, IntegerType *word_type)
+{
+    IRBuilder<> b(load);
+    LoadInst *word = b.CreateAlignedLoad(word_type, load->getPointerOperand(), load->getAlign(),
+                                         load->getName() + ".word");
+    // Its scopes and access group; not its type-based alias tag, which
+    // names the vector's element type.
+    word->copyMetadata(*load, {LLVMContext::MD_alias_scope, LLVMContext::MD_noalias,
+                               LLVMContext::MD_access_group, LLVMContext::MD_nontemporal});
+    auto *vector = cast<FixedVectorType>(load->getType());
+    Value *value = PoisonValue::get(vector);
+    for (unsigned k = 0; k < vector->getNumElements(); k++)
+        value = b.CreateInsertElement(value, element_of(b, word, vector, k), k);
+    load->replaceAllUsesWith(value);
+    load->eraseFromParent();
+}
+
+void pack_store(StoreInst *store, IntegerType *word_type)
+{
+    IRBuilder<> b(store);
+    Value *value = store->getValueOperand();
+    auto *vector = cast<FixedVectorType>(value->getType());
+    Type *element = vector->getElementType();
+    unsigned bits = unsigned(element->getPrimitiveSizeInBits());
+    Value *word = ConstantInt::get(word_type, 0);
+    for (unsigned k = 0; k < vector->getNumElements(); k++) {
+        Value *e = b.CreateExtractElement(value, k);
+        if (!element->isIntegerTy())
+            e = b.CreateBitCast(e, b.getIntNTy(bits));
+        Value *wide = b.CreateZExt(e, word_type);
+        word = b.CreateOr(word, k == 0 ? wide : b.CreateShl(wide, uint64_t(k) * bits));
+    }
+    StoreInst *packed_store =
+        b.CreateAlignedStore(word, store->getPointerOperand(), store->getAlign());
+    packed_store->copyMetadata(*store, {LLVMContext::MD_alias_scope, LLVMContext::MD_noalias,
+                                        LLVMContext::MD_access_group,
+                                        LLVMContext::MD_nontemporal});
+    store->eraseFromParent();
+}
+
+// Small vectors' loads and stores, not volatile or atomic, as integers.
+bool pack_small_vectors(Function &f)
+{
+    const DataLayout &layout = f.getDataLayout();
+    SmallVector<std::pair<Instruction *, IntegerType *>, 16> found;
+    for (Instruction &i : instructions(f)) {
+        if (auto *load = dyn_cast<LoadInst>(&i); load && load->isSimple()) {
+            if (IntegerType *t = packed(load->getType(), layout))
+                found.push_back({load, t});
+        } else if (auto *store = dyn_cast<StoreInst>(&i); store && store->isSimple()) {
+            if (IntegerType *t = packed(store->getValueOperand()->getType(), layout))
+                found.push_back({store, t});
+        }
+    }
+    for (auto [i, t] : found) {
+        if (auto *load = dyn_cast<LoadInst>(i))
+            pack_load(load, t);
+        else
+            pack_store(cast<StoreInst>(i), t);
+    }
+    return !found.empty();
+}
+
+} // namespace
+
+PreservedAnalyses ScalarizeWorkItemLoopsPass::run(Function &f, FunctionAnalysisManager &fam)
+{
+    if (f.isDeclaration() || !has_work_item_loop(fam.getResult<LoopAnalysis>(f)))
+        return PreservedAnalyses::all();
+    if (pack_small_vectors(f))
+        fam.invalidate(f, PreservedAnalyses::none());
+    ScalarizerPassOptions options;
+    options.ScalarizeLoadStore = true;
+    PreservedAnalyses kept = ScalarizerPass(options).run(f, fam);
+    fam.invalidate(f, kept);
+    // A builtin's vector arguments reach it as the x86-64 calling
+    // convention passes them (a float2 as a double): once inlined and
+    // scalarized, each is built, cast, cast back and taken apart again,
+    // and the vectorizer refuses the vector-typed steps; this folds them.
+    kept.intersect(InstSimplifyPass().run(f, fam));
+    return kept;
+}
+
+} // namespace ferrocl

@@ -1,0 +1,72 @@
+; PASSES: function(ferrocl-scalarize-work-item-loops)
+; A function with a work-item loop (parallel accesses) has its float4
+; arithmetic, loads and stores split into scalars for the loop vectorizer;
+; a function without one keeps its vectors.
+
+; CHECK-LABEL: define void @entry(
+; CHECK: load float, ptr
+; CHECK: fmul float
+; CHECK-NOT: load <4 x float>
+; CHECK-NOT: fmul <4 x float>
+; CHECK-NOT: store <4 x float>
+; CHECK-LABEL: define <4 x float> @plain(
+; CHECK: fmul <4 x float>
+
+define void @entry(ptr noalias %in, ptr noalias %out, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds <4 x float>, ptr %in, i64 %i
+  %v = load <4 x float>, ptr %src, align 16, !llvm.access.group !0
+  %w = fmul <4 x float> %v, %v
+  %dst = getelementptr inbounds <4 x float>, ptr %out, i64 %i
+  store <4 x float> %w, ptr %dst, align 16, !llvm.access.group !0
+  %next = add nuw i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !1
+
+done:
+  ret void
+}
+
+define <4 x float> @plain(<4 x float> %v) {
+  %w = fmul <4 x float> %v, %v
+  ret <4 x float> %w
+}
+
+!0 = distinct !{}
+!1 = distinct !{!1, !2}
+!2 = !{!"llvm.loop.parallel_accesses", !0}
+
+; A uchar4 pixel is loaded and stored as one i32, its bytes shifted out
+; and in; its scopes and access group stay.
+; CHECK-LABEL: define void @pixels(
+; CHECK: %v.word = load i32, ptr %src, align 4, !llvm.access.group !0
+; CHECK: lshr i32 %v.word, 8
+; CHECK: trunc i32 %{{.*}} to i8
+; CHECK: store i32 %{{.*}}, ptr %dst, align 4, !llvm.access.group !0
+; CHECK-NOT: <4 x i8>
+; CHECK: ret void
+
+define void @pixels(ptr noalias %in, ptr noalias %out, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds i32, ptr %in, i64 %i
+  %v = load <4 x i8>, ptr %src, align 4, !llvm.access.group !0
+  %w = add <4 x i8> %v, %v
+  %dst = getelementptr inbounds i32, ptr %out, i64 %i
+  store <4 x i8> %w, ptr %dst, align 4, !llvm.access.group !0
+  %next = add nuw i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !3
+
+done:
+  ret void
+}
+
+!3 = distinct !{!3, !2}
