@@ -1,11 +1,13 @@
-// `ferrocl-grid-stride-loops`: in a kernel without barriers, a loop every
-// work-item runs from its own id in steps of a group-wide size,
+// `ferrocl-grid-stride-loops`: in a kernel without barriers, or before,
+// between or after the barriers of one, a loop every work-item runs from
+// its own id in steps of a group-wide size,
 //
 //     for (i = start + lid; i < n; i += global_size) body(i);
 //
-// (PyOpenCL's elementwise kernels, CUDA-style grid-stride loops) becomes a
-// loop with one counter for the group, the work-item's index derived from
-// it and its test guarding the body:
+// (PyOpenCL's elementwise kernels, CUDA-style grid-stride loops, SHOC's
+// reductions summing a block before their barriers) becomes a loop with
+// one counter for the group, the work-item's index derived from it and
+// its test guarding the body:
 //
 //     for (base = start; base < n; base += global_size) {
 //         i = base + lid;
@@ -22,10 +24,12 @@
 // It changes no result: the step is positive (a size), the local id is
 // not negative, so base <= i, and the group's loop runs until no
 // work-item's test holds, each work-item running the body for its own i
-// values, in order, as before. Only loops whose index is not used after
-// them, tested at their header with a latch that only steps, and whose
-// other values do not change in the body (a sum in a phi, which the
-// skipping path would have to carry: left alone).
+// values, in order, as before. (Indices are taken not to wrap, as the
+// sizes they step by are taken to fit their type.) A value the loop
+// carries in a phi (a sum) keeps its value on the path that skips the
+// body. Only loops whose index is not used after them, tested at their
+// header with a latch that only steps, without barriers or other waits
+// inside, entered by all work-items together.
 #include "branch_on_edge.h"
 #include "group_uniformity.h"
 #include "kernel_symbols.h"
@@ -37,6 +41,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Local.h>
 
 using namespace llvm;
 
@@ -60,11 +66,56 @@ bool positive(const Value *v, unsigned depth)
                positive(cast->getOperand(0), depth + 1);
     if (const auto *mul = dyn_cast<BinaryOperator>(v); mul && mul->getOpcode() == Instruction::Mul)
         return positive(mul->getOperand(0), depth + 1) && positive(mul->getOperand(1), depth + 1);
+    // Of a dimension the call names itself: the step is built again in
+    // the latch (rebuild_step).
     for (StringRef size : {"_Z15get_global_sizej", "_Z14get_local_sizej",
                            "_Z23get_enqueued_local_sizej", "_Z14get_num_groupsj"})
-        if (call_of(v, size))
-            return true;
+        if (const CallInst *call = call_of(v, size))
+            return isa<Constant>(call->getArgOperand(0));
     return false;
+}
+
+// A copy of `step` (what `positive` accepts) built with `b`.
+Value *rebuild_step(Value *step, IRBuilder<> &b)
+{
+    if (isa<Constant>(step))
+        return step;
+    if (auto *cast = dyn_cast<CastInst>(step))
+        return b.CreateCast(cast->getOpcode(), rebuild_step(cast->getOperand(0), b),
+                            cast->getType());
+    if (auto *mul = dyn_cast<BinaryOperator>(step))
+        return b.CreateMul(rebuild_step(mul->getOperand(0), b),
+                           rebuild_step(mul->getOperand(1), b));
+    Instruction *call = cast<CallInst>(step)->clone();
+    return b.Insert(call, step->getName());
+}
+
+// The step of `next`, the index's value in the next iteration: `index +
+// step` (either order), or `trunc(ext(index) + step)` from a wider type
+// (`int i; i += get_local_size(0)`), which is `index + trunc(step)`; null
+// when it is neither, or the step is not positive.
+Value *step_of(Value *next, const PHINode *index, bool &truncated)
+{
+    truncated = false;
+    if (auto *t = dyn_cast<TruncInst>(next)) {
+        next = t->getOperand(0);
+        truncated = true;
+    }
+    auto *add = dyn_cast<BinaryOperator>(next);
+    if (!add || add->getOpcode() != Instruction::Add)
+        return nullptr;
+    for (unsigned k = 0; k < 2; k++) {
+        Value *from = add->getOperand(k), *step = add->getOperand(1 - k);
+        if (truncated) {
+            auto *ext = dyn_cast<CastInst>(from);
+            if (!ext || !(isa<SExtInst>(ext) || isa<ZExtInst>(ext)))
+                continue;
+            from = ext->getOperand(0);
+        }
+        if (from == index && positive(step, 0))
+            return step;
+    }
+    return nullptr;
 }
 
 // The local id of dimension 0, widened or narrowed (`int lid =
@@ -82,7 +133,8 @@ const Value *local_id(const Value *v)
 // `start` as a uniform part plus the local id, both of start's type, built
 // before `at`: start = u + lid, sext(u + nsw lid), zext(u + nuw lid), or
 // get_global_id(0). Nothing is built when it does not split.
-std::optional<std::pair<Value *, Value *>> split_start(Value *start, Instruction *at)
+std::optional<std::pair<Value *, Value *>> split_start(Value *start, Instruction *at,
+                                                       const GroupUniformity &u)
 {
     IRBuilder<> b(at);
     Type *type = start->getType();
@@ -106,21 +158,25 @@ std::optional<std::pair<Value *, Value *>> split_start(Value *start, Instruction
         return std::make_pair(first, call("_Z12get_local_idj", "lid"));
     }
     Value *sum = start;
+    // sext or zext of a narrow sum, or trunc of a wide one (`uint i =
+    // group * size + lid` computed in size_t): the parts are cast alike.
     Instruction::CastOps widen = Instruction::CastOpsEnd;
-    if (auto *cast = dyn_cast<CastInst>(start); cast && (isa<SExtInst>(cast) || isa<ZExtInst>(cast))) {
+    if (auto *cast = dyn_cast<CastInst>(start);
+        cast && (isa<SExtInst>(cast) || isa<ZExtInst>(cast) || isa<TruncInst>(cast))) {
         widen = cast->getOpcode();
         sum = cast->getOperand(0);
     }
     auto *add = dyn_cast<BinaryOperator>(sum);
     if (!add || add->getOpcode() != Instruction::Add)
         return std::nullopt;
-    // The widening must not have wrapped the narrow sum.
+    // The widening must not have wrapped the narrow sum (truncating a sum
+    // is the sum of the truncated parts).
     if ((widen == Instruction::SExt && !add->hasNoSignedWrap()) ||
         (widen == Instruction::ZExt && !add->hasNoUnsignedWrap()))
         return std::nullopt;
     for (unsigned k = 0; k < 2; k++) {
         Value *lid = add->getOperand(k), *rest = add->getOperand(1 - k);
-        if (!local_id(lid) || !is_uniform(rest, {}))
+        if (!local_id(lid) || !u.uniform(rest))
             continue;
         if (widen != Instruction::CastOpsEnd) {
             lid = b.CreateCast(widen, lid, type, "lid");
@@ -134,7 +190,8 @@ std::optional<std::pair<Value *, Value *>> split_start(Value *start, Instruction
 // The loop's index phi and its pieces, when `l` is a grid-stride loop.
 struct Stride {
     PHINode *index;
-    BinaryOperator *next;
+    Value *next, *step;
+    bool truncated;
     ICmpInst *test;
     BasicBlock *preheader, *latch, *first_body;
 };
@@ -147,7 +204,7 @@ std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u,
     s.latch = l.getLoopLatch();
     BasicBlock *header = l.getHeader();
     if (!s.preheader || !s.latch || s.latch == header || l.getExitingBlock() != header ||
-        !s.latch->phis().empty() || (!u.together(s.preheader) && !pdt.dominates(s.preheader, entry)))
+        (!u.together(s.preheader) && !pdt.dominates(s.preheader, entry)))
         return std::nullopt;
     auto *br = dyn_cast<BranchInst>(header->getTerminator());
     if (!br || !br->isConditional() || !l.contains(br->getSuccessor(0)))
@@ -161,57 +218,82 @@ std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u,
         p != ICmpInst::ICMP_ULE)
         return std::nullopt;
     s.index = dyn_cast<PHINode>(s.test->getOperand(0));
-    if (!s.index || s.index->getParent() != header || !is_uniform(s.test->getOperand(1), {}))
+    if (!s.index || s.index->getParent() != header || !u.uniform(s.test->getOperand(1)))
         return std::nullopt;
-    s.next = dyn_cast<BinaryOperator>(s.index->getIncomingValueForBlock(s.latch));
-    if (!s.next || s.next->getOpcode() != Instruction::Add || s.next->getParent() != s.latch ||
-        s.next->getOperand(0) != s.index || !positive(s.next->getOperand(1), 0) ||
-        !s.next->hasOneUse())
+    s.next = s.index->getIncomingValueForBlock(s.latch);
+    s.step = step_of(s.next, s.index, s.truncated);
+    if (!s.step)
         return std::nullopt;
-    // The latch only steps; the index is not used after the loop.
-    for (Instruction &i : *s.latch)
-        if (&i != s.next && !i.isTerminator() &&
-            (i.mayHaveSideEffects() || i.mayReadFromMemory()))
-            return std::nullopt;
+    // The index is not used after the loop.
     for (const User *user : s.index->users())
         if (!l.contains(cast<Instruction>(user)))
             return std::nullopt;
-    // The header's other values must reach the latch on the path that
-    // skips the body too (a sum kept in a phi would not).
-    for (PHINode &phi : header->phis()) {
-        const auto *next = dyn_cast<Instruction>(phi.getIncomingValueForBlock(s.latch));
-        if (&phi != s.index && next && l.contains(next) && next->getParent() != header &&
-            next->getParent() != s.latch)
-            return std::nullopt;
-    }
+    // Work-items that wait for each other inside would wait where only
+    // some of them go.
+    for (const BasicBlock *b : l.blocks())
+        for (const Instruction &i : *b)
+            if (calls_wait(i))
+                return std::nullopt;
     return s;
 }
 
+// The header's values made in the body (a sum) reach the latch from the
+// body as before, and unchanged from `own`, the test that skips it. The
+// latch is the rewrite's own, so nothing in it is made in the body.
+void carry_past_body(const Loop &l, BasicBlock *latch, BasicBlock *own)
+{
+    for (PHINode &phi : l.getHeader()->phis()) {
+        auto *next = dyn_cast<Instruction>(phi.getIncomingValueForBlock(latch));
+        if (!next || !l.contains(next) || next->getParent() == l.getHeader() ||
+            next->getParent() == latch)
+            continue;
+        // Defined in the body: the skipping path does not pass it.
+        PHINode *merged = PHINode::Create(phi.getType(), 2, next->getName() + ".kept");
+        merged->insertBefore(latch->begin());
+        for (BasicBlock *from : predecessors(latch))
+            merged->addIncoming(from == own ? static_cast<Value *>(&phi) : next, from);
+        phi.setIncomingValueForBlock(latch, merged);
+    }
+}
+
 // False, and nothing changed, when the index's start does not split.
-bool rewrite(Loop &l, Stride &s)
+bool rewrite(Loop &l, Stride &s, const GroupUniformity &u)
 {
     BasicBlock *header = l.getHeader();
     auto parts = split_start(s.index->getIncomingValueForBlock(s.preheader),
-                             s.preheader->getTerminator());
+                             s.preheader->getTerminator(), u);
     if (!parts)
         return false;
+    // A latch of its own on the back edge, which the skipping path joins:
+    // the loop's latch may be its body, with side effects.
+    BasicBlock *latch = SplitEdge(s.latch, header);
+    latch->setName(header->getName() + ".step");
     // The group's counter, and the work-item's index from it.
     IRBuilder<> b(header, header->getFirstInsertionPt());
     PHINode *base = PHINode::Create(s.index->getType(), 2, Twine(GRID_STRIDE_PREFIX) + "0");
     base->insertBefore(s.index->getIterator());
     base->addIncoming(parts->first, s.preheader);
     Value *index = b.CreateAdd(base, parts->second, s.index->getName() + ".item");
+    IRBuilder<> step(latch->getTerminator());
+    Value *by = rebuild_step(s.step, step);
+    if (s.truncated)
+        by = step.CreateTrunc(by, base->getType());
+    Value *next = step.CreateAdd(base, by);
+    base->addIncoming(next, latch);
     s.index->replaceAllUsesWith(index);
-    s.next->setOperand(0, base);
-    base->addIncoming(s.next, s.latch);
     s.index->eraseFromParent();
+    // The work-item's old step, unless the body uses it.
+    std::string name = s.next->getName().str();
+    RecursivelyDeleteTriviallyDeadInstructions(s.next);
+    next->setName(name);
     // The group leaves when its first work-item's index does; each
     // work-item runs the body while its own test holds.
     auto *br = cast<BranchInst>(header->getTerminator());
     b.SetInsertPoint(br);
     Value *more = b.CreateICmp(s.test->getPredicate(), base, s.test->getOperand(1), "group.more");
     br->setCondition(more);
-    branch_on_edge(header, s.first_body, s.latch, s.test, "stride.own");
+    BasicBlock *own = branch_on_edge(header, s.first_body, latch, s.test, "stride.own");
+    carry_past_body(l, latch, own);
     return true;
 }
 
@@ -222,7 +304,7 @@ PreservedAnalyses GridStrideLoopsPass::run(Module &m, ModuleAnalysisManager &mam
     auto &fam = mam.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
     bool changed = false;
     for (Function &f : m) {
-        if (f.isDeclaration() || !is_kernel(f) || waits(f))
+        if (f.isDeclaration() || !is_kernel(f) || kernel_waits(f).others)
             continue;
         auto &loops = fam.getResult<LoopAnalysis>(f);
         auto &pdt = fam.getResult<PostDominatorTreeAnalysis>(f);
@@ -232,8 +314,9 @@ PreservedAnalyses GridStrideLoopsPass::run(Module &m, ModuleAnalysisManager &mam
             if (auto s = find_stride(*l, u, pdt, &f.getEntryBlock()))
                 found.push_back({l, *s});
         bool any = false;
+        // Judged again on the IR each rewrite leaves.
         for (auto &[l, s] : found)
-            any = rewrite(*l, s) || any;
+            any = rewrite(*l, s, GroupUniformity(f)) || any;
         if (any) {
             fam.invalidate(f, PreservedAnalyses::none());
             changed = true;

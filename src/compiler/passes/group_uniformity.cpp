@@ -186,21 +186,29 @@ void GroupUniformity::find_together()
 
 bool exits_uniformly(const Loop &l, SmallVectorImpl<PHINode *> &counters)
 {
-    PhiSet phis;
+    return exits_uniformly(l, PhiSet(), counters);
+}
+
+bool exits_uniformly(const Loop &l, const PhiSet &outside, SmallVectorImpl<PHINode *> &counters)
+{
+    PhiSet header;
     for (const PHINode &phi : l.getHeader()->phis())
-        phis.insert(&phi);
+        header.insert(&phi);
+    PhiSet phis;
     for (;;) {
+        phis = outside;
+        phis.insert(header.begin(), header.end());
         PhiSet keep;
-        for (const PHINode *phi : phis) {
+        for (const PHINode *phi : header) {
             bool ok = true;
             for (const Value *v : phi->incoming_values())
                 ok = ok && is_uniform(v, phis);
             if (ok)
                 keep.insert(phi);
         }
-        if (keep.size() == phis.size())
+        if (keep.size() == header.size())
             break;
-        phis = std::move(keep);
+        header = std::move(keep);
     }
     SmallVector<BasicBlock *, 4> exiting;
     l.getExitingBlocks(exiting);
@@ -210,7 +218,7 @@ bool exits_uniformly(const Loop &l, SmallVectorImpl<PHINode *> &counters)
             return false;
     }
     for (PHINode &phi : l.getHeader()->phis())
-        if (phis.contains(&phi))
+        if (header.contains(&phi))
             counters.push_back(&phi);
     return true;
 }
@@ -348,6 +356,17 @@ bool carries_compute(const Loop &l, const GroupUniformity &u)
     return computes || accumulates_in_memory(l);
 }
 
+// The phis before `l` the analysis found uniform (a bound chosen by a
+// uniform branch: SHOC's `block_stop`); the loop's own are judged again.
+PhiSet outside_phis(const Loop &l, const GroupUniformity &u)
+{
+    PhiSet outside;
+    for (const PHINode *phi : u.phis())
+        if (!l.contains(phi))
+            outside.insert(phi);
+    return outside;
+}
+
 bool is_uniform_inner_compute_loop(const Loop &l, const GroupUniformity &u,
                                    SmallVectorImpl<PHINode *> &counters)
 {
@@ -360,7 +379,7 @@ bool is_uniform_inner_compute_loop(const Loop &l, const GroupUniformity &u,
     const BasicBlock *outside = l.getLoopPreheader();
     if (!outside || !u.together(outside))
         return false;
-    return carries_compute(l, u) && exits_uniformly(l, counters);
+    return carries_compute(l, u) && exits_uniformly(l, outside_phis(l, u), counters);
 }
 
 bool is_uniform_compute_loop(const Loop &l, const GroupUniformity &u,
@@ -376,7 +395,7 @@ bool is_uniform_compute_loop(const Loop &l, const GroupUniformity &u,
     const BasicBlock *entry = &outside->getParent()->getEntryBlock();
     if (!pdt.dominates(outside, entry) && !u.together(outside))
         return false;
-    return carries_compute(l, u) && exits_uniformly(l, counters);
+    return carries_compute(l, u) && exits_uniformly(l, outside_phis(l, u), counters);
 }
 
 } // namespace ferrocl

@@ -76,6 +76,10 @@ class GroupUniformity {
 // or not a two-way branch.
 bool exits_uniformly(const llvm::Loop &l, llvm::SmallVectorImpl<llvm::PHINode *> &counters);
 
+// The same, with the phis outside the loop in `outside` taken as uniform.
+bool exits_uniformly(const llvm::Loop &l, const PhiSet &outside,
+                     llvm::SmallVectorImpl<llvm::PHINode *> &counters);
+
 // Whether `l` carries, from one iteration to the next, a value only the
 // work-item loop around it can vectorize: a floating-point value (a sum),
 // a work-item's integer that it multiplies (a chain of products), or a

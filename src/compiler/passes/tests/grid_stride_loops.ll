@@ -5,24 +5,29 @@
 ; work-item's own test guards the body; then the loop gets its implicit
 ; barriers. A loop starting at get_global_id(0) splits into
 ; get_group_id(0) * get_enqueued_local_size(0) + get_global_offset(0) and
-; the local id. Not changed: a loop whose step may be negative, one whose
-; index is used after it, and one summing in a phi.
+; the local id. A sum in a phi keeps its value where a work-item skips the
+; body. In a kernel with barriers, a loop before them is rewritten too (a
+; start truncated from size_t splits into truncated parts), and one with a
+; barrier inside is not. Not changed: a loop whose step may be negative,
+; and one whose index is used after it.
 
 ; CHECK-LABEL: define spir_kernel void @lin_comb(
 ; CHECK: %lid = sext i32 %lid32 to i64
 ; CHECK-NEXT: %group.start = sext i32 %wgs to i64
 ; CHECK: head:
-; CHECK-NEXT: %__fcl.u.0 = phi i64 [ %group.start, %entry ], [ %i.next, %latch ]
+; CHECK-NEXT: %__fcl.u.0 = phi i64 [ %group.start, %entry ], [ %i.next, %head.step ]
 ; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
 ; CHECK-NEXT: %i.item = add i64 %__fcl.u.0, %lid
 ; CHECK-NEXT: %more = icmp slt i64 %i.item, %n
 ; CHECK-NEXT: %group.more = icmp slt i64 %__fcl.u.0, %n
 ; CHECK-NEXT: br i1 %group.more, label %stride.own, label %done
 ; CHECK: stride.own:
-; CHECK-NEXT: br i1 %more, label %body, label %latch
-; CHECK: latch:
-; CHECK-NEXT: %step = sext i32 %gsize to i64
-; CHECK-NEXT: %i.next = add nsw i64 %__fcl.u.0, %step
+; CHECK-NEXT: br i1 %more, label %body, label %head.step
+; CHECK: head.step:
+; CHECK-NEXT: %gs1 = call i64 @_Z15get_global_sizej(i32 0)
+; CHECK-NEXT: %[[T:.*]] = trunc i64 %gs1 to i32
+; CHECK-NEXT: %[[S:.*]] = sext i32 %[[T]] to i64
+; CHECK-NEXT: %i.next = add i64 %__fcl.u.0, %[[S]]
 define spir_kernel void @lin_comb(float %a, ptr addrspace(1) %x, ptr addrspace(1) %z, i64 %n) {
 entry:
   %l = call i64 @_Z12get_local_idj(i32 0)
@@ -135,8 +140,17 @@ done:
 }
 
 ; CHECK-LABEL: define spir_kernel void @sum_in_phi(
-; CHECK-NOT: stride.own
-; CHECK: ret void
+; CHECK: head:
+; CHECK-NEXT: %__fcl.u.0 = phi i64
+; CHECK-NEXT: %acc = phi float [ 0.000000e+00, %entry ], [ %acc1.kept, %head.step ]
+; CHECK: stride.own:
+; CHECK-NEXT: br i1 %more, label %body, label %head.step
+; CHECK: head.step:
+; CHECK-NEXT: %acc1.kept = phi float [ %acc, %stride.own ], [ %acc1, %latch ]
+; CHECK: done:
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+; CHECK-NEXT: %po = getelementptr inbounds float, ptr addrspace(1) %z, i64 %g
+; CHECK-NEXT: store float %acc, ptr addrspace(1) %po
 define spir_kernel void @sum_in_phi(ptr addrspace(1) %z, i64 %n) {
 entry:
   %g = call i64 @_Z13get_global_idj(i32 0)
@@ -161,6 +175,70 @@ done:
   ret void
 }
 
+; SHOC's reduce: `uint i = group * (size * 2) + tid` in size_t, truncated;
+; `while (i < n) { sdata[tid] += ...; i += gridSize; }` before the
+; barriers. The loop after the barrier has one inside: left alone.
+; CHECK-LABEL: define spir_kernel void @block_sum(
+; CHECK: %lid = trunc i64 %{{.*}} to i32
+; CHECK-NEXT: %group.start = trunc i64 %start.group to i32
+; CHECK: head:
+; CHECK-NEXT: %__fcl.u.0 = phi i32 [ %group.start, %entry ], [ %i.next, %head.step ]
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+; CHECK: stride.own:
+; CHECK: tree:
+; CHECK-NOT: stride.own
+; CHECK: ret void
+define spir_kernel void @block_sum(ptr addrspace(1) %in, ptr addrspace(3) %sdata, i32 %n) {
+entry:
+  %lid64 = call i64 @_Z12get_local_idj(i32 0)
+  %tid = trunc i64 %lid64 to i32
+  %grp = call i64 @_Z12get_group_idj(i32 0)
+  %ls = call i64 @_Z14get_local_sizej(i32 0)
+  %ls2 = mul i64 %ls, 2
+  %start.group = mul i64 %grp, %ls2
+  %tid64 = zext i32 %tid to i64
+  %start.wide = add i64 %start.group, %tid64
+  %start = trunc i64 %start.wide to i32
+  %ng = call i64 @_Z14get_num_groupsj(i32 0)
+  %gs.wide = mul i64 %ls2, %ng
+  %gs = trunc i64 %gs.wide to i32
+  %slot = getelementptr inbounds float, ptr addrspace(3) %sdata, i64 %tid64
+  store float 0.0, ptr addrspace(3) %slot
+  br label %head
+head:
+  %i = phi i32 [ %start, %entry ], [ %i.next, %latch ]
+  %more = icmp ult i32 %i, %n
+  br i1 %more, label %body, label %tree
+body:
+  %i64 = zext i32 %i to i64
+  %p = getelementptr inbounds float, ptr addrspace(1) %in, i64 %i64
+  %v = load float, ptr addrspace(1) %p
+  %old = load float, ptr addrspace(3) %slot
+  %new = fadd float %old, %v
+  store float %new, ptr addrspace(3) %slot
+  br label %latch
+latch:
+  %i.next = add i32 %i, %gs
+  br label %head
+tree:
+  call void @_Z7barrierj(i32 1)
+  br label %thead
+thead:
+  %s = phi i32 [ 1, %tree ], [ %s.next, %tlatch ]
+  %tmore = icmp ult i32 %s, 8
+  br i1 %tmore, label %tbody, label %out
+tbody:
+  call void @_Z7barrierj(i32 1)
+  br label %tlatch
+tlatch:
+  %s.next = add i32 %s, %tid
+  br label %thead
+out:
+  ret void
+}
+
+declare void @_Z7barrierj(i32)
+declare i64 @_Z14get_num_groupsj(i32)
 declare i64 @_Z12get_local_idj(i32)
 declare i64 @_Z13get_global_idj(i32)
 declare i64 @_Z15get_global_sizej(i32)
