@@ -237,25 +237,6 @@ std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u,
     return s;
 }
 
-// The header's values made in the body (a sum) reach the latch from the
-// body as before, and unchanged from `own`, the test that skips it. The
-// latch is the rewrite's own, so nothing in it is made in the body.
-void carry_past_body(const Loop &l, BasicBlock *latch, BasicBlock *own)
-{
-    for (PHINode &phi : l.getHeader()->phis()) {
-        auto *next = dyn_cast<Instruction>(phi.getIncomingValueForBlock(latch));
-        if (!next || !l.contains(next) || next->getParent() == l.getHeader() ||
-            next->getParent() == latch)
-            continue;
-        // Defined in the body: the skipping path does not pass it.
-        PHINode *merged = PHINode::Create(phi.getType(), 2, next->getName() + ".kept");
-        merged->insertBefore(latch->begin());
-        for (BasicBlock *from : predecessors(latch))
-            merged->addIncoming(from == own ? static_cast<Value *>(&phi) : next, from);
-        phi.setIncomingValueForBlock(latch, merged);
-    }
-}
-
 // False, and nothing changed, when the index's start does not split.
 bool rewrite(Loop &l, Stride &s, const GroupUniformity &u)
 {
@@ -292,8 +273,10 @@ bool rewrite(Loop &l, Stride &s, const GroupUniformity &u)
     b.SetInsertPoint(br);
     Value *more = b.CreateICmp(s.test->getPredicate(), base, s.test->getOperand(1), "group.more");
     br->setCondition(more);
+    // The latch is the rewrite's own: the phis' next values made before it
+    // are the body's.
     BasicBlock *own = branch_on_edge(header, s.first_body, latch, s.test, "stride.own");
-    carry_past_body(l, latch, own);
+    carry_past_skip(l, latch, own, SmallPtrSet<PHINode *, 1>());
     return true;
 }
 

@@ -271,31 +271,16 @@ void move_out_of_guard(Function &f, Guarded &g, const DominatorTree &dt)
                    "guard.exit");
     // Each iteration: the body for the guard's work-items; the latch, which
     // only counts, for all.
-    SmallVector<BasicBlock *, 4> latch_preds(predecessors(g.latch));
     BasicBlock *body = branch_on_edge(
         g.header, g.first_body, g.latch,
         new LoadInst(Type::getInt1Ty(ctx), active, "guard.active.in", test), "guard.body");
     JoinCopies again(g, dt, meet);
     SmallPtrSet<PHINode *, 4> counters(g.counters.begin(), g.counters.end());
-    for (PHINode &phi : g.header->phis()) {
-        if (counters.contains(&phi)) {
-            phi.setIncomingValueForBlock(meet, again.get(phi.getIncomingValueForBlock(meet)));
-            continue;
-        }
-        // A value the body computes (a sum) reaches the latch from the
-        // body; past a skipped body it stays what it was.
-        auto *next = dyn_cast<Instruction>(phi.getIncomingValueForBlock(g.latch));
-        if (!next || !g.loop->contains(next) || next->getParent() == g.header ||
-            next->getParent() == g.latch)
-            continue;
-        PHINode *merged = PHINode::Create(phi.getType(), latch_preds.size() + 1,
-                                          phi.getName() + ".latch");
-        merged->insertBefore(g.latch->getFirstNonPHIIt());
-        for (BasicBlock *p : latch_preds)
-            merged->addIncoming(next, p);
-        merged->addIncoming(&phi, body);
-        phi.setIncomingValueForBlock(g.latch, merged);
-    }
+    for (PHINode *phi : g.counters)
+        phi->setIncomingValueForBlock(meet, again.get(phi->getIncomingValueForBlock(meet)));
+    // A value the body computes (a sum) reaches the latch from the body;
+    // past a skipped body it stays what it was.
+    carry_past_skip(*g.loop, g.latch, body, counters);
     for (BasicBlock *b : {g.header, g.latch})
         for (Instruction &i : *b)
             if (!isa<PHINode>(i))

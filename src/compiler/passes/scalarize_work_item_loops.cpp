@@ -31,26 +31,11 @@ namespace ferrocl {
 
 namespace {
 
-bool parallel(const Loop &l)
-{
-    MDNode *id = l.getLoopID();
-    if (!id)
-        return false;
-    for (const MDOperand &op : id->operands())
-        if (const auto *node = dyn_cast<MDNode>(op))
-            if (node->getNumOperands() > 0)
-                if (const auto *name = dyn_cast<MDString>(node->getOperand(0)))
-                    if (name->getString() == "llvm.loop.parallel_accesses")
-                        return true;
-    return false;
-}
-
 bool has_work_item_loop(const LoopInfo &loops)
 {
-    for (const Loop *top : loops)
-        for (const Loop *l : top->getLoopsInPreorder())
-            if (parallel(*l))
-                return true;
+    for (const Loop *l : loops.getLoopsInPreorder())
+        if (findOptionMDForLoop(l, "llvm.loop.parallel_accesses"))
+            return true;
     return false;
 }
 

@@ -142,11 +142,11 @@ done:
 ; CHECK-LABEL: define spir_kernel void @sum_in_phi(
 ; CHECK: head:
 ; CHECK-NEXT: %__fcl.u.0 = phi i64
-; CHECK-NEXT: %acc = phi float [ 0.000000e+00, %entry ], [ %acc1.kept, %head.step ]
+; CHECK-NEXT: %acc = phi float [ 0.000000e+00, %entry ], [ %acc.latch, %head.step ]
 ; CHECK: stride.own:
 ; CHECK-NEXT: br i1 %more, label %body, label %head.step
 ; CHECK: head.step:
-; CHECK-NEXT: %acc1.kept = phi float [ %acc, %stride.own ], [ %acc1, %latch ]
+; CHECK-NEXT: %acc.latch = phi float [ %acc1, %latch ], [ %acc, %stride.own ]
 ; CHECK: done:
 ; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
 ; CHECK-NEXT: %po = getelementptr inbounds float, ptr addrspace(1) %z, i64 %g
