@@ -229,8 +229,10 @@ done:
 /* ------------------------------------------------ event-chained OOO queue */
 
 /* N commands on an out-of-order queue, each waiting on the previous one's
- * event, then one clFinish.  Median over repetitions of total/N. */
-static void bench_chain(const char *name, int use_write)
+ * event, then one clFinish.  Median over repetitions of total/N.  The
+ * command: a launch of `kernel` over 64 work-items when given, else a
+ * 4-byte buffer write (use_write) or a marker. */
+static void bench_chain(const char *name, int use_write, cl_kernel kernel)
 {
     cl_int err;
     const int ncmd = 2000;
@@ -260,7 +262,10 @@ static void bench_chain(const char *name, int use_write)
         for (int i = 0; i < ncmd; i++) {
             cl_uint nw = prev ? 1 : 0;
             const cl_event *wl = prev ? &prev : NULL;
-            if (use_write) {
+            if (kernel) {
+                size_t g = 64;
+                CHECK(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &g, NULL, nw, wl, &ev), name);
+            } else if (use_write) {
                 size_t off = ((size_t)i * 4) % sizeof g_host;
                 CHECK(clEnqueueWriteBuffer(q, g_buf, CL_FALSE, off, 4, g_host + off,
                                            nw, wl, &ev), name);
@@ -352,46 +357,6 @@ static void bench_kernel_launch(const char *name)
     }
     emit(name, median(tot, reps));
 fail:
-    clReleaseCommandQueue(q);
-    free(tot);
-}
-
-/* 2,000 kernels of 64 work-items on an out-of-order queue, each waiting on
- * the previous one's event, then clFinish. Median over repetitions of
- * total/N. */
-static void bench_kernel_chain(const char *name, cl_kernel k)
-{
-    cl_int err;
-    const int ncmd = 2000;
-    int reps = scaled(21, 3);
-    double *tot = malloc(sizeof(double) * (size_t)reps);
-    cl_command_queue q = make_queue(CL_TRUE, &err);
-    cl_event prev = NULL, ev = NULL;
-    size_t g = 64;
-    if (!q) {
-        emit_na(name, "cannot create out-of-order queue");
-        free(tot);
-        return;
-    }
-    for (int r = -1; r < reps; r++) {
-        double t0 = now_us();
-        for (int i = 0; i < ncmd; i++) {
-            CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, prev ? 1 : 0,
-                                         prev ? &prev : NULL, &ev), name);
-            if (prev) clReleaseEvent(prev);
-            prev = ev;
-        }
-        CHECK(clFinish(q), name);
-        clReleaseEvent(prev);
-        prev = NULL;
-        if (r >= 0) tot[r] = (now_us() - t0) / ncmd;
-    }
-    emit(name, median(tot, reps));
-    goto done;
-fail:
-    if (prev) clReleaseEvent(prev);
-    clFinish(q);
-done:
     clReleaseCommandQueue(q);
     free(tot);
 }
@@ -574,9 +539,9 @@ static void run_group(int gi)
         break;
     case 4: bench_inorder("inorder_marker_us_per_cmd", "inorder_marker_enqueue_us_per_cmd", 0); break;
     case 5:
-        if (have_buf(g->fig1, g->fig2)) bench_chain(g->fig1, 1);
+        if (have_buf(g->fig1, g->fig2)) bench_chain(g->fig1, 1, NULL);
         break;
-    case 6: bench_chain("ooo_chain_marker_us_per_cmd", 0); break;
+    case 6: bench_chain("ooo_chain_marker_us_per_cmd", 0, NULL); break;
     case 7: bench_floor(); break;
     case 8:
     case 9:
@@ -589,7 +554,7 @@ static void run_group(int gi)
     case 10: {
         cl_kernel k = tiny_kernel("inc", g->fig1);
         if (k) {
-            bench_kernel_chain(g->fig1, k);
+            bench_chain(g->fig1, 0, k);
             clReleaseKernel(k);
         }
         break;

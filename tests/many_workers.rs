@@ -12,7 +12,7 @@ mod common;
 use common::*;
 use std::ffi::{c_char, c_void};
 use std::ptr::{null, null_mut};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
@@ -25,22 +25,6 @@ extern "C" {
         v: *mut c_void,
         r: *mut usize,
     ) -> cl_int;
-    fn clCreateProgramWithSource(
-        c: cl_context,
-        n: cl_uint,
-        s: *const *const c_char,
-        l: *const usize,
-        e: *mut cl_int,
-    ) -> cl_program;
-    fn clBuildProgram(
-        p: cl_program,
-        n: cl_uint,
-        d: *const cl_device_id,
-        o: *const c_char,
-        f: *const c_void,
-        u: *mut c_void,
-    ) -> cl_int;
-    fn clReleaseProgram(p: cl_program) -> cl_int;
     fn clCreateKernel(p: cl_program, name: *const c_char, e: *mut cl_int) -> cl_kernel;
     fn clSetKernelArg(k: cl_kernel, i: cl_uint, size: usize, v: *const c_void) -> cl_int;
     fn clReleaseKernel(k: cl_kernel) -> cl_int;
@@ -93,19 +77,6 @@ fn items(i: usize) -> usize {
 fn items_per_thread() -> usize {
     (0..COMMANDS).map(items).sum()
 }
-
-static CALLBACKS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe extern "C" fn count_callback(_e: cl_event, status: cl_int, _user: *mut c_void) {
-    assert_eq!(status, CL_COMPLETE);
-    CALLBACKS.fetch_add(1, Ordering::Relaxed);
-}
-
-/// Handles shared between threads: plain pointers.
-#[derive(Clone, Copy)]
-struct Shared<T>(T);
-// SAFETY: CL handles may be used from any thread.
-unsafe impl<T> Send for Shared<T> {}
 
 const SOURCE: &str = "kernel void count(global int *hits) { atomic_inc(&hits[get_global_id(0)]); }";
 

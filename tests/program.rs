@@ -8,13 +8,6 @@ use std::ptr::{null, null_mut};
 
 #[link(name = "OpenCL")]
 extern "C" {
-    fn clCreateProgramWithSource(
-        c: cl_context,
-        n: cl_uint,
-        s: *const *const c_char,
-        l: *const usize,
-        e: *mut cl_int,
-    ) -> cl_program;
     fn clCreateProgramWithBinary(
         c: cl_context,
         n: cl_uint,
@@ -24,14 +17,6 @@ extern "C" {
         st: *mut cl_int,
         e: *mut cl_int,
     ) -> cl_program;
-    fn clBuildProgram(
-        p: cl_program,
-        n: cl_uint,
-        d: *const cl_device_id,
-        o: *const c_char,
-        f: *const c_void,
-        u: *mut c_void,
-    ) -> cl_int;
     fn clGetProgramInfo(
         p: cl_program,
         name: cl_uint,
@@ -47,7 +32,6 @@ extern "C" {
         v: *mut c_void,
         r: *mut usize,
     ) -> cl_int;
-    fn clReleaseProgram(p: cl_program) -> cl_int;
 }
 
 fn program(s: &Setup, src: &str) -> cl_program {

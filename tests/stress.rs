@@ -13,7 +13,6 @@ const THREADS: usize = 8;
 const COMMANDS: usize = 10_000;
 
 static RUNS: [AtomicUsize; THREADS] = [const { AtomicUsize::new(0) }; THREADS];
-static CALLBACKS: AtomicUsize = AtomicUsize::new(0);
 
 unsafe extern "C" fn count_run(args: *mut c_void) {
     // SAFETY: the argument block holds the thread index we passed.
@@ -21,24 +20,13 @@ unsafe extern "C" fn count_run(args: *mut c_void) {
     RUNS[thread].fetch_add(1, Ordering::Relaxed);
 }
 
-unsafe extern "C" fn count_callback(_e: cl_event, status: cl_int, _user: *mut c_void) {
-    assert_eq!(status, CL_COMPLETE);
-    CALLBACKS.fetch_add(1, Ordering::Relaxed);
-}
-
-/// Events shared between threads: handles are plain pointers.
-#[derive(Clone, Copy)]
-struct SharedEvent(cl_event);
-// SAFETY: CL handles may be used from any thread.
-unsafe impl Send for SharedEvent {}
-
 #[test]
 fn eight_threads_ten_thousand_commands_each() {
     select_ferrocl();
     let platform = platforms()[0];
     let setup = Arc::new(Setup::new(platform));
     // The latest event of each thread's queue, for its neighbour to wait on.
-    let latest: Arc<Vec<Mutex<Option<SharedEvent>>>> =
+    let latest: Arc<Vec<Mutex<Option<Shared<cl_event>>>>> =
         Arc::new((0..THREADS).map(|_| Mutex::new(None)).collect());
     let start = Arc::new(Barrier::new(THREADS));
     let handles: Vec<_> = (0..THREADS)
@@ -50,7 +38,7 @@ fn eight_threads_ten_thousand_commands_each() {
                 } else {
                     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as u64
                 };
-                let q = SharedEvent(setup.queue(ooo) as cl_event);
+                let q = Shared(setup.queue(ooo) as cl_event);
                 start.wait();
                 for i in 0..COMMANDS {
                     // Retained under the slot's lock, so its owner cannot
@@ -108,7 +96,7 @@ fn eight_threads_ten_thousand_commands_each() {
                             CL_SUCCESS
                         );
                     }
-                    let old = latest[t].lock().unwrap().replace(SharedEvent(ev));
+                    let old = latest[t].lock().unwrap().replace(Shared(ev));
                     if let Some(old) = old {
                         // SAFETY: our reference to the replaced event.
                         unsafe { clReleaseEvent(old.0) };

@@ -16,12 +16,28 @@ mod cl {
     include!(concat!(env!("OUT_DIR"), "/cl_bindings.rs"));
 }
 pub use cl::*;
-use std::ffi::c_void;
+use std::ffi::{c_char, c_void};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 
 pub type NativeFn = unsafe extern "C" fn(*mut c_void);
 pub type EventCallback = unsafe extern "C" fn(cl_event, cl_int, *mut c_void);
+
+/// Handles shared between threads: plain pointers.
+#[derive(Clone, Copy)]
+pub struct Shared<T>(pub T);
+// SAFETY: CL handles may be used from any thread.
+unsafe impl<T> Send for Shared<T> {}
+
+/// Completion callbacks counted by `count_callback`.
+pub static CALLBACKS: AtomicUsize = AtomicUsize::new(0);
+
+/// An event callback that checks the command completed and counts it.
+pub unsafe extern "C" fn count_callback(_e: cl_event, status: cl_int, _user: *mut c_void) {
+    assert_eq!(status, CL_COMPLETE);
+    CALLBACKS.fetch_add(1, Ordering::Relaxed);
+}
 
 #[link(name = "OpenCL")]
 extern "C" {
@@ -53,6 +69,22 @@ extern "C" {
         err: *mut cl_int,
     ) -> cl_context;
     pub fn clReleaseContext(c: cl_context) -> cl_int;
+    pub fn clCreateProgramWithSource(
+        c: cl_context,
+        n: cl_uint,
+        s: *const *const c_char,
+        l: *const usize,
+        e: *mut cl_int,
+    ) -> cl_program;
+    pub fn clBuildProgram(
+        p: cl_program,
+        n: cl_uint,
+        d: *const cl_device_id,
+        o: *const c_char,
+        f: *const c_void,
+        u: *mut c_void,
+    ) -> cl_int;
+    pub fn clReleaseProgram(p: cl_program) -> cl_int;
     pub fn clCreateCommandQueueWithProperties(
         c: cl_context,
         d: cl_device_id,
