@@ -8,7 +8,11 @@
  *   j < nj)` (loops_out_of_guards.cpp), sizes not multiples of the group's,
  *   runtime-sized groups too; and a serial loop behind `if (id == 0)`;
  * - Rodinia's gaussian Fan2, contiguous along y (contiguous_dimension.h),
- *   with runtime-sized and given groups.
+ *   with runtime-sized and given groups;
+ * - Rodinia's kmeans: a loop over features inside a loop over clusters,
+ *   both behind the point's bounds check (both get implicit barriers), and
+ *   a loop behind a check that changes with the outer loop's iteration
+ *   (the guard's flag is set again in each).
  * Values are small integers in floats: every sum is exact. */
 #include "harness.h"
 #include <string.h>
@@ -32,6 +36,17 @@ static cl_mem buffer(cl_context c, size_t bytes, void *host)
 {
     cl_int e;
     return clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, host, &e);
+}
+
+/* A test's kernels (either may be NULL: its build failed) and program. */
+static void release_kernels(cl_kernel first, cl_kernel second, cl_program p)
+{
+    if (second)
+        clReleaseKernel(second);
+    if (first) {
+        clReleaseKernel(first);
+        clReleaseProgram(p);
+    }
 }
 
 static const char *stride_src =
@@ -107,12 +122,7 @@ TEST(grid_stride_loops)
             clReleaseMemObject(bz);
             clReleaseMemObject(bw);
         }
-        if (t)
-            clReleaseKernel(t);
-        if (k) {
-            clReleaseKernel(k);
-            clReleaseProgram(p);
-        }
+        release_kernels(k, t, p);
     }
     clReleaseCommandQueue(q);
     clReleaseContext(c);
@@ -195,12 +205,7 @@ TEST(loops_behind_bounds_checks)
             clReleaseMemObject(bc);
             clReleaseMemObject(bo);
         }
-        if (s)
-            clReleaseKernel(s);
-        if (k) {
-            clReleaseKernel(k);
-            clReleaseProgram(p);
-        }
+        release_kernels(k, s, p);
     }
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
@@ -267,13 +272,127 @@ TEST(columns_innermost)
             clReleaseMemObject(ba);
             clReleaseMemObject(bb);
         }
-        if (k) {
-            clReleaseKernel(k);
-            clReleaseProgram(p);
-        }
+        release_kernels(k, NULL, p);
     }
     clReleaseCommandQueue(q);
     clReleaseContext(c);
+}
+
+static const char *kmeans_src =
+    "kernel void kmeans_kernel_c(global float *feature, global float *clusters,\n"
+    "                            global int *membership, int npoints, int nclusters,\n"
+    "                            int nfeatures, int offset, int size) {\n"
+    "    unsigned int point_id = get_global_id(0);\n"
+    "    int index = 0;\n"
+    "    if (point_id < npoints) {\n"
+    "        float min_dist = FLT_MAX;\n"
+    "        for (int i = 0; i < nclusters; i++) {\n"
+    "            float dist = 0;\n"
+    "            float ans = 0;\n"
+    "            for (int l = 0; l < nfeatures; l++)\n"
+    "                ans += (feature[l * npoints + point_id] - clusters[i * nfeatures + l]) *\n"
+    "                       (feature[l * npoints + point_id] - clusters[i * nfeatures + l]);\n"
+    "            dist = ans;\n"
+    "            if (dist < min_dist) {\n"
+    "                min_dist = dist;\n"
+    "                index = i;\n"
+    "            }\n"
+    "        }\n"
+    "        membership[point_id] = index;\n"
+    "    }\n"
+    "}\n"
+    "kernel void below(global float *a, global float *out, int n, int m) {\n"
+    "    int i = get_global_id(0);\n"
+    "    float s = 0;\n"
+    "    if (i < n) {\n"
+    "        for (int j = 0; j < m; j++) {\n"
+    "            if (i % m >= j) {\n"
+    "                float t = 0;\n"
+    "                for (int k = 0; k < m; k++) t += a[k * n + i] * (j + 1);\n"
+    "                s += t;\n"
+    "            }\n"
+    "        }\n"
+    "        out[i] = s;\n"
+    "    }\n"
+    "}\n";
+
+TEST(nested_loops_behind_bounds_checks)
+{
+    enum { N = 203, F = 5, K = 4, M = 6 };
+    static float feature[F * N], clusters[K * F], a[M * N], out[N];
+    static int membership[N];
+    for (int i = 0; i < F * N; i++) feature[i] = (float)((i * 7) % 11);
+    for (int i = 0; i < K * F; i++) clusters[i] = (float)((i * 5) % 9);
+    for (int i = 0; i < M * N; i++) a[i] = (float)(i % 5 - 2);
+    const char *options[] = {"", "-cl-opt-disable"};
+    cl_context ctx = h_context();
+    cl_command_queue q = h_queue(ctx, 0);
+    for (int o = 0; o < 2 && !h_failed(); o++) {
+        cl_program p;
+        cl_kernel k = build_kernel(ctx, kmeans_src, "kmeans_kernel_c", options[o], &p);
+        cl_kernel b = k ? clCreateKernel(p, "below", NULL) : NULL;
+        size_t global = 256, local = 64;
+        for (int shape = 0; k && b && shape < 2 && !h_failed(); shape++) {
+            for (int i = 0; i < N; i++) membership[i] = -1, out[i] = -1;
+            cl_mem bf = buffer(ctx, sizeof feature, feature);
+            cl_mem bc = buffer(ctx, sizeof clusters, clusters);
+            cl_mem bm = buffer(ctx, sizeof membership, membership);
+            cl_mem ba = buffer(ctx, sizeof a, a), bo = buffer(ctx, sizeof out, out);
+            cl_int n = N, nc = K, nf = F, zero = 0, m = M;
+            clSetKernelArg(k, 0, sizeof bf, &bf);
+            clSetKernelArg(k, 1, sizeof bc, &bc);
+            clSetKernelArg(k, 2, sizeof bm, &bm);
+            clSetKernelArg(k, 3, sizeof n, &n);
+            clSetKernelArg(k, 4, sizeof nc, &nc);
+            clSetKernelArg(k, 5, sizeof nf, &nf);
+            clSetKernelArg(k, 6, sizeof zero, &zero);
+            clSetKernelArg(k, 7, sizeof zero, &zero);
+            CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, shape ? NULL : &local, 0, NULL,
+                                            NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bm, CL_TRUE, 0, sizeof membership, membership, 0, NULL,
+                                         NULL));
+            for (int pt = 0; pt < N && !h_failed(); pt++) {
+                float best = 3.40282347e+38f;
+                int want = 0;
+                for (int c = 0; c < K; c++) {
+                    float d = 0;
+                    for (int f = 0; f < F; f++) {
+                        float x = feature[f * N + pt] - clusters[c * F + f];
+                        d += x * x;
+                    }
+                    if (d < best)
+                        best = d, want = c;
+                }
+                if (membership[pt] != want)
+                    h_fail_at(__FILE__, __LINE__, "kmeans '%s' %s groups: point %d in %d, expected %d",
+                              options[o], shape ? "runtime-sized" : "64", pt, membership[pt], want);
+            }
+            clSetKernelArg(b, 0, sizeof ba, &ba);
+            clSetKernelArg(b, 1, sizeof bo, &bo);
+            clSetKernelArg(b, 2, sizeof n, &n);
+            clSetKernelArg(b, 3, sizeof m, &m);
+            CHECK_OK(clEnqueueNDRangeKernel(q, b, 1, NULL, &global, shape ? NULL : &local, 0, NULL,
+                                            NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+            for (int i = 0; i < N && !h_failed(); i++) {
+                float want = 0;
+                for (int j = 0; j < M; j++)
+                    if (i % M >= j)
+                        for (int kk = 0; kk < M; kk++) want += a[kk * N + i] * (j + 1);
+                if (out[i] != want)
+                    h_fail_at(__FILE__, __LINE__, "below '%s' %s groups: out[%d] = %g, expected %g",
+                              options[o], shape ? "runtime-sized" : "64", i, out[i], want);
+            }
+            clReleaseMemObject(bf);
+            clReleaseMemObject(bc);
+            clReleaseMemObject(bm);
+            clReleaseMemObject(ba);
+            clReleaseMemObject(bo);
+        }
+        release_kernels(k, b, p);
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
 }
 
 int main(int argc, char **argv)
@@ -282,5 +401,6 @@ int main(int argc, char **argv)
     H_RUN_T(grid_stride_loops, 120);
     H_RUN_T(loops_behind_bounds_checks, 120);
     H_RUN_T(columns_innermost, 120);
+    H_RUN_T(nested_loops_behind_bounds_checks, 120);
     return h_done();
 }

@@ -126,6 +126,18 @@ std::optional<int64_t> address_step(const Value *address, unsigned dim, const Da
     return step(address, id_of(dim), layout, 0);
 }
 
+std::optional<int64_t> address_step(const Value *address, unsigned dim, ArrayRef<const Value *> fixed,
+                                    const DataLayout &layout)
+{
+    auto id = id_of(dim);
+    auto of_id = [&](const Value *v) -> std::optional<int64_t> {
+        if (is_contained(fixed, v))
+            return 0;
+        return id(v);
+    };
+    return step(address, of_id, layout, 0);
+}
+
 std::optional<int64_t> address_step(const Value *address, const Value *counter, int64_t increment,
                                     const DataLayout &layout)
 {

@@ -5,6 +5,8 @@
 // pass asks it once per kernel, on the kernel's own body.
 #pragma once
 
+#include <llvm/ADT/ArrayRef.h>
+
 #include <cstdint>
 #include <optional>
 
@@ -26,6 +28,12 @@ unsigned contiguous_dimension(const llvm::Function &kernel);
 // How many bytes `address` moves when dimension `dim`'s work-item id grows
 // by one, when that is a constant (ids of the other dimensions count 0).
 std::optional<int64_t> address_step(const llvm::Value *address, unsigned dim,
+                                    const llvm::DataLayout &layout);
+
+// The same, with the values in `fixed` (a uniform loop's counters) counting
+// 0 too.
+std::optional<int64_t> address_step(const llvm::Value *address, unsigned dim,
+                                    llvm::ArrayRef<const llvm::Value *> fixed,
                                     const llvm::DataLayout &layout);
 
 // The same per iteration of a loop whose `counter` grows by `increment`

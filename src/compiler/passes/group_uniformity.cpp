@@ -6,6 +6,7 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -135,7 +136,10 @@ bool has_plain_barrier(const BasicBlock &b)
     return false;
 }
 
-GroupUniformity::GroupUniformity(const Function &f) : f_(f)
+GroupUniformity::GroupUniformity(const Function &f)
+    : f_(f), dt_(std::make_unique<DominatorTree>(const_cast<Function &>(f))),
+      pdt_(std::make_unique<PostDominatorTree>(const_cast<Function &>(f))),
+      loops_(std::make_unique<LoopInfo>(*dt_))
 {
     for (const BasicBlock &b : f)
         for (const PHINode &phi : b.phis())
@@ -181,7 +185,40 @@ void GroupUniformity::find_together()
         if (decided)
             for (const BasicBlock *s : successors(b))
                 stack.push_back(s);
+        else if (const BasicBlock *meet = reconverges(b))
+            stack.push_back(meet);
     }
+}
+
+GroupUniformity::~GroupUniformity() = default;
+
+// Where the paths out of `b` meet again, when every work-item that runs
+// `b` then runs that block exactly once before it runs `b` again: its
+// immediate post-dominator, dominated by `b`, in the same loop, and no path
+// between them returns to `b` or leaves the blocks `b` dominates (a
+// `continue` to the loop's header would let a work-item skip it). Loops
+// inside those blocks are allowed: each work-item leaves them towards the
+// meeting block. Kernels check their bounds (`if (i < n) {...}`) inside
+// loops that implicit barriers cut; the code after such a check runs
+// together again.
+const BasicBlock *GroupUniformity::reconverges(const BasicBlock *b) const
+{
+    const DomTreeNodeBase<BasicBlock> *node = pdt_->getNode(b);
+    const BasicBlock *meet = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
+    if (!meet || !dt_->dominates(b, meet) || loops_->getLoopFor(meet) != loops_->getLoopFor(b))
+        return nullptr;
+    SmallPtrSet<const BasicBlock *, 32> seen;
+    SmallVector<const BasicBlock *, 32> work(successors(b));
+    while (!work.empty()) {
+        const BasicBlock *s = work.pop_back_val();
+        if (s == meet || !seen.insert(s).second)
+            continue;
+        if (s == b || !dt_->dominates(b, s))
+            return nullptr;
+        for (const BasicBlock *next : successors(s))
+            work.push_back(next);
+    }
+    return meet;
 }
 
 bool exits_uniformly(const Loop &l, SmallVectorImpl<PHINode *> &counters)
@@ -299,6 +336,11 @@ bool walks_rows(const Loop &l)
             next->getOperand(0) == &phi)
             counters.push_back({&phi, by->getSExtValue()});
     }
+    // The counters are the same in all work-items (the loop is uniform):
+    // `a[i * n + k]` is then the same element for the work-items of a row.
+    SmallVector<const Value *, 2> fixed;
+    for (auto [counter, increment] : counters)
+        fixed.push_back(counter);
     for (const BasicBlock *b : l.blocks())
         for (const Instruction &i : *b) {
             const Value *pointer = getLoadStorePointerOperand(&i);
@@ -306,7 +348,7 @@ bool walks_rows(const Loop &l)
                 continue;
             Type *type = isa<LoadInst>(i) ? i.getType() : cast<StoreInst>(i).getValueOperand()->getType();
             auto size = (int64_t)layout.getTypeStoreSize(type).getFixedValue();
-            std::optional<int64_t> across = address_step(pointer, 0, layout);
+            std::optional<int64_t> across = address_step(pointer, 0, fixed, layout);
             if (across && (*across == 0 || *across == size))
                 continue;
             for (auto [counter, increment] : counters)

@@ -15,8 +15,11 @@
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/ADT/SmallVector.h>
 
+#include <memory>
+
 namespace llvm {
 class BasicBlock;
+class DominatorTree;
 class Function;
 class Instruction;
 class Loop;
@@ -54,9 +57,11 @@ class GroupUniformity {
     // once an incoming value is not, or once work-items may reach its
     // block from different predecessors; the blocks run together are those
     // reached from the entry or a barrier (which all work-items reach)
-    // through branches on uniform values. Loop counters stay uniform
-    // through their own back edges.
+    // through branches on uniform values, and the blocks where the paths
+    // of a branch on a varying value meet again (reconverges). Loop
+    // counters stay uniform through their own back edges.
     explicit GroupUniformity(const llvm::Function &f);
+    ~GroupUniformity();
 
     bool together(const llvm::BasicBlock *b) const { return together_.contains(b); }
     const PhiSet &phis() const { return phis_; }
@@ -64,10 +69,14 @@ class GroupUniformity {
 
   private:
     void find_together();
+    const llvm::BasicBlock *reconverges(const llvm::BasicBlock *b) const;
 
     llvm::SmallPtrSet<const llvm::BasicBlock *, 32> together_;
     PhiSet phis_;
     const llvm::Function &f_;
+    std::unique_ptr<llvm::DominatorTree> dt_;
+    std::unique_ptr<llvm::PostDominatorTree> pdt_;
+    std::unique_ptr<llvm::LoopInfo> loops_;
 };
 
 // A loop all work-items run the same number of times: each branch out of it

@@ -45,6 +45,47 @@ bool short_loop(Function &f, Loop &l, FunctionAnalysisManager &fam)
     return trips != 0 && trips <= 32;
 }
 
+// Whether `v` is computed from a phi (a loop's counter): ferrocl-rematerialize
+// computes the other cheap values again where they are used.
+bool from_phi(const Value *v, unsigned depth)
+{
+    const auto *i = dyn_cast<Instruction>(v);
+    if (!i || depth > 8)
+        return false;
+    if (isa<PHINode>(i))
+        return true;
+    for (const Value *op : i->operands())
+        if (from_phi(op, depth + 1))
+            return true;
+    return false;
+}
+
+// The integers all work-items compute alike from a loop's counter where
+// they go together, used past their block, are named as uniform too: the
+// region transform then keeps them once per group. The second iteration of a loop unrolled twice
+// (mark_loops_for_unrolling.cpp) counts `i + 1`; kept per work-item, an
+// access `c[(i + 1) * n + k]` in the regions of a loop inside it became a
+// gather of one element per work-item (kmeans).
+void name_uniform_values(Function &f, const GroupUniformity &u)
+{
+    unsigned n = 0;
+    for (BasicBlock &b : f) {
+        if (!u.together(&b))
+            continue;
+        for (Instruction &i : b) {
+            if (isa<PHINode>(i) || !i.getType()->isIntegerTy() ||
+                i.getName().starts_with(UNIFORM_PREFIX) || !u.uniform(&i) || !from_phi(&i, 0))
+                continue;
+            bool outside = false;
+            // (A phi's incoming value is stored where it is computed.)
+            for (const User *user : i.users())
+                outside = outside || (!isa<PHINode>(user) && cast<Instruction>(user)->getParent() != &b);
+            if (outside)
+                i.setName(Twine(UNIFORM_PREFIX) + (i.hasName() ? i.getName() : "v" + Twine(n++)));
+        }
+    }
+}
+
 } // namespace
 
 PreservedAnalyses ImplicitBarriersPass::run(Module &m, ModuleAnalysisManager &mam)
@@ -85,6 +126,7 @@ PreservedAnalyses ImplicitBarriersPass::run(Module &m, ModuleAnalysisManager &ma
         unsigned n = 0;
         for (PHINode *phi : counters)
             phi->setName(Twine(UNIFORM_PREFIX) + Twine(n++));
+        name_uniform_values(f, u);
         fam.invalidate(f, PreservedAnalyses::none());
     }
     return implicit ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -34,6 +34,10 @@ inline constexpr const char *UNIFORM_PREFIX = "__fcl.u.";
 // (grid_stride_loops.cpp): the loop carries compute (group_uniformity.h).
 inline constexpr const char *GRID_STRIDE_PREFIX = "__fcl.grid.";
 
+// The name prefix of a work-item's flag that it passed a bounds check
+// (loops_out_of_guards.cpp): a guard, like the check it stands for.
+inline constexpr const char *GUARD_FLAG_PREFIX = "__fcl.guard.";
+
 // The barrier a work-group function's wait becomes: `barrier(CLK_LOCAL_MEM_FENCE
 // | CLK_GLOBAL_MEM_FENCE)`.
 inline constexpr const char *BARRIER = "_Z7barrierj";

@@ -16,6 +16,13 @@
 // runtime; with the loop outside it the work-item loop runs inside each
 // iteration and vectorizes with masked loads and stores.
 //
+// In a kernel with barriers (implicit ones: the pass runs again after
+// implicit_barriers.cpp), the same for an innermost loop inside loops that
+// all hold a barrier, guarded where all work-items go together in each
+// iteration of those: Rodinia's kmeans, a loop over the features inside
+// the loop over the clusters, both behind the point's bounds check, ran
+// one work-item at a time, 7x slower than Intel's runtime.
+//
 // It changes no result: each work-item runs A, B and C as before, in the
 // same order; the others run only the loop's control, which is uniform
 // (the same counters and exit test for all, computed again from uniform
@@ -63,10 +70,12 @@ bool recomputable(const Instruction &i)
 }
 
 // A conditional branch of the guard: a comparison by order (bounds
-// checks), or a test all work-items agree on.
+// checks), a test all work-items agree on, or the flag of a check this
+// pass moved a loop out of (GUARD_FLAG_PREFIX).
 bool bounds_check(const BranchInst &br, const GroupUniformity &u)
 {
-    if (br.isUnconditional() || u.uniform(br.getCondition()))
+    if (br.isUnconditional() || u.uniform(br.getCondition()) ||
+        br.getCondition()->getName().starts_with(GUARD_FLAG_PREFIX))
         return true;
     const auto *cmp = dyn_cast<ICmpInst>(br.getCondition());
     return cmp && !cmp->isEquality();
@@ -107,7 +116,9 @@ bool at_join(const Value *v, const Guarded &g, const DominatorTree &dt, unsigned
 bool runs_for_all(const BasicBlock &b, const Guarded &g, const DominatorTree &dt)
 {
     for (const Instruction &i : b) {
-        if (isa<PHINode>(i) && &b == g.header)
+        // The header's phis, and the latch's that only carry a value to
+        // them (carries_only): a skipped body leaves those as they were.
+        if (isa<PHINode>(i) && (&b == g.header || &b == g.latch))
             continue;
         if (!i.isTerminator() && !recomputable(i))
             return false;
@@ -123,10 +134,26 @@ bool runs_for_all(const BasicBlock &b, const Guarded &g, const DominatorTree &dt
     return true;
 }
 
+// Whether each phi of the loop's `latch` only passes its value to a phi of
+// the `header` (`s = c ? s + x : s` merged at the end of an iteration): a
+// work-item that skips the body then passes the header phi's own value.
+bool carries_only(const BasicBlock &latch, const BasicBlock &header)
+{
+    for (const PHINode &phi : latch.phis()) {
+        if (!phi.hasOneUse())
+            return false;
+        const auto *to = dyn_cast<PHINode>(*phi.user_begin());
+        if (!to || to->getParent() != &header || to->getIncomingValueForBlock(&latch) != &phi)
+            return false;
+    }
+    return true;
+}
+
 // The loop `l` and its guard, when the pass can move the one out of the
 // other.
-std::optional<Guarded> find_guard(Function &f, Loop &l, const DominatorTree &dt,
-                                  const PostDominatorTree &pdt, const GroupUniformity &u)
+std::optional<Guarded> find_guard(Function &f, Loop &l, const LoopInfo &loops,
+                                  const DominatorTree &dt, const PostDominatorTree &pdt,
+                                  const GroupUniformity &u)
 {
     Guarded g{&l};
     g.preheader = l.getLoopPreheader();
@@ -138,6 +165,12 @@ std::optional<Guarded> find_guard(Function &f, Loop &l, const DominatorTree &dt,
         return std::nullopt;
     // All work-items reach it already: implicit_barriers.cpp's case.
     if (u.together(g.preheader) || pdt.dominates(g.preheader, entry))
+        return std::nullopt;
+    // A loop inside others runs where all work-items go together in each
+    // iteration of those: inside loops that all hold a barrier (implicit
+    // ones included), itself without one.
+    Loop *outer = l.getParentLoop();
+    if (outer && (!l.getSubLoops().empty() || has_plain_barrier(l) || !only_barrier_loops(outer)))
         return std::nullopt;
     auto *test = dyn_cast<BranchInst>(g.header->getTerminator());
     auto *enter = dyn_cast<BranchInst>(g.preheader->getTerminator());
@@ -151,14 +184,18 @@ std::optional<Guarded> find_guard(Function &f, Loop &l, const DominatorTree &dt,
         if (u.together(n->getBlock()) || pdt.dominates(n->getBlock(), entry))
             g.start = n->getBlock();
     // The loop then starts where all work-items pass (implicit barriers
-    // need that).
-    if (!g.start || !pdt.dominates(g.start, entry))
+    // need that): on every path through the kernel, or, inside a loop,
+    // where they go together in each of its iterations.
+    if (!g.start || !(outer ? u.together(g.start) && outer->contains(g.start)
+                            : pdt.dominates(g.start, entry)))
         return std::nullopt;
     const DomTreeNode *post = pdt.getNode(g.start);
     g.join = post && post->getIDom() ? post->getIDom()->getBlock() : nullptr;
     // A loop that left straight to the join would store the join's values
     // in its header, for every work-item.
     if (!g.join || g.join == g.exit || !dt.dominates(g.start, g.join) || g.join->isEHPad())
+        return std::nullopt;
+    if (outer && (!outer->contains(g.join) || g.join == outer->getHeader()))
         return std::nullopt;
     SmallPtrSet<BasicBlock *, 32> region;
     for (BasicBlock &b : f)
@@ -180,6 +217,12 @@ std::optional<Guarded> find_guard(Function &f, Loop &l, const DominatorTree &dt,
     for (BasicBlock *b : region)
         if (!l.contains(b) && !g.after.contains(b))
             g.before.insert(b);
+    // Inside a loop, the guard's blocks run at most once per iteration of
+    // it (no loop of their own): the flag below is set again in each.
+    if (outer)
+        for (BasicBlock *b : region)
+            if (!l.contains(b) && loops.getLoopFor(b) != outer)
+                return std::nullopt;
     if (!g.before.contains(g.preheader))
         return std::nullopt;
     for (BasicBlock *b : g.before) {
@@ -192,8 +235,8 @@ std::optional<Guarded> find_guard(Function &f, Loop &l, const DominatorTree &dt,
     }
     // The control the work-items outside the guard run: the header and the
     // latch (a `for` loop's increment).
-    if (g.latch == g.header || !g.latch->phis().empty() || !runs_for_all(*g.header, g, dt) ||
-        !runs_for_all(*g.latch, g, dt))
+    if (g.latch == g.header || !carries_only(*g.latch, *g.header) ||
+        !runs_for_all(*g.header, g, dt) || !runs_for_all(*g.latch, g, dt))
         return std::nullopt;
     for (PHINode *phi : g.counters)
         if (!at_join(phi->getIncomingValueForBlock(g.preheader), g, dt, 0))
@@ -246,9 +289,11 @@ void move_out_of_guard(Function &f, Guarded &g, const DominatorTree &dt)
         allocas.push_back(DemotePHIToStack(phi, alloca_at->getIterator()));
     // Whether this work-item passed the guard.
     auto *active = new AllocaInst(Type::getInt1Ty(ctx), f.getParent()->getDataLayout().getAllocaAddrSpace(),
-                                  "guard.active", alloca_at);
+                                  Twine(GUARD_FLAG_PREFIX) + "active", alloca_at);
     allocas.push_back(active);
-    new StoreInst(ConstantInt::getFalse(ctx), active, alloca_at);
+    // Cleared where all work-items pass, once per iteration of a loop
+    // around the guard.
+    new StoreInst(ConstantInt::getFalse(ctx), active, g.start->getTerminator());
     new StoreInst(ConstantInt::getTrue(ctx), active, g.preheader->getTerminator());
     // Where all work-items meet, then enter the loop.
     BasicBlock *meet = BasicBlock::Create(ctx, "guard.join", &f, g.header);
@@ -274,6 +319,8 @@ void move_out_of_guard(Function &f, Guarded &g, const DominatorTree &dt)
     BasicBlock *body = branch_on_edge(
         g.header, g.first_body, g.latch,
         new LoadInst(Type::getInt1Ty(ctx), active, "guard.active.in", test), "guard.body");
+    for (PHINode &phi : g.latch->phis())
+        phi.addIncoming(cast<PHINode>(*phi.user_begin()), body);
     JoinCopies again(g, dt, meet);
     SmallPtrSet<PHINode *, 4> counters(g.counters.begin(), g.counters.end());
     for (PHINode *phi : g.counters)
@@ -318,7 +365,10 @@ PreservedAnalyses LoopsOutOfGuardsPass::run(Module &m, ModuleAnalysisManager &ma
     auto &fam = mam.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
     bool changed = false;
     for (Function &f : m) {
-        if (f.isDeclaration() || !is_kernel(f) || waits(f))
+        if (f.isDeclaration() || !is_kernel(f))
+            continue;
+        Waits w = kernel_waits(f);
+        if (w.others)
             continue;
         // One loop at a time, the analyses afresh after each.
         for (bool moved = true; moved;) {
@@ -327,8 +377,13 @@ PreservedAnalyses LoopsOutOfGuardsPass::run(Module &m, ModuleAnalysisManager &ma
             auto &dt = fam.getResult<DominatorTreeAnalysis>(f);
             auto &pdt = fam.getResult<PostDominatorTreeAnalysis>(f);
             GroupUniformity u(f);
-            for (Loop *l : loops) {
-                std::optional<Guarded> g = find_guard(f, *l, dt, pdt, u);
+            for (Loop *l : loops.getLoopsInPreorder()) {
+                // Without barriers, loops at the kernel's top; with them
+                // (implicit_barriers.cpp put some at such loops), the
+                // innermost loops inside loops that hold one.
+                if (!l->getParentLoop() && w.plain_barriers)
+                    continue;
+                std::optional<Guarded> g = find_guard(f, *l, loops, dt, pdt, u);
                 if (!g)
                     continue;
                 move_out_of_guard(f, *g, dt);

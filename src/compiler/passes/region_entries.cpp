@@ -46,6 +46,14 @@ namespace {
 const char *REGION_PARAMETERS[] = {"__ferrocl.wi", "__ferrocl.nwi", "__ferrocl.frame",
                                    "__ferrocl.uniform"};
 
+// A copied slot's type in the frame: a flag (i1) is a byte there. LLVM's
+// vectorizer loads and stores no i1 vectors; a guard's flag read by a
+// work-item loop was loaded one lane at a time to build each mask.
+Type *in_frame(Type *type)
+{
+    return type->isIntegerTy(1) ? Type::getInt8Ty(type->getContext()) : type;
+}
+
 // Turns `f`, a clone of the planned copy (`map` from the copy's values to
 // its), into region `r`.
 void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, unsigned r,
@@ -94,14 +102,15 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
     }
     // Entered at the region's start, with the slots copied in.
     b.SetInsertPoint(entry.getTerminator());
+    SmallPtrSet<const StoreInst *, 16> copies_in;
     for (size_t k = 0; k < placed.size(); k++) {
         const Slot &s = plan.slots[k];
         if (!s.copied)
             continue;
         Type *type = placed[k].alloca->getAllocatedType();
-        LoadInst *in = b.CreateLoad(type, placed[k].at, "__fcl.in");
+        LoadInst *in = b.CreateLoad(in_frame(type), placed[k].at, "__fcl.in");
         access.tag_slot(*in, s.uniform ? AccessKind::Uniform : AccessKind::Frame);
-        b.CreateStore(in, placed[k].alloca);
+        copies_in.insert(b.CreateStore(b.CreateTruncOrBitCast(in, type), placed[k].alloca));
     }
     entry.getTerminator()->eraseFromParent();
     b.SetInsertPoint(&entry);
@@ -136,19 +145,45 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
     // The exit. A uniform slot goes to its staging copy: the group's other
     // work-items may still have to read the value from before the region.
     b.SetInsertPoint(exit);
+    SmallVector<std::pair<AllocaInst *, StoreInst *>, 16> copies_out;
     for (size_t k = 0; k < placed.size(); k++) {
         const Slot &s = plan.slots[k];
         if (!s.copied)
             continue;
         Type *type = placed[k].alloca->getAllocatedType();
-        Value *out = b.CreateLoad(type, placed[k].alloca, "__fcl.out");
+        Value *out = b.CreateZExtOrBitCast(b.CreateLoad(type, placed[k].alloca, "__fcl.out"),
+                                           in_frame(type));
         StoreInst *store = b.CreateStore(out, s.uniform ? placed[k].stage : placed[k].at);
         access.tag_slot(*store, s.uniform ? AccessKind::Staging : AccessKind::Frame);
+        if (!s.uniform)
+            copies_out.push_back({placed[k].alloca, store});
     }
     Value *next_value = b.CreateLoad(i32, next_id, "__fcl.next.value");
     access.tag_slot(*b.CreateStore(next_value, next), AccessKind::Staging);
     b.CreateRetVoid();
     removeUnreachableBlocks(f);
+    // A work-item's slot the region only reads is not copied back: the
+    // store of what was loaded would keep a work-item loop from
+    // vectorizing cheaply (a guard's i1 flag, stored back byte by byte).
+    // Uniform slots always go to their staging copy, which is copied back
+    // whole.
+    for (auto [a, store] : copies_out) {
+        bool written = false;
+        for (const User *u : a->users())
+            if (const auto *st = dyn_cast<StoreInst>(u))
+                written = written || !copies_in.contains(st);
+            else if (!isa<LoadInst>(u))
+                written = true;
+        if (written)
+            continue;
+        auto *out = cast<Instruction>(store->getValueOperand());
+        store->eraseFromParent();
+        if (auto *widened = dyn_cast<ZExtInst>(out)) {
+            out = cast<Instruction>(widened->getOperand(0));
+            widened->eraseFromParent();
+        }
+        out->eraseFromParent();
+    }
 }
 
 // Region r's bound function (idle_work_items.h): the region's parameters,
