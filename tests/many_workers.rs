@@ -25,39 +25,6 @@ extern "C" {
         v: *mut c_void,
         r: *mut usize,
     ) -> cl_int;
-    fn clCreateKernel(p: cl_program, name: *const c_char, e: *mut cl_int) -> cl_kernel;
-    fn clSetKernelArg(k: cl_kernel, i: cl_uint, size: usize, v: *const c_void) -> cl_int;
-    fn clReleaseKernel(k: cl_kernel) -> cl_int;
-    fn clCreateBuffer(
-        c: cl_context,
-        flags: cl_mem_flags,
-        size: usize,
-        host: *mut c_void,
-        e: *mut cl_int,
-    ) -> cl_mem;
-    fn clReleaseMemObject(m: cl_mem) -> cl_int;
-    fn clEnqueueNDRangeKernel(
-        q: cl_command_queue,
-        k: cl_kernel,
-        dim: cl_uint,
-        offset: *const usize,
-        global: *const usize,
-        local: *const usize,
-        n: cl_uint,
-        wait: *const cl_event,
-        ev: *mut cl_event,
-    ) -> cl_int;
-    fn clEnqueueReadBuffer(
-        q: cl_command_queue,
-        m: cl_mem,
-        blocking: cl_bool,
-        offset: usize,
-        size: usize,
-        ptr: *mut c_void,
-        n: cl_uint,
-        wait: *const cl_event,
-        ev: *mut cl_event,
-    ) -> cl_int;
 }
 
 const WORKERS: u32 = 24;

@@ -24,14 +24,6 @@ extern "C" {
         v: *mut c_void,
         r: *mut usize,
     ) -> cl_int;
-    fn clGetProgramBuildInfo(
-        p: cl_program,
-        d: cl_device_id,
-        name: cl_uint,
-        size: usize,
-        v: *mut c_void,
-        r: *mut usize,
-    ) -> cl_int;
 }
 
 fn program(s: &Setup, src: &str) -> cl_program {

@@ -88,6 +88,7 @@ def main():
     p.add_argument("--timeout", type=int, default=1800)
     p.add_argument("--json")
     p.add_argument("--before")
+    p.add_argument("--builds", action="store_true", help="also print the cold build and build + first launch per program")
     p.add_argument("--from", dest="saved")
     a = p.parse_args()
 
@@ -178,6 +179,45 @@ def main():
     for (impl, case), rec in sorted(best.items()):
         if not rec.get("ok"):
             print(f"FAIL {impl} {case}: {rec.get('error')}")
+    if a.builds:
+        print()
+        print_builds(best, order, impls, before)
+
+
+def print_builds(best, order, impls, before):
+    """Per program (its first case), the cold build and the build plus the
+    first launch on each implementation, and ferrocl's over PoCL's."""
+    cols = (["ferrocl before"] if before else []) + impls
+    head = ["program (first case)"] + [f"{i} build + first ms" for i in cols]
+    head += ["ferrocl / pocl build", "ferrocl / pocl build + first"]
+    print("| " + " | ".join(head) + " |")
+    print("|---" * len(head) + "|")
+    ratios = {"build": [], "first": []}
+
+    def cell(rec):
+        if not rec or not rec.get("ok") or not rec.get("first_build"):
+            return "-"
+        return f"{rec['build_ms']:.0f} + {rec['first_ms']:.0f}"
+
+    for case in order:
+        f, p = best.get(("ferrocl", case)), best.get(("pocl", case))
+        if not f or not f.get("first_build"):
+            continue
+        recs = ([before.get(case)] if before else []) + [best.get((i, case)) for i in impls]
+        cells = [cell(r) for r in recs]
+        rb = rf = "-"
+        if f.get("ok") and p and p.get("ok") and p.get("first_build"):
+            b = f["build_ms"] / p["build_ms"]
+            t = (f["build_ms"] + f["first_ms"]) / (p["build_ms"] + p["first_ms"])
+            ratios["build"].append(b)
+            ratios["first"].append(t)
+            rb, rf = f"{b:.2f}", f"{t:.2f}"
+        print(f"| {case} | " + " | ".join(cells) + f" | {rb} | {rf} |")
+    print()
+    for k, what in (("build", "cold build"), ("first", "build + first launch")):
+        if ratios[k]:
+            print(f"ferrocl / pocl, {what}: geometric mean {geomean(ratios[k]):.2f}, "
+                  f"worst {max(ratios[k]):.2f}, over {len(ratios[k])} programs")
 
 
 if __name__ == "__main__":

@@ -2,13 +2,15 @@
 //! -O3 pipeline on the rewritten module, with the builtins bitcode linked in),
 //! and the system linker through it for the shared object.
 
-use super::{binary, inprocess, Executable, KernelInfo, Linked, Object, ObjectKind};
+use super::{
+    binary, blocks, inprocess, object_cache, Executable, KernelInfo, Linked, Object, ObjectKind,
+};
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// The builtins library (builtins/), compiled by build.rs.
 static BUILTINS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/builtins.bc"));
@@ -276,6 +278,17 @@ pub fn compile_with(
     options: &str,
     entries: WorkItemEntries,
 ) -> Result<Executable, BuildError> {
+    compile_in(source, options, entries, None)
+}
+
+/// `compile_with`, reusing the compiled code of the kernels in the cache
+/// directory `objects` (object_cache.rs) when given.
+fn compile_in(
+    source: &str,
+    options: &str,
+    entries: WorkItemEntries,
+    objects: Option<&Path>,
+) -> Result<Executable, BuildError> {
     // Timed apart from the front end: once per process.
     let llvm = timed("in-process LLVM", inprocess::llvm);
     in_temp_dir(|dir| {
@@ -290,7 +303,7 @@ pub fn compile_with(
                 }
             }
             let (text, log) = timed("front end", || front_end(dir, source, options, &[]))?;
-            back_end(dir, &text, log, entries)
+            back_end(dir, &text, log, entries, objects)
         })
     })
 }
@@ -475,25 +488,34 @@ fn run_clang_with(
 }
 
 /// The back end: the module's IR (one program, or several linked) with the
-/// builtins, optimized, to a loaded shared object.
+/// builtins, optimized, to a loaded shared object. With a cache directory
+/// `objects`, a program of several kernels compiles one part per kernel,
+/// and the parts compiled before (object_cache.rs) are not compiled again.
 fn back_end(
     dir: &TempDir,
     text: &str,
     log: String,
     entries: WorkItemEntries,
+    objects: Option<&Path>,
 ) -> Result<Executable, BuildError> {
     let clang = clang()?;
     let mut log = log;
     let ll2 = dir.0.join("kernels.ll");
     let kernels = timed("entries", || ready(dir, text, entries, &ll2, &mut log))?;
+    let app_kernels = kernels
+        .iter()
+        .filter(|k| !blocks::is_block_kernel(&k.name))
+        .count();
+    let objects = objects.filter(|_| app_kernels >= 2);
     let worth_splitting = std::fs::metadata(&ll2).is_ok_and(|m| m.len() >= SPLIT_MIN_BYTES);
     let bc = dir.0.join("builtins.bc");
     // The builtins it needs and its parts, each reading the module, at
     // the same time.
     let (pruned, parts) = std::thread::scope(|scope| {
-        let parts = scope.spawn(|| match worth_splitting {
-            true => timed("split", || split_module(dir, &ll2)),
-            false => Vec::new(),
+        let parts = scope.spawn(|| match (objects, worth_splitting) {
+            (Some(_), _) => timed("split", || split_kernels(dir, &ll2)),
+            (None, true) => timed("split", || split_module(dir, &ll2)),
+            (None, false) => Vec::new(),
         });
         let pruned = timed("builtins", || write_builtins(&ll2, &bc));
         (pruned, parts.join().unwrap_or_default())
@@ -502,10 +524,21 @@ fn back_end(
     // Compiled, then linked: one clang run that does both starts its
     // compile job as a process of its own.
     let so = dir.0.join("program.so");
-    let (mut ok, mut link_log, objects) =
-        timed("compile", || compile_objects(dir, clang, &ll2, &parts, &bc))?;
+    let compiled = timed("compile", || {
+        compile_objects(dir, clang, &ll2, &parts, &bc, objects)
+    })?;
+    let (mut ok, mut link_log) = (compiled.ok, compiled.log);
     if ok {
-        (ok, link_log) = timed("link", || link_objects(clang, dir, &objects, &so))?;
+        (ok, link_log) = timed("link", || link_objects(clang, dir, &compiled.objects, &so))?;
+    }
+    if compiled.reused > 0 {
+        let _ = writeln!(
+            log,
+            "ferrocl: note: the compiled code of {} of the program's {} parts (a part per \
+             kernel) was reused from an earlier build",
+            compiled.reused,
+            compiled.objects.len()
+        );
     }
     if !ok {
         let missing = undefined_builtins(&link_log);
@@ -584,53 +617,141 @@ fn split_module(dir: &TempDir, module: &Path) -> Vec<PathBuf> {
     parts
 }
 
-/// The back end's compile step: each of `parts` in a thread of its own,
-/// or, without parts, the whole module in `module`: (success, the logs,
-/// the objects).
+/// The module in `module` split into one part per kernel (inprocess.rs's
+/// `split_kernels`), the unit of reuse of compiled code; none when it
+/// stays whole.
+fn split_kernels(dir: &TempDir, module: &Path) -> Vec<PathBuf> {
+    let mut parts: Vec<PathBuf> = (0..MAX_KERNEL_PARTS)
+        .map(|i| dir.0.join(format!("part{i}.bc")))
+        .collect();
+    let count = inprocess::llvm().map_or(0, |llvm| llvm.split_kernels(module, &parts));
+    parts.truncate(count);
+    parts
+}
+
+/// At most this many parts when split per kernel (the splitter's limit).
+const MAX_KERNEL_PARTS: usize = 64;
+
+/// What the back end's compile step made.
+struct Compiled {
+    /// Whether every part compiled.
+    ok: bool,
+    /// The back end's messages.
+    log: String,
+    /// The object files, one per part.
+    objects: Vec<PathBuf>,
+    /// How many of them came from the cache, not compiled.
+    reused: usize,
+}
+
+/// The back end's compile step: each of `parts` on the cores, or, without
+/// parts, the whole module in `module`. With a cache directory `cache`,
+/// the parts compiled before are taken from it (object_cache.rs) and the
+/// others kept there.
 fn compile_objects(
     dir: &TempDir,
     clang: &Path,
     module: &Path,
     parts: &[PathBuf],
     builtins: &Path,
-) -> Result<(bool, String, Vec<PathBuf>), BuildError> {
+    cache: Option<&Path>,
+) -> Result<Compiled, BuildError> {
     if parts.is_empty() {
         let object = dir.0.join("kernels.o");
         let (ok, log) = back_end_compile(clang, dir, module, builtins, &object)?;
-        return Ok((ok, log, vec![object]));
+        return Ok(Compiled {
+            ok,
+            log,
+            objects: vec![object],
+            reused: 0,
+        });
     }
     let objects: Vec<PathBuf> = (0..parts.len())
         .map(|i| dir.0.join(format!("part{i}.o")))
         .collect();
-    let results = std::thread::scope(|scope| {
-        let jobs: Vec<_> = parts
-            .iter()
-            .zip(&objects)
-            .map(|(part, object)| {
-                std::thread::Builder::new()
-                    // LLVM's passes recurse; as much stack as a main thread.
-                    .stack_size(8 << 20)
-                    .spawn_scoped(scope, move || {
-                        back_end_compile(clang, dir, part, builtins, object)
-                    })
-            })
-            .collect();
-        jobs.into_iter()
-            .map(|job| match job {
-                Ok(handle) => handle.join().unwrap_or_else(|_| {
-                    Err(BuildError::Failed("ferrocl: the back end stopped".into()))
-                }),
-                Err(e) => Err(io_err("starting a back-end thread", e)),
-            })
-            .collect::<Vec<_>>()
+    // Each part's key, and the parts whose object the cache has.
+    let keys: Vec<Option<u128>> = parts
+        .iter()
+        .map(|p| cache.and_then(|_| std::fs::read(p).ok().map(|b| object_key(&b))))
+        .collect();
+    let mut todo = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        let found = cache.zip(*key).and_then(|(c, k)| object_cache::find(c, k));
+        match found.map(|o| std::fs::write(&objects[i], o)) {
+            Some(Ok(())) => {}
+            _ => todo.push(i),
+        }
+    }
+    let results = compile_parts(&todo, |i| {
+        back_end_compile(clang, dir, &parts[i], builtins, &objects[i])
     });
     let (mut all_ok, mut logs) = (true, String::new());
-    for result in results {
+    for (&i, result) in todo.iter().zip(results) {
         let (ok, log) = result?;
         all_ok &= ok;
         logs.push_str(&log);
+        if let (true, Some(c), Some(k)) = (ok, cache, keys[i]) {
+            if let Ok(bytes) = std::fs::read(&objects[i]) {
+                object_cache::keep(c, k, &bytes);
+            }
+        }
     }
-    Ok((all_ok, logs, objects))
+    Ok(Compiled {
+        ok: all_ok,
+        log: logs,
+        reused: parts.len() - todo.len(),
+        objects,
+    })
+}
+
+/// One part's back-end compile: (success, the log).
+type PartCompiled = Result<(bool, String), BuildError>;
+
+/// `compile(i)` for each of `todo`, on as many threads as there are cores
+/// (each part's back end is one thread's work): the results in `todo`'s
+/// order.
+fn compile_parts(
+    todo: &[usize],
+    compile: impl Fn(usize) -> PartCompiled + Sync,
+) -> Vec<PartCompiled> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicU64::new(0);
+    let results: Vec<Mutex<Option<PartCompiled>>> = todo.iter().map(|_| Mutex::new(None)).collect();
+    let work = || loop {
+        let n = next.fetch_add(1, Ordering::Relaxed) as usize;
+        let Some(&i) = todo.get(n) else { break };
+        let result = compile(i);
+        *results[n].lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..cores.min(todo.len()) {
+            // LLVM's passes recurse; as much stack as a main thread. A
+            // thread that cannot start leaves its share to the others.
+            let _ = std::thread::Builder::new()
+                .stack_size(8 << 20)
+                .spawn_scoped(scope, work);
+        }
+    });
+    // Parts no thread took (none could start) are compiled here.
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(n, r)| {
+            r.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(|| compile(todo[n]))
+        })
+        .collect()
+}
+
+/// The cache key of the object compiled from the part `bitcode`: the
+/// compiler's environment and the part.
+fn object_key(bitcode: &[u8]) -> u128 {
+    let mut h = Fnv::new();
+    h.add(&environment_key().to_le_bytes());
+    h.add(b"back end object");
+    h.add(bitcode);
+    h.0
 }
 
 /// At most this many parts (and back-end threads) per build.
@@ -946,7 +1067,8 @@ fn link_in(
             log,
         }));
     }
-    back_end(dir, &ir, log, WorkItemEntries::WhereRun).map(Linked::Executable)
+    let objects = default_cache_dir();
+    back_end(dir, &ir, log, WorkItemEntries::WhereRun, objects.as_deref()).map(Linked::Executable)
 }
 
 /// What the cache key covers besides source and options: the compiler
@@ -1035,7 +1157,7 @@ pub fn build_cached(
             return Ok(exe);
         }
     }
-    let exe = compile(source, options)?;
+    let exe = compile_in(source, options, WorkItemEntries::WhereRun, Some(dir))?;
     // Written whole under a temporary name, then renamed: readers never
     // see half a file. A cache that cannot be written is no error.
     if std::fs::create_dir_all(dir).is_ok() {

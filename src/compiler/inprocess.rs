@@ -74,6 +74,7 @@ pub struct Llvm {
     library_open: OpenFn,
     library_prune: PruneFn,
     split: SplitFn,
+    split_kernels: SplitFn,
     lld: LldFn,
     undefined_symbols: UndefinedFn,
     free: FreeFn,
@@ -149,6 +150,7 @@ fn load() -> Result<Llvm, String> {
             library_open: symbol(&library, "ferrocl_llvm_library_open")?,
             library_prune: symbol(&library, "ferrocl_llvm_library_prune")?,
             split: symbol(&library, "ferrocl_llvm_split")?,
+            split_kernels: symbol(&library, "ferrocl_llvm_split_kernels")?,
             lld: symbol(&library, "ferrocl_llvm_lld")?,
             undefined_symbols: symbol(&library, "ferrocl_llvm_undefined_symbols")?,
             free: symbol(&library, "ferrocl_llvm_free")?,
@@ -430,13 +432,25 @@ impl Llvm {
     /// several cores: how many were written (0: the module stays whole,
     /// also when it is not valid IR, which the back end then reports).
     pub fn split(&self, input: &Path, outputs: &[PathBuf]) -> usize {
+        self.split_with(self.split, input, outputs)
+    }
+
+    /// `split` into one module per kernel and one for the program's other
+    /// entry points (at most `outputs.len()`), each named the same in
+    /// every build, so that a kernel that did not change gives the same
+    /// bitcode.
+    pub fn split_kernels(&self, input: &Path, outputs: &[PathBuf]) -> usize {
+        self.split_with(self.split_kernels, input, outputs)
+    }
+
+    fn split_with(&self, split: SplitFn, input: &Path, outputs: &[PathBuf]) -> usize {
         let outputs = CStrings::new(outputs.iter().map(|p| p.as_os_str()));
         let (mut parts, mut log) = (0, std::ptr::null_mut());
         // SAFETY: valid C strings for the call's duration, as many output
         // paths as the count says; parts and log written by the call, log
         // taken below.
         let status = unsafe {
-            (self.split)(
+            split(
                 c_path(input).as_ptr(),
                 outputs.len(),
                 outputs.as_ptr(),

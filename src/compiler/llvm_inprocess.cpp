@@ -616,8 +616,14 @@ int ferrocl_llvm_init(void)
         InitializeNativeTargetAsmParser();
         // driver.rs runs `opt -scalarize-load-store`; a global option of
         // the scalarizer pass only, which no other pipeline here runs.
-        const char *args[] = {"ferrocl", "-scalarize-load-store"};
-        cl::ParseCommandLineOptions(2, args, "", nullptr);
+        // The x86 back end's domain reassignment (general-purpose
+        // registers' logic moved to AVX-512 mask registers) took 40% of
+        // the back end on opencl_brute's SHA-256 program (157 of 400 ms),
+        // walking the closure of every register in its unrolled rounds,
+        // for code that ran no faster.
+        const char *args[] = {"ferrocl", "-scalarize-load-store",
+                              "-disable-x86-domain-reassignment"};
+        cl::ParseCommandLineOptions(3, args, "", nullptr);
     });
     return 0;
 }
@@ -965,8 +971,20 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
 // them. *parts is 0 (nothing written) when the module has fewer than two
 // entry points or what this does not handle (aliases, ifuncs, comdats,
 // appending variables such as llvm.used).
-int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int *parts,
-                       char **log)
+// The kernel whose entry point `g` is (its work-group or work-item entry),
+// or "" for the program's other entry points.
+static StringRef kernel_of(const GlobalValue &g)
+{
+    StringRef name = g.getName();
+    for (StringRef prefix : {"__ferrocl_wg_", "__ferrocl_wi_"})
+        if (name.starts_with(prefix))
+            return name.drop_front(prefix.size());
+    return "";
+}
+
+// `ferrocl_llvm_split`, or with `by_kernel` `ferrocl_llvm_split_kernels`.
+static int split(const char *input, int n, const char *const *outputs, int *parts, char **log,
+                 bool by_kernel)
 {
     std::string text;
     raw_string_ostream out(text);
@@ -998,6 +1016,23 @@ int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int
         int u = units.size();
         unit_of[&g] = u;
         units.push_back(Unit{{&g}, reach(&g), 0});
+    }
+    // A kernel's entries together, and the program's other entry points
+    // together, so that a part's code changes only with its kernel's.
+    if (by_kernel) {
+        StringMap<int> unit_of_kernel;
+        for (size_t u = 0; u < units.size(); u++) {
+            auto [first, added] = unit_of_kernel.try_emplace(kernel_of(*units[u].entries[0]), u);
+            if (added)
+                continue;
+            Unit &into = units[first->second];
+            for (GlobalValue *e : units[u].entries)
+                unit_of[e] = first->second;
+            into.entries.insert(into.entries.end(), units[u].entries.begin(),
+                                units[u].entries.end());
+            into.reached.insert(units[u].reached.begin(), units[u].reached.end());
+            units[u] = Unit{};
+        }
     }
     // Merging: each unit's entries into the unit of any entry it reaches
     // that belongs to another, until none does.
@@ -1078,11 +1113,32 @@ int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int
             if (g.isDeclaration() && !g.hasHiddenVisibility())
                 g.setDSOLocal(false);
         drop_unused_declarations(*part);
+        // Named for no build's directory: the same kernel gives the same
+        // bitcode, which is the key of its object in the cache.
+        if (by_kernel) {
+            part->setModuleIdentifier("kernels");
+            part->setSourceFileName("kernels");
+        }
         if (verifyModule(*part, &out) || !write(*part, outputs[p], Format::Bitcode, out))
             return finish(1, text, log);
     }
     *parts = count;
     return finish(0, text, log);
+}
+
+int ferrocl_llvm_split(const char *input, int n, const char *const *outputs, int *parts,
+                       char **log)
+{
+    return split(input, n, outputs, parts, log, false);
+}
+
+// `ferrocl_llvm_split` with one part per kernel (its entries and what they
+// reach) and one for the program's other entry points, at most `n`: the
+// back end's unit of reuse (driver.rs, object_cache.rs).
+int ferrocl_llvm_split_kernels(const char *input, int n, const char *const *outputs, int *parts,
+                               char **log)
+{
+    return split(input, n, outputs, parts, log, true);
 }
 
 } // extern "C"

@@ -12,6 +12,7 @@ mod binary;
 pub mod blocks;
 mod driver;
 mod inprocess;
+mod object_cache;
 #[cfg(test)]
 mod pass_tests;
 #[cfg(test)]

@@ -85,6 +85,47 @@ extern "C" {
         u: *mut c_void,
     ) -> cl_int;
     pub fn clReleaseProgram(p: cl_program) -> cl_int;
+    pub fn clGetProgramBuildInfo(
+        p: cl_program,
+        d: cl_device_id,
+        name: cl_uint,
+        size: usize,
+        v: *mut c_void,
+        r: *mut usize,
+    ) -> cl_int;
+    pub fn clCreateKernel(p: cl_program, name: *const c_char, e: *mut cl_int) -> cl_kernel;
+    pub fn clSetKernelArg(k: cl_kernel, i: cl_uint, size: usize, v: *const c_void) -> cl_int;
+    pub fn clReleaseKernel(k: cl_kernel) -> cl_int;
+    pub fn clCreateBuffer(
+        c: cl_context,
+        flags: cl_mem_flags,
+        size: usize,
+        host: *mut c_void,
+        e: *mut cl_int,
+    ) -> cl_mem;
+    pub fn clReleaseMemObject(m: cl_mem) -> cl_int;
+    pub fn clEnqueueNDRangeKernel(
+        q: cl_command_queue,
+        k: cl_kernel,
+        dim: cl_uint,
+        offset: *const usize,
+        global: *const usize,
+        local: *const usize,
+        n: cl_uint,
+        wait: *const cl_event,
+        ev: *mut cl_event,
+    ) -> cl_int;
+    pub fn clEnqueueReadBuffer(
+        q: cl_command_queue,
+        m: cl_mem,
+        blocking: cl_bool,
+        offset: usize,
+        size: usize,
+        ptr: *mut c_void,
+        n: cl_uint,
+        wait: *const cl_event,
+        ev: *mut cl_event,
+    ) -> cl_int;
     pub fn clCreateCommandQueueWithProperties(
         c: cl_context,
         d: cl_device_id,
