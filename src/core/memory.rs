@@ -9,6 +9,7 @@ use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
 use crate::core::host::HOST;
+use crate::core::host_memory;
 use crate::core::object::{cl_object, lookup, Base, ObjectKind};
 use std::alloc::Layout;
 use std::ffi::c_void;
@@ -28,17 +29,17 @@ struct Alloc {
 }
 
 impl Alloc {
-    /// `size` bytes aligned to 128 bytes, or to a page when at least a page
-    /// long; None when the allocator refuses. `size` must not be zero.
+    /// `size` bytes aligned to 128 bytes, to a page when at least a page
+    /// long, to a huge page when at least one long (host_memory); None when
+    /// the allocator refuses. `size` must not be zero.
     fn new(size: usize) -> Option<Alloc> {
         let align = if size >= HOST.page_size {
             HOST.page_size.max(BASE_ADDR_ALIGN)
         } else {
             BASE_ADDR_ALIGN
         };
-        let layout = Layout::from_size_align(size, align).ok()?;
-        // SAFETY: the layout has a non-zero size (buffers are never empty).
-        let ptr = NonNull::new(unsafe { std::alloc::alloc(layout) })?;
+        let layout = host_memory::layout(size, align)?;
+        let ptr = NonNull::new(host_memory::alloc(layout))?;
         Some(Alloc { ptr, layout })
     }
 }
@@ -46,7 +47,7 @@ impl Alloc {
 impl Drop for Alloc {
     fn drop(&mut self) {
         // SAFETY: allocated in Alloc::new with this very layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr(), self.layout) };
+        unsafe { host_memory::dealloc(self.ptr.as_ptr(), self.layout) };
     }
 }
 

@@ -5,6 +5,7 @@ pub mod context;
 pub mod device;
 pub mod event;
 pub mod host;
+pub mod host_memory;
 pub mod kernel;
 pub mod memory;
 pub mod object;

@@ -17,6 +17,7 @@
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::host::HOST;
+use crate::core::host_memory;
 use std::alloc::Layout;
 use std::collections::BTreeMap;
 use std::ffi::c_void;
@@ -104,9 +105,8 @@ pub fn alloc(
         a if a.is_power_of_two() && a <= MAX_ALIGNMENT => a.max(DEFAULT_ALIGNMENT),
         _ => return Err(CL_INVALID_VALUE),
     };
-    let layout = Layout::from_size_align(size, align).map_err(|_| CL_INVALID_VALUE)?;
-    // SAFETY: the layout has a non-zero size (checked above).
-    let ptr = unsafe { std::alloc::alloc(layout) };
+    let layout = host_memory::layout(size, align).ok_or(CL_INVALID_VALUE)?;
+    let ptr = host_memory::alloc(layout);
     if ptr.is_null() {
         return Err(CL_OUT_OF_HOST_MEMORY);
     }
@@ -136,9 +136,9 @@ pub fn free(context: &Context, ptr: *mut c_void) -> bool {
     match removed {
         Some(a) => {
             // SAFETY: the registry held this exact pointer, returned by
-            // std::alloc::alloc with this layout, and removing it from the
+            // host_memory::alloc with this layout, and removing it from the
             // registry under the lock makes this the only deallocation.
-            unsafe { std::alloc::dealloc(ptr as *mut u8, a.layout) };
+            unsafe { host_memory::dealloc(ptr as *mut u8, a.layout) };
             true
         }
         None => false,
