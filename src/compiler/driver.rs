@@ -906,6 +906,8 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 ///   - `ferrocl-loops-out-of-guards` and `ferrocl-implicit-barriers` again:
 ///     a loop nested in one that now has implicit barriers (kmeans' loop
 ///     over the features in its loop over the clusters) gets them too;
+///   - `ferrocl-cut-uniform-ifs-in-loops`: an `if` on a uniform value in
+///     such a loop's body ends its region (mri-q);
 ///   - `ferrocl-isolate-barriers`: each barrier alone in a block;
 ///   - `ferrocl-rematerialize`: cheap values computed again where used;
 ///   - `scalarizer`: vector values split into scalars (the work-item loops
@@ -919,7 +921,7 @@ const REGIONS_PIPELINE: &str = concat!(
     "loop-unroll<O3;no-partial;no-peeling;no-runtime;full-unroll-max=0>)),",
     "ferrocl-collective-waits-as-barriers,",
     "ferrocl-uniform-counters,ferrocl-cut-uniform-branches,ferrocl-implicit-barriers,",
-    "ferrocl-loops-out-of-guards,ferrocl-implicit-barriers,",
+    "ferrocl-loops-out-of-guards,ferrocl-implicit-barriers,ferrocl-cut-uniform-ifs-in-loops,",
     "ferrocl-isolate-barriers,ferrocl-rematerialize,",
     "function(scalarizer,reg2mem))"
 );

@@ -12,6 +12,14 @@
 // vectorized copies of the region. Cut there, each region is straight code
 // that vectorizes once.
 //
+// After implicit barriers (driver.rs runs it again, as
+// `ferrocl-cut-uniform-ifs-in-loops`), only the `if`s inside loops' bodies:
+// Parboil's mri-q tests `kGlobalIndex < numK` in each iteration of its
+// k-loop, and LLVM computed cos and sin for every work-item of the
+// iterations the test skips (half of them, NaNs): 3x slower. Cutting the
+// loops' exit tests too made PolyBench's gemm and clpeak's float kernels
+// 20% slower (a region per unrolled iteration).
+//
 // Only branches all work-items run together (group_uniformity.h), and only
 // outside loops without barriers: those loops stay inside one region,
 // where LLVM unrolls or vectorizes them whole. Not in kernels with other
@@ -36,6 +44,18 @@ bool starts_with_barrier(const BasicBlock &b)
     return first && calls_plain_barrier(*first);
 }
 
+// A branch of an `if` in `l`'s body: both ways stay in the loop and
+// neither goes back to its header (an exit test, a `continue`).
+bool if_in_loop_body(const BranchInst &br, const Loop *l)
+{
+    if (!l)
+        return false;
+    for (const BasicBlock *to : successors(&br))
+        if (!l->contains(to) || to == l->getHeader())
+            return false;
+    return true;
+}
+
 } // namespace
 
 PreservedAnalyses CutUniformBranchesPass::run(Module &m, ModuleAnalysisManager &mam)
@@ -56,8 +76,10 @@ PreservedAnalyses CutUniformBranchesPass::run(Module &m, ModuleAnalysisManager &
             auto *br = dyn_cast<BranchInst>(b.getTerminator());
             if (!br || !br->isConditional() || br->getSuccessor(0) == br->getSuccessor(1))
                 continue;
-            if (!u.together(&b) || !only_barrier_loops(loops.getLoopFor(&b)) ||
-                !u.uniform(br->getCondition()))
+            Loop *l = loops.getLoopFor(&b);
+            if (!u.together(&b) || !only_barrier_loops(l) || !u.uniform(br->getCondition()))
+                continue;
+            if (in_loop_bodies && !if_in_loop_body(*br, l))
                 continue;
             // In the branch's order (`successors()` of a branch lists its
             // false edge first).

@@ -131,8 +131,10 @@ struct UniformCountersPass : llvm::PassInfoMixin<UniformCountersPass> {
 };
 
 // `ferrocl-cut-uniform-branches`: uniform branches end regions
-// (cut_uniform_branches.cpp).
+// (cut_uniform_branches.cpp). `ferrocl-cut-uniform-ifs-in-loops`: only the
+// branches of an `if` inside a loop's body (in_loop_bodies).
 struct CutUniformBranchesPass : llvm::PassInfoMixin<CutUniformBranchesPass> {
+    bool in_loop_bodies = false;
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 

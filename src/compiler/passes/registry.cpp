@@ -19,6 +19,13 @@ void add_all_work_item_entries(ModulePassManager &mpm)
     mpm.addPass(std::move(pass));
 }
 
+void add_cut_uniform_ifs_in_loops(ModulePassManager &mpm)
+{
+    CutUniformBranchesPass pass;
+    pass.in_loop_bodies = true;
+    mpm.addPass(std::move(pass));
+}
+
 // Each pass's name in a pipeline, and what adds it.
 const struct {
     StringRef name;
@@ -39,6 +46,7 @@ const struct {
     {"ferrocl-collective-waits-as-barriers", add<CollectiveWaitsAsBarriersPass>},
     {"ferrocl-uniform-counters", add<UniformCountersPass>},
     {"ferrocl-cut-uniform-branches", add<CutUniformBranchesPass>},
+    {"ferrocl-cut-uniform-ifs-in-loops", add_cut_uniform_ifs_in_loops},
     {"ferrocl-implicit-barriers", add<ImplicitBarriersPass>},
     {"ferrocl-isolate-barriers", add<IsolateBarriersPass>},
     {"ferrocl-rematerialize", add<RematerializePass>},
