@@ -62,10 +62,10 @@ bool from_phi(const Value *v, unsigned depth)
 
 // The integers all work-items compute alike from a loop's counter where
 // they go together, used past their block, are named as uniform too: the
-// region transform then keeps them once per group. The second iteration of a loop unrolled twice
-// (mark_loops_for_unrolling.cpp) counts `i + 1`; kept per work-item, an
-// access `c[(i + 1) * n + k]` in the regions of a loop inside it became a
-// gather of one element per work-item (kmeans).
+// region transform then keeps them once per group. The second iteration
+// of a loop unrolled twice (mark_loops_for_unrolling.cpp) counts `i + 1`;
+// kept per work-item, an access `c[(i + 1) * n + k]` in the regions of a
+// loop inside it became a gather of one element per work-item (kmeans).
 void name_uniform_values(Function &f, const GroupUniformity &u)
 {
     unsigned n = 0;
@@ -76,10 +76,11 @@ void name_uniform_values(Function &f, const GroupUniformity &u)
             if (isa<PHINode>(i) || !i.getType()->isIntegerTy() ||
                 i.getName().starts_with(UNIFORM_PREFIX) || !u.uniform(&i) || !from_phi(&i, 0))
                 continue;
-            bool outside = false;
-            // (A phi's incoming value is stored where it is computed.)
-            for (const User *user : i.users())
-                outside = outside || (!isa<PHINode>(user) && cast<Instruction>(user)->getParent() != &b);
+            // Used in another block, other than by a phi (a phi's incoming
+            // value is stored where it is computed).
+            bool outside = any_of(i.users(), [&](const User *user) {
+                return !isa<PHINode>(user) && cast<Instruction>(user)->getParent() != &b;
+            });
             if (outside)
                 i.setName(Twine(UNIFORM_PREFIX) + (i.hasName() ? i.getName() : "v" + Twine(n++)));
         }
