@@ -12,7 +12,10 @@
  * - Rodinia's kmeans: a loop over features inside a loop over clusters,
  *   both behind the point's bounds check (both get implicit barriers), and
  *   a loop behind a check that changes with the outer loop's iteration
- *   (the guard's flag is set again in each).
+ *   (the guard's flag is set again in each);
+ * - kernels that are wide vector code (scalarize_kernels.cpp): clpeak's
+ *   float16 bandwidth loop, and int16s exchanged through local memory
+ *   across a barrier, which keep their own vectors.
  * Values are small integers in floats: every sum is exact. */
 #include "harness.h"
 #include <string.h>
@@ -395,6 +398,85 @@ TEST(nested_loops_behind_bounds_checks)
     clReleaseContext(ctx);
 }
 
+static const char *wide_src =
+    "kernel void sum16(global float16 *a, global float *out, int fetches) {\n"
+    "    uint id = get_global_id(0);\n"
+    "    float16 s = 0;\n"
+    "    for (int i = 0; i < fetches; i++)\n"
+    "        s += a[id + i * get_global_size(0)];\n"
+    "    float8 h = s.lo + s.hi;\n"
+    "    float4 q = h.lo + h.hi;\n"
+    "    out[id] = q.x + q.y + q.z + q.w + s.sf;\n"
+    "}\n"
+    "kernel void neighbours16(global int16 *a, global int *out, local int16 *l) {\n"
+    "    int lid = get_local_id(0), n = get_local_size(0);\n"
+    "    int16 v = a[get_global_id(0)] * 3 + (int16)(lid);\n"
+    "    l[lid] = v;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int16 w = l[(lid + 1) % n] - v;\n"
+    "    out[get_global_id(0)] = w.s0 + w.s5 * 2 + w.sf * 3;\n"
+    "}\n";
+
+TEST(wide_vector_kernels)
+{
+    enum { WIS = 256, FETCHES = 5, W = 16 };
+    static float a[WIS * FETCHES * W], sums[WIS];
+    static cl_int v[WIS * W], out[WIS];
+    for (int i = 0; i < WIS * FETCHES * W; i++) a[i] = (float)((i * 7) % 13);
+    for (int i = 0; i < WIS * W; i++) v[i] = (i * 5) % 23 - 11;
+    const char *options[] = {"", "-cl-opt-disable"};
+    cl_context ctx = h_context();
+    cl_command_queue q = h_queue(ctx, 0);
+    for (int o = 0; o < 2 && !h_failed(); o++) {
+        cl_program p;
+        cl_kernel k = build_kernel(ctx, wide_src, "sum16", options[o], &p);
+        cl_kernel x = k ? clCreateKernel(p, "neighbours16", NULL) : NULL;
+        for (int shape = 0; k && x && shape < 2 && !h_failed(); shape++) {
+            size_t global = WIS, local = 64;
+            cl_mem ba = buffer(ctx, sizeof a, a), bs = buffer(ctx, sizeof sums, sums);
+            cl_mem bv = buffer(ctx, sizeof v, v), bo = buffer(ctx, sizeof out, out);
+            cl_int fetches = FETCHES;
+            clSetKernelArg(k, 0, sizeof ba, &ba);
+            clSetKernelArg(k, 1, sizeof bs, &bs);
+            clSetKernelArg(k, 2, sizeof fetches, &fetches);
+            CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, shape ? NULL : &local, 0, NULL,
+                                            NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bs, CL_TRUE, 0, sizeof sums, sums, 0, NULL, NULL));
+            for (int i = 0; i < WIS && !h_failed(); i++) {
+                float want = 0;
+                for (int f = 0; f < FETCHES; f++)
+                    for (int e = 0; e < W; e++)
+                        want += a[(i + f * WIS) * W + e] * (e == W - 1 ? 2 : 1);
+                if (sums[i] != want)
+                    h_fail_at(__FILE__, __LINE__, "sum16 '%s' %s groups: out[%d] = %g, expected %g",
+                              options[o], shape ? "runtime-sized" : "64", i, sums[i], want);
+            }
+            clSetKernelArg(x, 0, sizeof bv, &bv);
+            clSetKernelArg(x, 1, sizeof bo, &bo);
+            clSetKernelArg(x, 2, 64 * sizeof(cl_int) * W, NULL);
+            CHECK_OK(clEnqueueNDRangeKernel(q, x, 1, NULL, &global, &local, 0, NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+            for (int i = 0; i < WIS && !h_failed(); i++) {
+                int lid = i % 64, next = i - lid + (lid + 1) % 64;
+                int d[W];
+                for (int e = 0; e < W; e++)
+                    d[e] = (v[next * W + e] * 3 + (lid + 1) % 64) - (v[i * W + e] * 3 + lid);
+                int want = d[0] + d[5] * 2 + d[15] * 3;
+                if (out[i] != want)
+                    h_fail_at(__FILE__, __LINE__, "neighbours16 '%s': out[%d] = %d, expected %d",
+                              options[o], i, out[i], want);
+            }
+            clReleaseMemObject(ba);
+            clReleaseMemObject(bs);
+            clReleaseMemObject(bv);
+            clReleaseMemObject(bo);
+        }
+        release_kernels(k, x, p);
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic_loop_shapes", argc, argv);
@@ -402,5 +484,6 @@ int main(int argc, char **argv)
     H_RUN_T(loops_behind_bounds_checks, 120);
     H_RUN_T(columns_innermost, 120);
     H_RUN_T(nested_loops_behind_bounds_checks, 120);
+    H_RUN_T(wide_vector_kernels, 120);
     return h_done();
 }

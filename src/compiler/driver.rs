@@ -910,8 +910,9 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 ///     such a loop's body ends its region (mri-q);
 ///   - `ferrocl-isolate-barriers`: each barrier alone in a block;
 ///   - `ferrocl-rematerialize`: cheap values computed again where used;
-///   - `scalarizer`: vector values split into scalars (the work-item loops
-///     vectorize scalar code only: a float4 becomes four vectors of lanes);
+///   - `ferrocl-scalarize-kernels`: vector values split into scalars (the
+///     work-item loops vectorize scalar code only: a float4 becomes four
+///     vectors of lanes), except in kernels that are wide vector code;
 ///   - `reg2mem`: values used across blocks demoted to allocas.
 const REGIONS_PIPELINE: &str = concat!(
     "ferrocl-inline-into-kernels,always-inline,function(sroa),",
@@ -923,7 +924,7 @@ const REGIONS_PIPELINE: &str = concat!(
     "ferrocl-uniform-counters,ferrocl-cut-uniform-branches,ferrocl-implicit-barriers,",
     "ferrocl-loops-out-of-guards,ferrocl-implicit-barriers,ferrocl-cut-uniform-ifs-in-loops,",
     "ferrocl-isolate-barriers,ferrocl-rematerialize,",
-    "function(scalarizer,reg2mem))"
+    "function(ferrocl-scalarize-kernels,reg2mem))"
 );
 
 /// The entries every kernel gets, and the module made ready for the host's

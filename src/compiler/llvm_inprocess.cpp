@@ -614,16 +614,13 @@ int ferrocl_llvm_init(void)
         InitializeNativeTarget();
         InitializeNativeTargetAsmPrinter();
         InitializeNativeTargetAsmParser();
-        // driver.rs runs `opt -scalarize-load-store`; a global option of
-        // the scalarizer pass only, which no other pipeline here runs.
         // The x86 back end's domain reassignment (general-purpose
         // registers' logic moved to AVX-512 mask registers) took 40% of
         // the back end on opencl_brute's SHA-256 program (157 of 400 ms),
         // walking the closure of every register in its unrolled rounds,
         // for code that ran no faster.
-        const char *args[] = {"ferrocl", "-scalarize-load-store",
-                              "-disable-x86-domain-reassignment"};
-        cl::ParseCommandLineOptions(3, args, "", nullptr);
+        const char *args[] = {"ferrocl", "-disable-x86-domain-reassignment"};
+        cl::ParseCommandLineOptions(2, args, "", nullptr);
     });
     return 0;
 }

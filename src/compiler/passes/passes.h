@@ -112,6 +112,12 @@ struct ScalarizeWorkItemLoopsPass : llvm::PassInfoMixin<ScalarizeWorkItemLoopsPa
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-scalarize-kernels`: the region pipeline's scalarizer, which
+// leaves wide vector code as it is (scalarize_kernels.cpp).
+struct ScalarizeKernelsPass : llvm::PassInfoMixin<ScalarizeKernelsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-mark-loops-for-unrolling`: the loops that get implicit barriers
 // unrolled first (mark_loops_for_unrolling.cpp).
 struct MarkLoopsForUnrollingPass : llvm::PassInfoMixin<MarkLoopsForUnrollingPass> {

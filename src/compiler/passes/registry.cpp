@@ -109,6 +109,10 @@ void register_passes(PassBuilder &pb)
                 fpm.addPass(UniformGathersPass());
                 return true;
             }
+            if (name == "ferrocl-scalarize-kernels") {
+                fpm.addPass(ScalarizeKernelsPass());
+                return true;
+            }
             if (name == "ferrocl-scalarize-work-item-loops") {
                 fpm.addPass(ScalarizeWorkItemLoopsPass());
                 return true;

@@ -15,7 +15,16 @@
 // an AVX-512 host. Scalarized, the vectorizer makes a float4 four vectors
 // of one component of 8 or 16 work-items each, and where it does not
 // vectorize, the SLP vectorizer after it puts the scalars back together.
+//
+// Except wide vector code (wide_vector_code.h): a work-item loop whose
+// work is done on vectors as wide as the host's registers (float16 with
+// AVX-512, float8 with AVX) keeps them. Scalarized, clpeak's
+// global_bandwidth_v16 loaded each float16 of 16 work-items as 16 gathers,
+// 5x slower; its own loads are whole registers. Narrower ones are split:
+// clpeak's float8 mad chains run 2x faster as 16 lanes of work-items on an
+// AVX-512 host than as half-empty registers.
 #include "passes.h"
+#include "wide_vector_code.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
@@ -31,12 +40,26 @@ namespace ferrocl {
 
 namespace {
 
-bool has_work_item_loop(const LoopInfo &loops)
+bool is_work_item_loop(const Loop *l)
 {
-    for (const Loop *l : loops.getLoopsInPreorder())
-        if (findOptionMDForLoop(l, "llvm.loop.parallel_accesses"))
-            return true;
-    return false;
+    return findOptionMDForLoop(l, "llvm.loop.parallel_accesses");
+}
+
+// The blocks of the work-item loops (loops whose accesses are marked
+// parallel), their inner loops included; none without one.
+SmallVector<const BasicBlock *, 32> work_item_loop_blocks(const LoopInfo &loops)
+{
+    SmallVector<const BasicBlock *, 32> blocks;
+    for (const Loop *l : loops.getLoopsInPreorder()) {
+        if (!is_work_item_loop(l))
+            continue;
+        bool outermost = true;
+        for (const Loop *p = l->getParentLoop(); p; p = p->getParentLoop())
+            outermost = outermost && !is_work_item_loop(p);
+        if (outermost)
+            blocks.append(l->block_begin(), l->block_end());
+    }
+    return blocks;
 }
 
 // The integer type a load or store of `type` is made of, when it is a
@@ -132,7 +155,13 @@ bool pack_small_vectors(Function &f)
 
 PreservedAnalyses ScalarizeWorkItemLoopsPass::run(Function &f, FunctionAnalysisManager &fam)
 {
-    if (f.isDeclaration() || !has_work_item_loop(fam.getResult<LoopAnalysis>(f)))
+    if (f.isDeclaration())
+        return PreservedAnalyses::all();
+    SmallVector<const BasicBlock *, 32> blocks =
+        work_item_loop_blocks(fam.getResult<LoopAnalysis>(f));
+    if (blocks.empty())
+        return PreservedAnalyses::all();
+    if (is_wide_vector_code(blocks, host_vector_bits()))
         return PreservedAnalyses::all();
     if (pack_small_vectors(f))
         fam.invalidate(f, PreservedAnalyses::none());

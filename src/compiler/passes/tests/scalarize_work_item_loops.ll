@@ -70,3 +70,33 @@ done:
 }
 
 !3 = distinct !{!3, !2}
+
+; Wide vector code (wide_vector_code.h) keeps its vectors: a work-item
+; loop summing float16s, wider than any host's registers or as wide.
+; CHECK-LABEL: define void @wide(
+; CHECK: load <16 x float>
+; CHECK: fadd <16 x float>
+; CHECK: store <16 x float>
+
+define void @wide(ptr noalias %in, ptr noalias %out, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds <16 x float>, ptr %in, i64 %i
+  %v = load <16 x float>, ptr %src, align 64, !llvm.access.group !6
+  %w = fadd <16 x float> %v, %v
+  %dst = getelementptr inbounds <16 x float>, ptr %out, i64 %i
+  store <16 x float> %w, ptr %dst, align 64, !llvm.access.group !6
+  %next = add nuw i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !7
+
+done:
+  ret void
+}
+
+!6 = distinct !{}
+!7 = distinct !{!7, !8}
+!8 = !{!"llvm.loop.parallel_accesses", !6}
