@@ -112,6 +112,16 @@ struct ScalarizeWorkItemLoopsPass : llvm::PassInfoMixin<ScalarizeWorkItemLoopsPa
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-libmvec-avx512-variants`: float sin, cos, tan, exp and pow
+// calls name glibc's 16-lane versions on AVX-512 hosts; the back end runs
+// it where its vectorizer starts (libmvec_avx512_variants.cpp). With
+// `any_host` (`ferrocl-libmvec-avx512-variants-any-host`, the pass tests)
+// whatever the host's registers.
+struct LibmvecAvx512VariantsPass : llvm::PassInfoMixin<LibmvecAvx512VariantsPass> {
+    bool any_host = false;
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-scalarize-kernels`: the region pipeline's scalarizer, which
 // leaves wide vector code as it is (scalarize_kernels.cpp).
 struct ScalarizeKernelsPass : llvm::PassInfoMixin<ScalarizeKernelsPass> {

@@ -109,6 +109,13 @@ void register_passes(PassBuilder &pb)
                 fpm.addPass(UniformGathersPass());
                 return true;
             }
+            if (name == "ferrocl-libmvec-avx512-variants" ||
+                name == "ferrocl-libmvec-avx512-variants-any-host") {
+                LibmvecAvx512VariantsPass pass;
+                pass.any_host = name.ends_with("-any-host");
+                fpm.addPass(std::move(pass));
+                return true;
+            }
             if (name == "ferrocl-scalarize-kernels") {
                 fpm.addPass(ScalarizeKernelsPass());
                 return true;
@@ -126,8 +133,10 @@ void add_back_end_passes(PassBuilder &pb)
     pb.registerPipelineStartEPCallback(
         [](ModulePassManager &mpm, OptimizationLevel) { mpm.addPass(ScalarLibmPass()); });
     pb.registerVectorizerStartEPCallback([](FunctionPassManager &fpm, OptimizationLevel level) {
-        if (level != OptimizationLevel::O0)
+        if (level != OptimizationLevel::O0) {
+            fpm.addPass(LibmvecAvx512VariantsPass());
             fpm.addPass(ScalarizeWorkItemLoopsPass());
+        }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.
     // Without clean-up passes after it: instcombine and simplifycfg over
