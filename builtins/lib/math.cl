@@ -767,7 +767,23 @@ float3 CNFN lgamma(float3 x) {float3 r_ = (float3)(lgamma(x.s01), lgamma(x.s2));
 float4 CNFN lgamma(float4 x) {float4 r_ = (float4)(lgamma(x.lo), lgamma(x.hi));  return r_; }
 float8 CNFN lgamma(float8 x) {float8 r_ = (float8)(lgamma(x.lo), lgamma(x.hi));  return r_; }
 float16 CNFN lgamma(float16 x) {float16 r_ = (float16)(lgamma(x.lo), lgamma(x.hi));  return r_; }
-float CNFN log(float x) { return __builtin_logf(x); }
+float CNFN log(float x) {
+  uint ix = __builtin_astype(x, uint);
+  int tiny = ix < 0x00800000u;
+  uint iy = tiny ? __builtin_astype(x * 0x1p25f, uint) : ix;
+  iy += 0x3f800000u - 0x3f3504f3u;
+  int k = (int)(iy >> 23) - 127 - (tiny ? 25 : 0);
+  float f = __builtin_astype((iy & 0x007fffffu) + 0x3f3504f3u, float) - 1.0f;
+  float s = f / (2.0f + f);
+  float z = s * s;
+  float R = z * (0x1.555556p-1f + z * (0x1.99999ap-2f + z * (0x1.24924ap-2f + z * 0x1.c71c72p-3f)));
+  float hfsq = 0.5f * f * f;
+  float dk = (float)k;
+  float r = dk * 0x1.62p-1f + (((s * (hfsq + R) + dk * 0x1.c85fep-10f) - hfsq) + f);
+  r = x == 0.0f ? -__builtin_inff() : r;
+  r = x < 0.0f ? __builtin_nanf("") : r;
+  return __builtin_isnan(x) || x == __builtin_inff() ? x : r;
+}
 float2 CNFN log(float2 x) {float2 r_ = (float2)(log(x.lo), log(x.hi));  return r_; }
 float3 CNFN log(float3 x) {float3 r_ = (float3)(log(x.s01), log(x.s2));  return r_; }
 float4 CNFN log(float4 x) {float4 r_ = (float4)(log(x.lo), log(x.hi));  return r_; }

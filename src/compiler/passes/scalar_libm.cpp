@@ -5,7 +5,8 @@
 // against 3) and double exp (3.13 ulp against 3, found by the Khronos
 // test_math_brute_force). Their calls become calls of glibc's scalar
 // logf and exp that the vectorizer cannot map (`nobuiltin` call sites),
-// which it runs lane by lane as before.
+// which it runs lane by lane as before. (OpenCL C's float log is the
+// builtins library's own, which vectorizes: builtins/gen/gen_math.py.)
 //
 // The back end runs the pass first in its pipeline (registry.cpp), when
 // the builtins library is linked in but not yet inlined.

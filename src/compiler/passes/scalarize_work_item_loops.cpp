@@ -151,6 +151,60 @@ bool pack_small_vectors(Function &f)
     return !found.empty();
 }
 
+// The elements of a vector `v` that a bitcast to vector `cast` reads, as a
+// vector: `cast`'s operand is `bitcast v` (to a scalar or a vector) or
+// element `c` of `bitcast v to <n x S>`. Null for any other operand.
+Value *source_elements(BitCastInst &outer)
+{
+    if (!outer.getDestTy()->isVectorTy())
+        return nullptr;
+    if (auto *inner = dyn_cast<BitCastInst>(outer.getOperand(0));
+        inner && inner->getSrcTy()->isVectorTy())
+        return inner->getOperand(0);
+    auto *extract = dyn_cast<ExtractElementInst>(outer.getOperand(0));
+    auto *index = extract ? dyn_cast<ConstantInt>(extract->getIndexOperand()) : nullptr;
+    auto *inner = extract ? dyn_cast<BitCastInst>(extract->getVectorOperand()) : nullptr;
+    auto *whole = inner ? dyn_cast<FixedVectorType>(inner->getSrcTy()) : nullptr;
+    if (!index || !whole)
+        return nullptr;
+    unsigned parts = cast<FixedVectorType>(inner->getDestTy())->getNumElements();
+    if (whole->getNumElements() % parts != 0 || index->getZExtValue() >= parts)
+        return nullptr;
+    unsigned per_part = whole->getNumElements() / parts;
+    SmallVector<int, 16> lanes;
+    for (unsigned k = 0; k < per_part; k++)
+        lanes.push_back(int(index->getZExtValue() * per_part + k));
+    return new ShuffleVectorInst(inner->getOperand(0), lanes, outer.getName() + ".lanes", &outer);
+}
+
+// A bitcast to a vector from a value that was a vector before another
+// bitcast, as one cast of that vector's elements. A float4 reaches a
+// builtin's float2 halves as doubles (the x86-64 calling convention: a
+// <2 x double> of it, one element each); their bodies' `as_uint(x.s0)`
+// make each double a <2 x i32> once inlined. The scalarizer splits
+// vector-to-vector casts only, and a vector left in the loop keeps it from
+// vectorizing (float4 log: AMD's Black-Scholes).
+bool fold_bitcasts_through_scalars(Function &f)
+{
+    SmallVector<BitCastInst *, 16> casts;
+    for (Instruction &i : instructions(f))
+        if (auto *c = dyn_cast<BitCastInst>(&i); c && c->getDestTy()->isVectorTy())
+            casts.push_back(c);
+    bool changed = false;
+    for (BitCastInst *c : casts) {
+        Value *elements = source_elements(*c);
+        if (!elements)
+            continue;
+        Value *folded = elements->getType() == c->getDestTy()
+                            ? elements
+                            : new BitCastInst(elements, c->getDestTy(), c->getName(), c);
+        c->replaceAllUsesWith(folded);
+        c->eraseFromParent();
+        changed = true;
+    }
+    return changed;
+}
+
 } // namespace
 
 PreservedAnalyses ScalarizeWorkItemLoopsPass::run(Function &f, FunctionAnalysisManager &fam)
@@ -163,7 +217,8 @@ PreservedAnalyses ScalarizeWorkItemLoopsPass::run(Function &f, FunctionAnalysisM
         return PreservedAnalyses::all();
     if (is_wide_vector_code(blocks, host_vector_bits()))
         return PreservedAnalyses::all();
-    if (pack_small_vectors(f))
+    bool packed = pack_small_vectors(f);
+    if (fold_bitcasts_through_scalars(f) || packed)
         fam.invalidate(f, PreservedAnalyses::none());
     ScalarizerPassOptions options;
     options.ScalarizeLoadStore = true;

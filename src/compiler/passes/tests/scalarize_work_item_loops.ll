@@ -100,3 +100,40 @@ done:
 !6 = distinct !{}
 !7 = distinct !{!7, !8}
 !8 = !{!"llvm.loop.parallel_accesses", !6}
+
+; A float4 passed to a builtin's float2 halves as doubles (the x86-64
+; calling convention), whose bodies read the bits of its floats: the casts
+; through the double become casts of the float4's elements, which split.
+; CHECK-LABEL: define void @halves(
+; CHECK-NOT: double
+; CHECK-NOT: <2 x i32>
+; CHECK: bitcast float %{{.*}} to i32
+; CHECK: ret void
+
+define void @halves(ptr noalias %in, ptr noalias %out, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds <4 x float>, ptr %in, i64 %i
+  %v = load <4 x float>, ptr %src, align 16, !llvm.access.group !9
+  %d = bitcast <4 x float> %v to <2 x double>
+  %hi = extractelement <2 x double> %d, i64 1
+  %bits = bitcast double %hi to <2 x i32>
+  %a = extractelement <2 x i32> %bits, i64 0
+  %b = extractelement <2 x i32> %bits, i64 1
+  %s = add i32 %a, %b
+  %dst = getelementptr inbounds i32, ptr %out, i64 %i
+  store i32 %s, ptr %dst, align 4, !llvm.access.group !9
+  %next = add nuw i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !10
+
+done:
+  ret void
+}
+
+!9 = distinct !{}
+!10 = distinct !{!10, !11}
+!11 = !{!"llvm.loop.parallel_accesses", !9}
