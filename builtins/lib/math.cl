@@ -995,7 +995,7 @@ float3 CNFN atan2pi(float3 x, float3 y) {float3 r_ = (float3)(atan2pi(x.s01, y.s
 float4 CNFN atan2pi(float4 x, float4 y) {float4 r_ = (float4)(atan2pi(x.lo, y.lo), atan2pi(x.hi, y.hi));  return r_; }
 float8 CNFN atan2pi(float8 x, float8 y) {float8 r_ = (float8)(atan2pi(x.lo, y.lo), atan2pi(x.hi, y.hi));  return r_; }
 float16 CNFN atan2pi(float16 x, float16 y) {float16 r_ = (float16)(atan2pi(x.lo, y.lo), atan2pi(x.hi, y.hi));  return r_; }
-float CNFN rsqrt(float x) { return (float)rsqrt((double)x); }
+float CNFN rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
 float2 CNFN rsqrt(float2 x) {float2 r_ = (float2)(rsqrt(x.lo), rsqrt(x.hi));  return r_; }
 float3 CNFN rsqrt(float3 x) {float3 r_ = (float3)(rsqrt(x.s01), rsqrt(x.s2));  return r_; }
 float4 CNFN rsqrt(float4 x) {float4 r_ = (float4)(rsqrt(x.lo), rsqrt(x.hi));  return r_; }
