@@ -16,6 +16,7 @@
 #include "passes.h"
 #include "wide_vector_code.h"
 
+#include <llvm/ADT/StringSwitch.h>
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -32,39 +33,39 @@ namespace {
 
 constexpr unsigned LANES = 16;
 
+// The libm name of the function a float call computes: its callee's, or
+// the one an intrinsic stands for; empty for other intrinsics.
+StringRef libm_name(const CallInst &call)
+{
+    switch (call.getIntrinsicID()) {
+    case Intrinsic::sin:
+        return "sinf";
+    case Intrinsic::cos:
+        return "cosf";
+    case Intrinsic::exp:
+        return "expf";
+    case Intrinsic::pow:
+        return "powf";
+    case Intrinsic::not_intrinsic:
+        return call.getCalledFunction()->getName();
+    default:
+        return "";
+    }
+}
+
 // The 16-lane libmvec function for a float call of `callee` (an intrinsic
 // or the libm function), and its parameters' letters, or none.
 std::pair<StringRef, StringRef> avx512_variant(const CallInst &call)
 {
-    const Function *callee = call.getCalledFunction();
-    if (!callee || !call.getType()->isFloatTy() || call.isNoBuiltin())
+    if (!call.getCalledFunction() || !call.getType()->isFloatTy() || call.isNoBuiltin())
         return {};
-    switch (call.getIntrinsicID()) {
-    case Intrinsic::sin:
-        return {"_ZGVeN16v_sinf", "v"};
-    case Intrinsic::cos:
-        return {"_ZGVeN16v_cosf", "v"};
-    case Intrinsic::exp:
-        return {"_ZGVeN16v_expf", "v"};
-    case Intrinsic::pow:
-        return {"_ZGVeN16vv_powf", "vv"};
-    case Intrinsic::not_intrinsic:
-        break;
-    default:
-        return {};
-    }
-    StringRef name = callee->getName();
-    if (name == "sinf")
-        return {"_ZGVeN16v_sinf", "v"};
-    if (name == "cosf")
-        return {"_ZGVeN16v_cosf", "v"};
-    if (name == "tanf")
-        return {"_ZGVeN16v_tanf", "v"};
-    if (name == "expf")
-        return {"_ZGVeN16v_expf", "v"};
-    if (name == "powf")
-        return {"_ZGVeN16vv_powf", "vv"};
-    return {};
+    return StringSwitch<std::pair<StringRef, StringRef>>(libm_name(call))
+        .Case("sinf", {"_ZGVeN16v_sinf", "v"})
+        .Case("cosf", {"_ZGVeN16v_cosf", "v"})
+        .Case("tanf", {"_ZGVeN16v_tanf", "v"})
+        .Case("expf", {"_ZGVeN16v_expf", "v"})
+        .Case("powf", {"_ZGVeN16vv_powf", "vv"})
+        .Default({});
 }
 
 } // namespace
