@@ -11,8 +11,9 @@ namespace ferrocl {
 void register_passes(llvm::PassBuilder &pb);
 
 // The passes the back end's own pipeline runs (clang -O3 on the module made
-// ready): `ferrocl-scalar-libm` at its start, `ferrocl-uniform-gathers` at
-// its end.
+// ready): `ferrocl-scalar-libm` at its start, `ferrocl-libmvec-avx512-variants`
+// and `ferrocl-scalarize-work-item-loops` where the vectorizer starts,
+// `ferrocl-uniform-gathers` and `ferrocl-skip-idle-masked-accesses` at its end.
 void add_back_end_passes(llvm::PassBuilder &pb);
 
 // `ferrocl-inline-definitions`: C99 inline definitions link
@@ -102,6 +103,13 @@ struct ScalarLibmPass : llvm::PassInfoMixin<ScalarLibmPass> {
 // one load or store (uniform_gathers.cpp); the back end runs it after the
 // loop vectorizer, at the end of its pipeline.
 struct UniformGathersPass : llvm::PassInfoMixin<UniformGathersPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
+// `ferrocl-skip-idle-masked-accesses`: masked loads, stores, gathers and
+// scatters in loops made only when some lane is active
+// (skip_idle_masked_accesses.cpp); the back end runs it at its end.
+struct SkipIdleMaskedAccessesPass : llvm::PassInfoMixin<SkipIdleMaskedAccessesPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 

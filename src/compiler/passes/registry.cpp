@@ -109,6 +109,10 @@ void register_passes(PassBuilder &pb)
                 fpm.addPass(UniformGathersPass());
                 return true;
             }
+            if (name == "ferrocl-skip-idle-masked-accesses") {
+                fpm.addPass(SkipIdleMaskedAccessesPass());
+                return true;
+            }
             if (name == "ferrocl-libmvec-avx512-variants" ||
                 name == "ferrocl-libmvec-avx512-variants-any-host") {
                 LibmvecAvx512VariantsPass pass;
@@ -143,8 +147,12 @@ void add_back_end_passes(PassBuilder &pb)
     // the whole module again cost 40 % more back end on Parboil's mri-q, and
     // its rewrites are what the code generator wants already.
     pb.registerOptimizerLastEPCallback([](ModulePassManager &mpm, OptimizationLevel level) {
-        if (level != OptimizationLevel::O0)
-            mpm.addPass(createModuleToFunctionPassAdaptor(UniformGathersPass()));
+        if (level != OptimizationLevel::O0) {
+            FunctionPassManager fpm;
+            fpm.addPass(UniformGathersPass());
+            fpm.addPass(SkipIdleMaskedAccessesPass());
+            mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
+        }
     });
 }
 
