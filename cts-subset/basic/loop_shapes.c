@@ -233,13 +233,16 @@ TEST(columns_innermost)
     for (int i = 0; i < S * S; i++) m[i] = (float)(i % 4), a0[i] = (float)(i % 9);
     for (int i = 0; i < S; i++) b0[i] = (float)(i % 6);
     const char *options[] = {"", "-cl-opt-disable"};
-    size_t global[2] = {S, S}, local[2] = {4, 8};
+    // 4x8 and 2x8 groups (5x8 groups, run y fastest, then x), and groups
+    // the runtime sizes.
+    size_t global[2] = {S, S}, locals[2][2] = {{4, 8}, {2, 8}};
+    const char *shapes[] = {"4x8", "2x8", "runtime-sized"};
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
     for (int o = 0; o < 2 && !h_failed(); o++) {
         cl_program p;
         cl_kernel k = build_kernel(c, fan2_src, "Fan2", options[o], &p);
-        for (int shape = 0; k && shape < 2 && !h_failed(); shape++) {
+        for (int shape = 0; k && shape < 3 && !h_failed(); shape++) {
             memcpy(a, a0, sizeof a);
             memcpy(b, b0, sizeof b);
             cl_mem bm = buffer(c, sizeof m, m), ba = buffer(c, sizeof a, a), bb = buffer(c, sizeof b, b);
@@ -249,8 +252,8 @@ TEST(columns_innermost)
             clSetKernelArg(k, 2, sizeof bb, &bb);
             clSetKernelArg(k, 3, sizeof size, &size);
             clSetKernelArg(k, 4, sizeof t, &t);
-            CHECK_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, global, shape ? NULL : local, 0, NULL,
-                                            NULL));
+            CHECK_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, global, shape < 2 ? locals[shape] : NULL,
+                                            0, NULL, NULL));
             CHECK_OK(clEnqueueReadBuffer(q, ba, CL_TRUE, 0, sizeof a, a, 0, NULL, NULL));
             CHECK_OK(clEnqueueReadBuffer(q, bb, CL_TRUE, 0, sizeof b, b, 0, NULL, NULL));
             for (int x = 0; x < S && !h_failed(); x++)
@@ -261,15 +264,15 @@ TEST(columns_innermost)
                         want -= m[S * x + T] * a0[S * T + y];
                     if (a[at] != want)
                         h_fail_at(__FILE__, __LINE__, "Fan2 '%s' %s groups: a[%d][%d] = %g, expected %g",
-                                  options[o], shape ? "runtime-sized" : "4x8", x, y, a[at], want);
+                                  options[o], shapes[shape], x, y, a[at], want);
                 }
             for (int x = 0; x < S && !h_failed(); x++) {
                 float want = b0[x];
                 if (x >= 1 + T && x - 1 - T < S - 1 - T)
                     want -= m[S * x + T] * b0[T];
                 if (b[x] != want)
-                    h_fail_at(__FILE__, __LINE__, "Fan2 '%s': b[%d] = %g, expected %g", options[o],
-                              x, b[x], want);
+                    h_fail_at(__FILE__, __LINE__, "Fan2 '%s' %s groups: b[%d] = %g, expected %g",
+                              options[o], shapes[shape], x, b[x], want);
             }
             clReleaseMemObject(bm);
             clReleaseMemObject(ba);

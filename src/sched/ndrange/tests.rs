@@ -719,3 +719,27 @@ fn ndrange_validation() {
         }
     }
 }
+
+#[test]
+fn groups_run_inner_dimension_fastest_and_each_once() {
+    use super::{group_id_of, linear_group_id};
+    let groups = [3, 4, 2];
+    for inner in 0..3 {
+        let ids: Vec<[usize; 3]> = (0..24).map(|g| group_id_of(g, groups, inner)).collect();
+        // The inner dimension moves first.
+        assert_eq!(ids[0], [0, 0, 0]);
+        let mut second = [0; 3];
+        second[inner] = 1;
+        assert_eq!(ids[1], second, "inner {inner}");
+        // Every group once, and OpenCL's linear ids are all of 0..24.
+        let mut linear: Vec<usize> = ids.iter().map(|&id| linear_group_id(id, groups)).collect();
+        linear.sort_unstable();
+        assert_eq!(linear, (0..24).collect::<Vec<_>>());
+    }
+    // x fastest, as OpenCL numbers groups, when x is the inner dimension.
+    assert_eq!(group_id_of(5, groups, 0), [2, 1, 0]);
+    assert_eq!(linear_group_id([2, 1, 0], groups), 5);
+    // y fastest, then x, then z.
+    assert_eq!(group_id_of(5, groups, 1), [1, 1, 0]);
+    assert_eq!(group_id_of(13, groups, 1), [0, 1, 1]);
+}
