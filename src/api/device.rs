@@ -45,6 +45,21 @@ const ATOMIC_ORDERS_AND_SCOPES: cl_device_atomic_capabilities = (CL_DEVICE_ATOMI
     | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
     as cl_device_atomic_capabilities;
 
+/// CL_DRIVER_VERSION: the package version and, as semver build metadata,
+/// the hash of the compiler's sources and builtins (build.rs).
+///
+/// Why: applications cache program binaries under the driver version
+/// (PyOpenCL keys its cache on it, with the platform and device strings).
+/// With the package version alone, a rebuilt ferrocl was handed binaries
+/// of an older compiler: code without its fixes, or, once the binary
+/// format had grown, CL_INVALID_BINARY, on which PyOpenCL 2026.1.4 fails the
+/// build instead of compiling again.
+const DRIVER_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("FERROCL_COMPILER_HASH")
+);
+
 fn device_info(
     dev: &Arc<Device>,
     handle: cl_device_id,
@@ -145,7 +160,7 @@ fn device_info(
         CL_DEVICE_PLATFORM => info(&Platform::handle()),
         CL_DEVICE_NAME => info(&h.cpu_name),
         CL_DEVICE_VENDOR => info(&h.cpu_vendor),
-        CL_DRIVER_VERSION => info(env!("CARGO_PKG_VERSION")),
+        CL_DRIVER_VERSION => info(DRIVER_VERSION),
         CL_DEVICE_PROFILE => info("FULL_PROFILE"),
         CL_DEVICE_VERSION => info(&format!("OpenCL 3.0 FerroCL {}", env!("CARGO_PKG_VERSION"))),
         CL_DEVICE_NUMERIC_VERSION => info(&make_version(3, 0, 0)),
@@ -411,4 +426,17 @@ pub fn resolve_devices(
         return Err(CL_INVALID_VALUE);
     }
     handles.iter().map(|&d| Device::resolve(d)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DRIVER_VERSION;
+
+    #[test]
+    fn the_driver_version_names_the_compiler() {
+        let (package, compiler) = DRIVER_VERSION.split_once('+').expect("build metadata");
+        assert_eq!(package, env!("CARGO_PKG_VERSION"));
+        assert_eq!(compiler.len(), 16);
+        assert!(compiler.bytes().all(|b| b.is_ascii_hexdigit()));
+    }
 }
