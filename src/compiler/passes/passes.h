@@ -13,7 +13,8 @@ void register_passes(llvm::PassBuilder &pb);
 // The passes the back end's own pipeline runs (clang -O3 on the module made
 // ready): `ferrocl-scalar-libm` at its start, `ferrocl-libmvec-avx512-variants`
 // and `ferrocl-scalarize-work-item-loops` where the vectorizer starts,
-// `ferrocl-uniform-gathers` and `ferrocl-skip-idle-masked-accesses` at its end.
+// `ferrocl-uniform-gathers`, `ferrocl-skip-idle-masked-accesses` and
+// `ferrocl-align-stack-for-vector-calls` at its end.
 void add_back_end_passes(llvm::PassBuilder &pb);
 
 // `ferrocl-inline-definitions`: C99 inline definitions link
@@ -110,6 +111,13 @@ struct UniformGathersPass : llvm::PassInfoMixin<UniformGathersPass> {
 // scatters in loops made only when some lane is active
 // (skip_idle_masked_accesses.cpp); the back end runs it at its end.
 struct SkipIdleMaskedAccessesPass : llvm::PassInfoMixin<SkipIdleMaskedAccessesPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
+// `ferrocl-align-stack-for-vector-calls`: functions that call functions on
+// vectors align their stack to a cache line (align_stack_for_vector_calls.cpp);
+// the back end runs it at its end.
+struct AlignStackForVectorCallsPass : llvm::PassInfoMixin<AlignStackForVectorCallsPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 

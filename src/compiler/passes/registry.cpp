@@ -109,6 +109,10 @@ void register_passes(PassBuilder &pb)
                 fpm.addPass(UniformGathersPass());
                 return true;
             }
+            if (name == "ferrocl-align-stack-for-vector-calls") {
+                fpm.addPass(AlignStackForVectorCallsPass());
+                return true;
+            }
             if (name == "ferrocl-skip-idle-masked-accesses") {
                 fpm.addPass(SkipIdleMaskedAccessesPass());
                 return true;
@@ -151,6 +155,7 @@ void add_back_end_passes(PassBuilder &pb)
             FunctionPassManager fpm;
             fpm.addPass(UniformGathersPass());
             fpm.addPass(SkipIdleMaskedAccessesPass());
+            fpm.addPass(AlignStackForVectorCallsPass());
             mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
         }
     });
