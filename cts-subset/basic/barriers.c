@@ -126,6 +126,21 @@ static const char *src =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  out[get_global_id(0) * 10] = t[0] + 1000 * level;\n"
     "}\n"
+    /* The "interleaved" tree sum of GPU courses: `l % (2 * s) == 0` with s
+     * doubling around the barrier (a remainder by a power of two), and
+     * unsigned remainders by a doubling s without barriers. */
+    "kernel void interleaved(global int *out, local int *t) {\n"
+    "  int l = (int)get_local_id(0); uint ul = (uint)l;\n"
+    "  t[l] = l + 1;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (int s = 1; s < (int)get_local_size(0); s *= 2) {\n"
+    "    if (l % (2 * s) == 0) t[l] += t[l + s];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  int count = 0;\n"
+    "  for (uint s = 1; s < 64; s <<= 1) count += ul % s != 0;\n"
+    "  out[get_global_id(0)] = t[0] * 100 + count;\n"
+    "}\n"
     /* Neighbours across rows and columns of 2-D groups whose rows fill a
      * vector exactly, or not. */
     "kernel void rows2d(global float *out, local float *t) {\n"
@@ -565,6 +580,29 @@ TEST(tree_sum_with_uniform_stride)
     each_variant(check_tree_sum_with_uniform_stride);
 }
 
+static void check_interleaved_tree_sum(cl_context c, cl_command_queue q, cl_program p, const char *variant)
+{
+    size_t ls[] = {1, 2, 16, 64, 256}, g = 512;
+    static int out[512];
+    for (int s = 0; s < 5; s++) {
+        memset(out, 0, sizeof out);
+        CHECK_OK(run(c, q, p, "interleaved", 1, &g, &ls[s], ls[s] * 4, out, sizeof out));
+        int bad = 0, n = (int)ls[s];
+        for (size_t i = 0; i < g; i++) {
+            unsigned l = (unsigned)(i % ls[s]);
+            int count = 0;
+            for (unsigned d = 1; d < 64; d <<= 1) count += l % d != 0;
+            bad += out[i] != n * (n + 1) / 2 * 100 + count;
+        }
+        CHECK(bad == 0, "%s, local %zu: %d wrong", variant, ls[s], bad);
+    }
+}
+
+TEST(interleaved_tree_sum)
+{
+    each_variant(check_interleaved_tree_sum);
+}
+
 static void check_neighbours_in_two_dimensions(cl_context c, cl_command_queue q, cl_program p, const char *variant)
 {
     size_t shapes[][4] = {{16, 4, 32, 8}, {17, 3, 34, 6}, {8, 8, 24, 16}, {1, 5, 3, 10}};
@@ -685,6 +723,7 @@ int main(int argc, char **argv)
     H_RUN(uniform_loop_in_two_dimensions);
     H_RUN(uniform_loop_with_vector_sum);
     H_RUN(tree_sum_with_uniform_stride);
+    H_RUN(interleaved_tree_sum);
     H_RUN(neighbours_in_two_dimensions);
     H_RUN(guarded_regions_skip_only_idle_work_items);
     H_RUN(uniform_branches_between_barriers);

@@ -121,6 +121,13 @@ struct AlignStackForVectorCallsPass : llvm::PassInfoMixin<AlignStackForVectorCal
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-power-of-two-remainders`: `x % p == 0` with p a power of two
+// as `(x & (p - 1)) == 0`, before the region transform hides that p is
+// one (power_of_two_remainders.cpp).
+struct PowerOfTwoRemaindersPass : llvm::PassInfoMixin<PowerOfTwoRemaindersPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-scalarize-work-item-loops`: the vector values of functions with
 // work-item loops as scalars, after inlining and before the loop
 // vectorizer (scalarize_work_item_loops.cpp); the back end runs it.

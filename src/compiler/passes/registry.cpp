@@ -109,6 +109,10 @@ void register_passes(PassBuilder &pb)
                 fpm.addPass(UniformGathersPass());
                 return true;
             }
+            if (name == "ferrocl-power-of-two-remainders") {
+                fpm.addPass(PowerOfTwoRemaindersPass());
+                return true;
+            }
             if (name == "ferrocl-align-stack-for-vector-calls") {
                 fpm.addPass(AlignStackForVectorCallsPass());
                 return true;
