@@ -196,6 +196,12 @@ pub struct DeviceSide {
     has_group_gates: AtomicBool,
 }
 
+/// A group's linear id as OpenCL numbers groups (x fastest): what the
+/// WAIT_WORK_GROUP gates are keyed by.
+pub(crate) fn linear_group_id(id: [usize; 3], groups: [usize; 3]) -> usize {
+    (id[2] * groups[1] + id[1]) * groups[0] + id[0]
+}
+
 impl DeviceSide {
     pub fn new(
         executable: Arc<Executable>,
@@ -605,9 +611,7 @@ fn enqueue(ctx: &WorkGroupContext, side: &DeviceSide, req: &EnqueueRequest) -> R
             gate.add_successor(&child, false);
         }
         CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP => {
-            let g = ctx.group_id;
-            let n = side.num_groups;
-            let linear = (g[2] * n[1] + g[1]) * n[0] + g[0];
+            let linear = linear_group_id(ctx.group_id, side.num_groups);
             side.group_gate(linear, &context)
                 .add_successor(&child, false);
         }

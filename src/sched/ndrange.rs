@@ -398,11 +398,6 @@ fn group_id_of(g: usize, groups: [usize; 3], inner: usize) -> [usize; 3] {
     id
 }
 
-/// A group's linear id as OpenCL numbers groups (x fastest).
-fn linear_group_id(id: [usize; 3], groups: [usize; 3]) -> usize {
-    (id[2] * groups[1] + id[1]) * groups[0] + id[0]
-}
-
 fn execute_groups(
     pool: &Pool,
     launch: &Launch,
@@ -486,7 +481,7 @@ fn execute_groups(
                     Ok(())
                 }
             };
-            side.group_done(linear_group_id(group_id, groups));
+            side.group_done(device_queue::linear_group_id(group_id, groups));
             if let Err(code) = result {
                 failed.store(code, std::sync::atomic::Ordering::Relaxed);
                 return;

@@ -24,6 +24,8 @@
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include <tuple>
+
 using namespace llvm;
 using namespace llvm::PatternMatch;
 
@@ -78,22 +80,24 @@ PreservedAnalyses PowerOfTwoRemaindersPass::run(Function &f, FunctionAnalysisMan
     auto &assumptions = am.getResult<AssumptionAnalysis>(f);
     auto &dominators = am.getResult<DominatorTreeAnalysis>(f);
     const DataLayout &layout = f.getParent()->getDataLayout();
-    SmallVector<std::pair<ICmpInst *, BinaryOperator *>, 4> tests;
+    // Each test, its remainder and the power of two it divides by.
+    SmallVector<std::tuple<ICmpInst *, BinaryOperator *, Value *>, 4> tests;
     for (Instruction &i : instructions(f)) {
         auto *cmp = dyn_cast<ICmpInst>(&i);
         if (!cmp || !cmp->isEquality() || !match(cmp->getOperand(1), m_Zero()))
             continue;
         BinaryOperator *rem = remainder_of(cmp->getOperand(0));
+        if (!rem)
+            continue;
         // Not zero either: a power of two, never a division by zero (nor
         // by -1, which is not one).
-        if (!rem || !isKnownToBeAPowerOfTwo(unguarded_divisor(rem->getOperand(1)), layout,
-                                            /*OrZero=*/false, 0, &assumptions, rem, &dominators))
-            continue;
-        tests.push_back({cmp, rem});
-    }
-    for (auto [cmp, rem] : tests) {
-        IRBuilder<> b(rem);
         Value *p = unguarded_divisor(rem->getOperand(1));
+        if (!isKnownToBeAPowerOfTwo(p, layout, /*OrZero=*/false, 0, &assumptions, rem, &dominators))
+            continue;
+        tests.push_back({cmp, rem, p});
+    }
+    for (auto [cmp, rem, p] : tests) {
+        IRBuilder<> b(rem);
         Value *low = b.CreateAnd(rem->getOperand(0), b.CreateSub(p, ConstantInt::get(p->getType(), 1)),
                                  rem->getName() + ".low");
         // The remainder and its guards go unless something else uses them.

@@ -60,6 +60,31 @@ const struct {
     {"ferrocl-global-variables-size", add<GlobalVariablesSizePass>},
 };
 
+template <typename Pass> void add_function(FunctionPassManager &fpm) { fpm.addPass(Pass()); }
+
+// `-any-host`: the pass tests' variant, whatever the host's vector width.
+template <bool any_host> void add_libmvec_avx512_variants(FunctionPassManager &fpm)
+{
+    LibmvecAvx512VariantsPass pass;
+    pass.any_host = any_host;
+    fpm.addPass(std::move(pass));
+}
+
+// The function passes' names in a pipeline, and what adds each.
+const struct {
+    StringRef name;
+    void (*add)(FunctionPassManager &);
+} FUNCTION_PASSES[] = {
+    {"ferrocl-uniform-gathers", add_function<UniformGathersPass>},
+    {"ferrocl-power-of-two-remainders", add_function<PowerOfTwoRemaindersPass>},
+    {"ferrocl-align-stack-for-vector-calls", add_function<AlignStackForVectorCallsPass>},
+    {"ferrocl-skip-idle-masked-accesses", add_function<SkipIdleMaskedAccessesPass>},
+    {"ferrocl-libmvec-avx512-variants", add_libmvec_avx512_variants<false>},
+    {"ferrocl-libmvec-avx512-variants-any-host", add_libmvec_avx512_variants<true>},
+    {"ferrocl-scalarize-kernels", add_function<ScalarizeKernelsPass>},
+    {"ferrocl-scalarize-work-item-loops", add_function<ScalarizeWorkItemLoopsPass>},
+};
+
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
 // only from text).
 std::string pipeline_text(ArrayRef<PassBuilder::PipelineElement> pipeline)
@@ -105,37 +130,11 @@ void register_passes(PassBuilder &pb)
         });
     pb.registerPipelineParsingCallback(
         [](StringRef name, FunctionPassManager &fpm, ArrayRef<PassBuilder::PipelineElement>) {
-            if (name == "ferrocl-uniform-gathers") {
-                fpm.addPass(UniformGathersPass());
-                return true;
-            }
-            if (name == "ferrocl-power-of-two-remainders") {
-                fpm.addPass(PowerOfTwoRemaindersPass());
-                return true;
-            }
-            if (name == "ferrocl-align-stack-for-vector-calls") {
-                fpm.addPass(AlignStackForVectorCallsPass());
-                return true;
-            }
-            if (name == "ferrocl-skip-idle-masked-accesses") {
-                fpm.addPass(SkipIdleMaskedAccessesPass());
-                return true;
-            }
-            if (name == "ferrocl-libmvec-avx512-variants" ||
-                name == "ferrocl-libmvec-avx512-variants-any-host") {
-                LibmvecAvx512VariantsPass pass;
-                pass.any_host = name.ends_with("-any-host");
-                fpm.addPass(std::move(pass));
-                return true;
-            }
-            if (name == "ferrocl-scalarize-kernels") {
-                fpm.addPass(ScalarizeKernelsPass());
-                return true;
-            }
-            if (name == "ferrocl-scalarize-work-item-loops") {
-                fpm.addPass(ScalarizeWorkItemLoopsPass());
-                return true;
-            }
+            for (const auto &pass : FUNCTION_PASSES)
+                if (pass.name == name) {
+                    pass.add(fpm);
+                    return true;
+                }
             return false;
         });
 }

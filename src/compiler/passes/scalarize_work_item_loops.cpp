@@ -151,8 +151,8 @@ bool pack_small_vectors(Function &f)
     return !found.empty();
 }
 
-// The elements of a vector `v` that a bitcast to vector `cast` reads, as a
-// vector: `cast`'s operand is `bitcast v` (to a scalar or a vector) or
+// The elements of a vector `v` that a bitcast to vector `outer` reads, as
+// a vector: `outer`'s operand is `bitcast v` (to a scalar or a vector) or
 // element `c` of `bitcast v to <n x S>`. Null for any other operand.
 Value *source_elements(BitCastInst &outer)
 {

@@ -722,7 +722,8 @@ fn ndrange_validation() {
 
 #[test]
 fn groups_run_inner_dimension_fastest_and_each_once() {
-    use super::{group_id_of, linear_group_id};
+    use super::group_id_of;
+    use crate::sched::device_queue::linear_group_id;
     let groups = [3, 4, 2];
     for inner in 0..3 {
         let ids: Vec<[usize; 3]> = (0..24).map(|g| group_id_of(g, groups, inner)).collect();
