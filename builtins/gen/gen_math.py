@@ -49,7 +49,55 @@ ELEM_BINARY = {'copysign': 'copysign', 'fmax': 'max', 'fmin': 'min'}
 # k ln2 is taken in two parts, the first exact in k. Denormals are scaled
 # by 2^25 first. Within 0.86 ulp over every float (checked against glibc's
 # double log, with and without contraction into fma).
+# float sin and cos computed here in float, without calls, so that a
+# work-item loop calling them vectorizes into straight-line code: as calls
+# of glibc's vector sinf and cosf, every live vector register was spilled
+# around each call, and sin(x) and cos(x) of one x reduced x twice
+# (Parboil's mri-q: 1.8 ms on one core where the same loop in C with the
+# same calls takes 0.83, and this code 0.5 or less). |x| = k pi/2 + r,
+# k = rint(|x| 2/pi), r in [-pi/4, pi/4] by Cody and Waite's reduction
+# with pi/2 in three floats: the first product k P1 is exact in the fma
+# and |x| - k P1 is exact (both are multiples of 2^-24 near each other),
+# so r is off by rounding of the small later terms only. sin r and cos r
+# by Cephes' sinf and cosf polynomials; k's low bits choose one and its
+# sign. Within 1.56 ulp for |x| <= 2^16 (every float, against glibc's
+# double sin and cos; the bound is 4). Larger |x|, infinities and NaN go
+# to glibc's sinf and cosf through __ferrocl_fallback_sinf/_cosf: calls
+# that are not speculated, which the back end gives masked vector
+# variants that call them only when some lane needs them
+# (fallback_vector_variants.cpp). sin and cos of one x inline to one
+# reduction and one pair of polynomials.
+TRIG_REDUCTION = '''/* sin and cos of |x| = k pi/2 + r: sin r in *s, cos r in *c, k's low bits
+   in *q (gen_math.py TRIG_REDUCTION); for |x| <= 2^16 */
+static inline void __ferrocl_reduced_sin_cos(float ax, __private float *s, __private float *c, __private int *q) {
+  float a = ax <= 0x1p16f ? ax : 0.0f;
+  float k = __builtin_rintf(a * 0x1.45f306p-1f);
+  float r = __builtin_fmaf(-k, 0x1.921fb6p0f, a);
+  r = __builtin_fmaf(-k, -0x1.777a5cp-25f, r);
+  r = __builtin_fmaf(-k, -0x1.ee59dap-50f, r);
+  float z = r * r;
+  *s = __builtin_fmaf(r * z, __builtin_fmaf(z, __builtin_fmaf(z, -1.9515295891e-4f, 8.3321608736e-3f), -1.6666654611e-1f), r);
+  *c = __builtin_fmaf(z * z, __builtin_fmaf(z, __builtin_fmaf(z, 2.443315711809948e-5f, -1.388731625493765e-3f), 4.166664568298827e-2f), __builtin_fmaf(-0.5f, z, 1.0f));
+  *q = (int)k;
+}'''
+
 REFINED = {
+    ('sin', 'float'): '''float CNFN sin(float x) {
+  float ax = __builtin_fabsf(x), s, c;
+  int q;
+  __ferrocl_reduced_sin_cos(ax, &s, &c, &q);
+  float v = (q & 1) ? c : s;
+  v = (q & 2) ? -v : v;
+  return __builtin_expect(ax <= 0x1p16f, 1) ? __builtin_copysignf(1.0f, x) * v : __ferrocl_fallback_sinf(x);
+}''',
+    ('cos', 'float'): '''float CNFN cos(float x) {
+  float ax = __builtin_fabsf(x), s, c;
+  int q;
+  __ferrocl_reduced_sin_cos(ax, &s, &c, &q);
+  float v = (q & 1) ? s : c;
+  v = ((q + 1) & 2) ? -v : v;
+  return __builtin_expect(ax <= 0x1p16f, 1) ? v : __ferrocl_fallback_cosf(x);
+}''',
     ('log', 'float'): '''float CNFN log(float x) {
   uint ix = __builtin_astype(x, uint);
   int tiny = ix < 0x00800000u;
@@ -183,7 +231,21 @@ emit('''
 /* libm entry points that have no clang builtin */
 float __ferrocl_lgammaf_r(float, __private int *) __asm__("lgammaf_r");
 double __ferrocl_lgamma_r(double, __private int *) __asm__("lgamma_r");
+
+/* float sin and cos's way for large |x|, infinities and NaN (see
+   TRIG_REDUCTION): never inlined, so that their calls stay conditional,
+   and saving every register they use, so that the code around their
+   rare calls keeps its values in registers instead of spilling them for
+   the call on every way past it (the vector code of a work-item loop
+   spilled 20 registers an iteration, half its time on Parboil's mri-q);
+   no tail calls, which would leave glibc's function free to clobber them */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wexcessive-regsave"
+__attribute__((noinline, const, no_caller_saved_registers, disable_tail_calls)) float __ferrocl_fallback_sinf(float x) { return __builtin_sinf(x); }
+__attribute__((noinline, const, no_caller_saved_registers, disable_tail_calls)) float __ferrocl_fallback_cosf(float x) { return __builtin_cosf(x); }
+#pragma clang diagnostic pop
 ''')
+emit(TRIG_REDUCTION)
 
 for T in ['double', 'float']:
     s = sfx(T)
@@ -304,7 +366,11 @@ for T in ['double', 'float']:
         lg = '__ferrocl_lgammaf_r' if T == 'float' else '__ferrocl_lgamma_r'
         emit(f'{T} OVL lgamma_r({T} x, {q}int *sg) {{ int t; {T} r = {lg}(x, &t); *sg = t; return r; }}')
         emit(f'{T} OVL modf({T} x, {q}{T} *ip) {{ {T} t; {T} r = __builtin_modf{s}(x, &t); *ip = t; return r; }}')
-        emit(f'{T} OVL sincos({T} x, {q}{T} *c) {{ *c = __builtin_cos{s}(x); return __builtin_sin{s}(x); }}')
+        # float: the library's sin and cos, which share their reduction
+        if T == 'float':
+            emit(f'{T} OVL sincos({T} x, {q}{T} *c) {{ *c = cos(x); return sin(x); }}')
+        else:
+            emit(f'{T} OVL sincos({T} x, {q}{T} *c) {{ *c = __builtin_cos{s}(x); return __builtin_sin{s}(x); }}')
         emit(f'''{T} OVL fract({T} x, {q}{T} *ip) {{
   {T} fl = __builtin_floor{s}(x);
   *ip = fl;

@@ -19,6 +19,32 @@
 float __ferrocl_lgammaf_r(float, __private int *) __asm__("lgammaf_r");
 double __ferrocl_lgamma_r(double, __private int *) __asm__("lgamma_r");
 
+/* float sin and cos's way for large |x|, infinities and NaN (see
+   TRIG_REDUCTION): never inlined, so that their calls stay conditional,
+   and saving every register they use, so that the code around their
+   rare calls keeps its values in registers instead of spilling them for
+   the call on every way past it (the vector code of a work-item loop
+   spilled 20 registers an iteration, half its time on Parboil's mri-q);
+   no tail calls, which would leave glibc's function free to clobber them */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wexcessive-regsave"
+__attribute__((noinline, const, no_caller_saved_registers, disable_tail_calls)) float __ferrocl_fallback_sinf(float x) { return __builtin_sinf(x); }
+__attribute__((noinline, const, no_caller_saved_registers, disable_tail_calls)) float __ferrocl_fallback_cosf(float x) { return __builtin_cosf(x); }
+#pragma clang diagnostic pop
+
+/* sin and cos of |x| = k pi/2 + r: sin r in *s, cos r in *c, k's low bits
+   in *q (gen_math.py TRIG_REDUCTION); for |x| <= 2^16 */
+static inline void __ferrocl_reduced_sin_cos(float ax, __private float *s, __private float *c, __private int *q) {
+  float a = ax <= 0x1p16f ? ax : 0.0f;
+  float k = __builtin_rintf(a * 0x1.45f306p-1f);
+  float r = __builtin_fmaf(-k, 0x1.921fb6p0f, a);
+  r = __builtin_fmaf(-k, -0x1.777a5cp-25f, r);
+  r = __builtin_fmaf(-k, -0x1.ee59dap-50f, r);
+  float z = r * r;
+  *s = __builtin_fmaf(r * z, __builtin_fmaf(z, __builtin_fmaf(z, -1.9515295891e-4f, 8.3321608736e-3f), -1.6666654611e-1f), r);
+  *c = __builtin_fmaf(z * z, __builtin_fmaf(z, __builtin_fmaf(z, 2.443315711809948e-5f, -1.388731625493765e-3f), 4.166664568298827e-2f), __builtin_fmaf(-0.5f, z, 1.0f));
+  *q = (int)k;
+}
 
 /* ---------------- double ---------------- */
 double CNFN acos(double x) { return __builtin_acos(x); }
@@ -713,7 +739,14 @@ float3 CNFN cbrt(float3 x) {float3 r_ = (float3)(cbrt(x.s01), cbrt(x.s2));  retu
 float4 CNFN cbrt(float4 x) {float4 r_ = (float4)(cbrt(x.lo), cbrt(x.hi));  return r_; }
 float8 CNFN cbrt(float8 x) {float8 r_ = (float8)(cbrt(x.lo), cbrt(x.hi));  return r_; }
 float16 CNFN cbrt(float16 x) {float16 r_ = (float16)(cbrt(x.lo), cbrt(x.hi));  return r_; }
-float CNFN cos(float x) { return __builtin_cosf(x); }
+float CNFN cos(float x) {
+  float ax = __builtin_fabsf(x), s, c;
+  int q;
+  __ferrocl_reduced_sin_cos(ax, &s, &c, &q);
+  float v = (q & 1) ? s : c;
+  v = ((q + 1) & 2) ? -v : v;
+  return __builtin_expect(ax <= 0x1p16f, 1) ? v : __ferrocl_fallback_cosf(x);
+}
 float2 CNFN cos(float2 x) {float2 r_ = (float2)(cos(x.lo), cos(x.hi));  return r_; }
 float3 CNFN cos(float3 x) {float3 r_ = (float3)(cos(x.s01), cos(x.s2));  return r_; }
 float4 CNFN cos(float4 x) {float4 r_ = (float4)(cos(x.lo), cos(x.hi));  return r_; }
@@ -813,7 +846,14 @@ float3 CNFN logb(float3 x) {float3 r_ = (float3)(logb(x.s01), logb(x.s2));  retu
 float4 CNFN logb(float4 x) {float4 r_ = (float4)(logb(x.lo), logb(x.hi));  return r_; }
 float8 CNFN logb(float8 x) {float8 r_ = (float8)(logb(x.lo), logb(x.hi));  return r_; }
 float16 CNFN logb(float16 x) {float16 r_ = (float16)(logb(x.lo), logb(x.hi));  return r_; }
-float CNFN sin(float x) { return __builtin_sinf(x); }
+float CNFN sin(float x) {
+  float ax = __builtin_fabsf(x), s, c;
+  int q;
+  __ferrocl_reduced_sin_cos(ax, &s, &c, &q);
+  float v = (q & 1) ? c : s;
+  v = (q & 2) ? -v : v;
+  return __builtin_expect(ax <= 0x1p16f, 1) ? __builtin_copysignf(1.0f, x) * v : __ferrocl_fallback_sinf(x);
+}
 float2 CNFN sin(float2 x) {float2 r_ = (float2)(sin(x.lo), sin(x.hi));  return r_; }
 float3 CNFN sin(float3 x) {float3 r_ = (float3)(sin(x.s01), sin(x.s2));  return r_; }
 float4 CNFN sin(float4 x) {float4 r_ = (float4)(sin(x.lo), sin(x.hi));  return r_; }
@@ -1094,7 +1134,7 @@ float OVL frexp(float x, __private int *e) { int t; float r = __builtin_frexpf(x
 float OVL remquo(float x, float y, __private int *qo) { *qo = __ferrocl_remquo_bitsf(x, y); return __builtin_remainderf(x, y); }
 float OVL lgamma_r(float x, __private int *sg) { int t; float r = __ferrocl_lgammaf_r(x, &t); *sg = t; return r; }
 float OVL modf(float x, __private float *ip) { float t; float r = __builtin_modff(x, &t); *ip = t; return r; }
-float OVL sincos(float x, __private float *c) { *c = __builtin_cosf(x); return __builtin_sinf(x); }
+float OVL sincos(float x, __private float *c) { *c = cos(x); return sin(x); }
 float OVL fract(float x, __private float *ip) {
   float fl = __builtin_floorf(x);
   *ip = fl;
@@ -1106,7 +1146,7 @@ float OVL frexp(float x, __global int *e) { int t; float r = __builtin_frexpf(x,
 float OVL remquo(float x, float y, __global int *qo) { *qo = __ferrocl_remquo_bitsf(x, y); return __builtin_remainderf(x, y); }
 float OVL lgamma_r(float x, __global int *sg) { int t; float r = __ferrocl_lgammaf_r(x, &t); *sg = t; return r; }
 float OVL modf(float x, __global float *ip) { float t; float r = __builtin_modff(x, &t); *ip = t; return r; }
-float OVL sincos(float x, __global float *c) { *c = __builtin_cosf(x); return __builtin_sinf(x); }
+float OVL sincos(float x, __global float *c) { *c = cos(x); return sin(x); }
 float OVL fract(float x, __global float *ip) {
   float fl = __builtin_floorf(x);
   *ip = fl;
@@ -1118,7 +1158,7 @@ float OVL frexp(float x, __local int *e) { int t; float r = __builtin_frexpf(x, 
 float OVL remquo(float x, float y, __local int *qo) { *qo = __ferrocl_remquo_bitsf(x, y); return __builtin_remainderf(x, y); }
 float OVL lgamma_r(float x, __local int *sg) { int t; float r = __ferrocl_lgammaf_r(x, &t); *sg = t; return r; }
 float OVL modf(float x, __local float *ip) { float t; float r = __builtin_modff(x, &t); *ip = t; return r; }
-float OVL sincos(float x, __local float *c) { *c = __builtin_cosf(x); return __builtin_sinf(x); }
+float OVL sincos(float x, __local float *c) { *c = cos(x); return sin(x); }
 float OVL fract(float x, __local float *ip) {
   float fl = __builtin_floorf(x);
   *ip = fl;
@@ -1130,7 +1170,7 @@ float OVL frexp(float x, int *e) { int t; float r = __builtin_frexpf(x, &t); *e 
 float OVL remquo(float x, float y, int *qo) { *qo = __ferrocl_remquo_bitsf(x, y); return __builtin_remainderf(x, y); }
 float OVL lgamma_r(float x, int *sg) { int t; float r = __ferrocl_lgammaf_r(x, &t); *sg = t; return r; }
 float OVL modf(float x, float *ip) { float t; float r = __builtin_modff(x, &t); *ip = t; return r; }
-float OVL sincos(float x, float *c) { *c = __builtin_cosf(x); return __builtin_sinf(x); }
+float OVL sincos(float x, float *c) { *c = cos(x); return sin(x); }
 float OVL fract(float x, float *ip) {
   float fl = __builtin_floorf(x);
   *ip = fl;

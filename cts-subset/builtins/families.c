@@ -278,12 +278,85 @@ TEST(float_log_and_rsqrt_over_the_whole_range)
         check_whole_range("rsqrt", ref_rsqrt, 2);
 }
 
+/* ferrocl's own float sin and cos (builtins/gen/gen_math.py: in float up
+ * to 2^16, glibc's sinf and cosf beyond), over the whole range. */
+TEST(float_sin_and_cos_over_the_whole_range)
+{
+    check_whole_range("sin", sin, 4);
+    if (!h_failed())
+        check_whole_range("cos", cos, 4);
+}
+
+/* sincos gives what sin and cos give, bit for bit, on both sides of where
+ * they change method (|x| = 2^16), at zeros, infinities and NaN, in a
+ * work-item loop with 16 lanes a vector where a lane or two of a vector
+ * take the other method. */
+TEST(float_sincos_is_sin_and_cos)
+{
+    enum { M = 1 << 14 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c,
+                           "kernel void k(global const float *x, global float *s, global float *co,\n"
+                           "              global float *s1, global float *c1) {\n"
+                           "  size_t i = get_global_id(0); float t;\n"
+                           "  s[i] = sincos(x[i], &t); co[i] = t; s1[i] = sin(x[i]); c1[i] = cos(x[i]);\n"
+                           "}",
+                           NULL);
+    REQUIRE(p, "build");
+    float *x = malloc(M * 4), *out[4];
+    for (int j = 0; j < 4; j++) out[j] = malloc(M * 4);
+    for (uint32_t i = 0; i < M; i++) {
+        /* around 2^16 on both sides, now and then a far one among them */
+        uint32_t b = 0x47800000u - M / 2 + i;
+        if (i % 13 == 5) b = 0x4f000000u + i * 977u;
+        memcpy(&x[i], &b, 4);
+        if (i % 2) x[i] = -x[i];
+    }
+    x[0] = 0.0f, x[1] = -0.0f, x[2] = INFINITY, x[3] = -INFINITY, x[4] = NAN, x[6] = 1e-40f;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    CHECK_OK(e);
+    cl_mem X = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, M * 4, x, &e), Y[4];
+    CHECK_OK(clSetKernelArg(k, 0, sizeof X, &X));
+    for (int j = 0; j < 4; j++) {
+        Y[j] = clCreateBuffer(c, 0, M * 4, NULL, &e);
+        CHECK_OK(clSetKernelArg(k, 1 + j, sizeof Y[j], &Y[j]));
+    }
+    size_t g = M;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    for (int j = 0; j < 4; j++)
+        CHECK_OK(clEnqueueReadBuffer(q, Y[j], CL_TRUE, 0, M * 4, out[j], 0, NULL, NULL));
+    for (int i = 0; i < M && !h_failed(); i++) {
+        CHECK(memcmp(&out[0][i], &out[2][i], 4) == 0 && memcmp(&out[1][i], &out[3][i], 4) == 0,
+              "sincos(%a) = %a, %a; sin, cos = %a, %a", x[i], out[0][i], out[1][i], out[2][i],
+              out[3][i]);
+        CHECK(ulps(out[2][i], sin((double)x[i])) <= 4 && ulps(out[3][i], cos((double)x[i])) <= 4,
+              "sin, cos(%a) = %a, %a", x[i], out[2][i], out[3][i]);
+    }
+    CHECK(signbit(out[2][1]) && out[2][1] == 0.0f, "sin(-0) = %a", out[2][1]);
+    CHECK(out[3][0] == 1.0f && out[3][1] == 1.0f, "cos(+-0) = %a, %a", out[3][0], out[3][1]);
+    CHECK(out[2][6] == 1e-40f, "sin(1e-40) = %a", out[2][6]);
+    for (int j = 0; j < 4; j++) {
+        clReleaseMemObject(Y[j]);
+        free(out[j]);
+    }
+    clReleaseMemObject(X);
+    free(x);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("builtins", argc, argv);
     H_RUN_T(math_within_ulp_bounds, 60);
     H_RUN(double_cbrt_within_one_ulp);
     H_RUN_T(float_log_and_rsqrt_over_the_whole_range, 60);
+    H_RUN_T(float_sin_and_cos_over_the_whole_range, 60);
+    H_RUN(float_sincos_is_sin_and_cos);
     H_RUN(integer_common_geometric_relational_conversions);
     return h_done();
 }

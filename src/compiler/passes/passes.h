@@ -145,6 +145,29 @@ struct LibmvecAvx512VariantsPass : llvm::PassInfoMixin<LibmvecAvx512VariantsPass
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-fallback-vector-variants`: calls of the builtins library's
+// fallbacks (fallback_calls.h) name masked vector variants; the back end
+// runs it where its vectorizer starts (fallback_vector_variants.cpp).
+struct FallbackVectorVariantsPass : llvm::PassInfoMixin<FallbackVectorVariantsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
+// `ferrocl-expand-fallback-variants`: the variants' calls as a test of the
+// mask and scalar calls; the back end runs it at its end
+// (expand_fallback_variants.cpp).
+struct ExpandFallbackVariantsPass : llvm::PassInfoMixin<ExpandFallbackVariantsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-register-keepers-without-vzeroupper`: functions that keep every
+// register for their callers are compiled for the host without vzeroupper
+// (register_keepers_without_vzeroupper.cpp); the back end runs it at its
+// end.
+struct RegisterKeepersWithoutVzeroupperPass
+    : llvm::PassInfoMixin<RegisterKeepersWithoutVzeroupperPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-scalarize-kernels`: the region pipeline's scalarizer, which
 // leaves wide vector code as it is (scalarize_kernels.cpp).
 struct ScalarizeKernelsPass : llvm::PassInfoMixin<ScalarizeKernelsPass> {

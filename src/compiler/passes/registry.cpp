@@ -58,6 +58,7 @@ const struct {
     {"ferrocl-block-kernel-entries", add<BlockKernelEntriesPass>},
     {"ferrocl-host-calling-convention", add<HostCallingConventionPass>},
     {"ferrocl-global-variables-size", add<GlobalVariablesSizePass>},
+    {"ferrocl-expand-fallback-variants", add<ExpandFallbackVariantsPass>},
 };
 
 template <typename Pass> void add_function(FunctionPassManager &fpm) { fpm.addPass(Pass()); }
@@ -79,6 +80,9 @@ const struct {
     {"ferrocl-power-of-two-remainders", add_function<PowerOfTwoRemaindersPass>},
     {"ferrocl-align-stack-for-vector-calls", add_function<AlignStackForVectorCallsPass>},
     {"ferrocl-skip-idle-masked-accesses", add_function<SkipIdleMaskedAccessesPass>},
+    {"ferrocl-fallback-vector-variants", add_function<FallbackVectorVariantsPass>},
+    {"ferrocl-register-keepers-without-vzeroupper",
+     add_function<RegisterKeepersWithoutVzeroupperPass>},
     {"ferrocl-libmvec-avx512-variants", add_libmvec_avx512_variants<false>},
     {"ferrocl-libmvec-avx512-variants-any-host", add_libmvec_avx512_variants<true>},
     {"ferrocl-scalarize-kernels", add_function<ScalarizeKernelsPass>},
@@ -146,6 +150,7 @@ void add_back_end_passes(PassBuilder &pb)
     pb.registerVectorizerStartEPCallback([](FunctionPassManager &fpm, OptimizationLevel level) {
         if (level != OptimizationLevel::O0) {
             fpm.addPass(LibmvecAvx512VariantsPass());
+            fpm.addPass(FallbackVectorVariantsPass());
             fpm.addPass(ScalarizeWorkItemLoopsPass());
         }
     });
@@ -155,12 +160,16 @@ void add_back_end_passes(PassBuilder &pb)
     // its rewrites are what the code generator wants already.
     pb.registerOptimizerLastEPCallback([](ModulePassManager &mpm, OptimizationLevel level) {
         if (level != OptimizationLevel::O0) {
+            mpm.addPass(ExpandFallbackVariantsPass());
             FunctionPassManager fpm;
             fpm.addPass(UniformGathersPass());
             fpm.addPass(SkipIdleMaskedAccessesPass());
             fpm.addPass(AlignStackForVectorCallsPass());
             mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
         }
+        // At every level: the code around a call of such a function keeps
+        // its values in registers even at -O0.
+        mpm.addPass(createModuleToFunctionPassAdaptor(RegisterKeepersWithoutVzeroupperPass()));
     });
 }
 
