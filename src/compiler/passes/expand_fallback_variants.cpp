@@ -15,12 +15,15 @@
 #include "fallback_calls.h"
 #include "passes.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -40,36 +43,56 @@ Function *scalar_of(const Function &variant, Module &m)
     return m.getFunction(name.take_front(infix));
 }
 
-void expand(CallInst *call, Function *scalar)
+// A variant's call and the scalar fallback it stands for.
+struct VariantCall {
+    CallInst *call;
+    Function *scalar;
+};
+
+// Whether `v` is there before `at`: an argument, a constant, a value of
+// another block (which dominates `at`'s, since a later call in that
+// block uses it) or an earlier instruction of the block.
+bool available_at(const Value *v, const Instruction *at)
 {
-    Value *x = call->getArgOperand(0);
-    Value *mask = call->getArgOperand(1);
-    auto *type = cast<FixedVectorType>(call->getType());
-    IRBuilder<> b(call);
-    Value *any = b.CreateOrReduce(mask);
-    // Unlikely, so that the register allocator spills what the calls
-    // clobber in their block and not on the way around it.
+    const auto *i = dyn_cast<Instruction>(v);
+    return !i || i->getParent() != at->getParent() || i->comesBefore(at);
+}
+
+// The calls of `group` (one block, one mask, each argument available at
+// the first) as one test of the mask and, when some lane is active, the
+// scalar fallbacks called lane by lane: sin(x) and cos(x) of one x test
+// their mask once.
+void expand(ArrayRef<VariantCall> group)
+{
+    CallInst *first = group.front().call;
+    IRBuilder<> b(first);
+    Value *any = b.CreateOrReduce(first->getArgOperand(1));
+    // Unlikely: the block goes off the loop's straight line.
     Instruction *then = SplitBlockAndInsertIfThen(
-        any, call->getIterator(), false,
-        MDBuilder(call->getContext()).createUnlikelyBranchWeights());
+        any, first->getIterator(), false,
+        MDBuilder(first->getContext()).createUnlikelyBranchWeights());
     BasicBlock *before = then->getParent()->getSinglePredecessor();
     BasicBlock *join = then->getParent()->getSingleSuccessor();
-    // Every lane, active or not: the fallbacks are defined for every
-    // argument, and a branch per lane would cost more than the calls.
     b.SetInsertPoint(then);
-    Value *lanes = PoisonValue::get(type);
-    for (unsigned k = 0; k < type->getNumElements(); k++) {
-        CallInst *lane = b.CreateCall(scalar, {b.CreateExtractElement(x, k)});
-        lane->setAttributes(scalar->getAttributes());
-        lanes = b.CreateInsertElement(lanes, lane, k);
+    for (auto [call, scalar] : group) {
+        Value *x = call->getArgOperand(0);
+        auto *type = cast<FixedVectorType>(call->getType());
+        // Every lane, active or not: the fallbacks are defined for every
+        // argument, and a branch per lane would cost more than the calls.
+        Value *lanes = PoisonValue::get(type);
+        for (unsigned k = 0; k < type->getNumElements(); k++) {
+            CallInst *lane = b.CreateCall(scalar, {b.CreateExtractElement(x, k)});
+            lane->setAttributes(scalar->getAttributes());
+            lanes = b.CreateInsertElement(lanes, lane, k);
+        }
+        PHINode *value = PHINode::Create(type, 2);
+        value->insertBefore(join->getFirstNonPHIIt());
+        value->takeName(call);
+        value->addIncoming(lanes, then->getParent());
+        value->addIncoming(PoisonValue::get(type), before);
+        call->replaceAllUsesWith(value);
+        call->eraseFromParent();
     }
-    PHINode *value = PHINode::Create(type, 2);
-    value->insertBefore(join->begin());
-    value->takeName(call);
-    value->addIncoming(lanes, then->getParent());
-    value->addIncoming(PoisonValue::get(type), before);
-    call->replaceAllUsesWith(value);
-    call->eraseFromParent();
 }
 
 } // namespace
@@ -82,14 +105,31 @@ PreservedAnalyses ExpandFallbackVariantsPass::run(Module &m, ModuleAnalysisManag
             variants.push_back({&f, scalar});
     if (variants.empty())
         return PreservedAnalyses::all();
-    for (auto [variant, scalar] : variants) {
-        SmallVector<CallInst *, 4> calls;
-        for (User *u : variant->users())
-            if (auto *call = dyn_cast<CallInst>(u); call && call->getCalledFunction() == variant)
-                calls.push_back(call);
-        for (CallInst *call : calls)
-            expand(call, scalar);
-    }
+    // The variants' calls, in each block in order, grouped by mask.
+    DenseMap<const Function *, Function *> scalars(variants.begin(), variants.end());
+    SmallVector<SmallVector<VariantCall, 2>, 8> groups;
+    for (Function &f : m)
+        for (BasicBlock &block : f) {
+            size_t first_group = groups.size();
+            for (Instruction &i : block) {
+                auto *call = dyn_cast<CallInst>(&i);
+                Function *scalar = call ? scalars.lookup(call->getCalledFunction()) : nullptr;
+                if (!scalar)
+                    continue;
+                auto same = std::find_if(
+                    groups.begin() + first_group, groups.end(), [&](const auto &group) {
+                        CallInst *lead = group.front().call;
+                        return lead->getArgOperand(1) == call->getArgOperand(1) &&
+                               available_at(call->getArgOperand(0), lead);
+                    });
+                if (same == groups.end())
+                    groups.push_back({{call, scalar}});
+                else
+                    same->push_back({call, scalar});
+            }
+        }
+    for (const auto &group : groups)
+        expand(group);
     removeFromUsedLists(m, [&](Constant *c) {
         return any_of(variants, [&](auto v) { return c == v.first; });
     });
