@@ -67,10 +67,12 @@ ELEM_BINARY = {'copysign': 'copysign', 'fmax': 'max', 'fmin': 'min'}
 # variants that call them only when some lane needs them
 # (fallback_vector_variants.cpp). sin and cos of one x inline to one
 # reduction and one pair of polynomials.
+# Where float sin and cos stop reducing |x| themselves (see above).
+TRIG_LIMIT = '0x1p16f'
 TRIG_REDUCTION = '''/* sin and cos of |x| = k pi/2 + r: sin r in *s, cos r in *c, k's low bits
    in *q (gen_math.py TRIG_REDUCTION); for |x| <= 2^16 */
 static inline void __ferrocl_reduced_sin_cos(float ax, __private float *s, __private float *c, __private int *q) {
-  float a = ax <= 0x1p16f ? ax : 0.0f;
+  float a = ax <= ''' + TRIG_LIMIT + ''' ? ax : 0.0f;
   float k = __builtin_rintf(a * 0x1.45f306p-1f);
   float r = __builtin_fmaf(-k, 0x1.921fb6p0f, a);
   r = __builtin_fmaf(-k, -0x1.777a5cp-25f, r);
@@ -88,7 +90,7 @@ REFINED = {
   __ferrocl_reduced_sin_cos(ax, &s, &c, &q);
   float v = (q & 1) ? c : s;
   v = (q & 2) ? -v : v;
-  return __builtin_expect(ax <= 0x1p16f, 1) ? __builtin_copysignf(1.0f, x) * v : __ferrocl_fallback_sinf(x);
+  return __builtin_expect(ax <= ''' + TRIG_LIMIT + ''', 1) ? __builtin_copysignf(1.0f, x) * v : __ferrocl_fallback_sinf(x);
 }''',
     ('cos', 'float'): '''float CNFN cos(float x) {
   float ax = __builtin_fabsf(x), s, c;
@@ -96,7 +98,7 @@ REFINED = {
   __ferrocl_reduced_sin_cos(ax, &s, &c, &q);
   float v = (q & 1) ? s : c;
   v = ((q + 1) & 2) ? -v : v;
-  return __builtin_expect(ax <= 0x1p16f, 1) ? v : __ferrocl_fallback_cosf(x);
+  return __builtin_expect(ax <= ''' + TRIG_LIMIT + ''', 1) ? v : __ferrocl_fallback_cosf(x);
 }''',
     ('log', 'float'): '''float CNFN log(float x) {
   uint ix = __builtin_astype(x, uint);

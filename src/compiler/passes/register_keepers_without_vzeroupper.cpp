@@ -11,10 +11,10 @@
 // 512-bit values came back as their lower 128 bits (float sin(x) of a
 // vector with one large x zeroed the other lanes' results).
 #include "passes.h"
+#include "wide_vector_code.h"
 
 #include <llvm/IR/Function.h>
 #include <llvm/TargetParser/Host.h>
-#include <llvm/TargetParser/SubtargetFeature.h>
 
 using namespace llvm;
 
@@ -25,9 +25,7 @@ PreservedAnalyses RegisterKeepersWithoutVzeroupperPass::run(Function &f,
 {
     if (f.isDeclaration() || !f.hasFnAttribute("no_caller_saved_registers"))
         return PreservedAnalyses::all();
-    SubtargetFeatures features;
-    for (const auto &[name, on] : sys::getHostCPUFeatures())
-        features.AddFeature(name, on);
+    SubtargetFeatures features = host_features();
     features.AddFeature("vzeroupper", false);
     f.addFnAttr("target-cpu", sys::getHostCPUName());
     f.addFnAttr("target-features", features.getString());

@@ -48,11 +48,8 @@ unsigned ask_host_vector_bits()
     const Target *target = TargetRegistry::lookupTarget(triple, err);
     if (!target)
         return AT_LEAST;
-    SubtargetFeatures features;
-    for (const auto &[name, on] : sys::getHostCPUFeatures())
-        features.AddFeature(name, on);
     std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
-        triple, sys::getHostCPUName(), features.getString(), TargetOptions(), std::nullopt));
+        triple, sys::getHostCPUName(), host_features().getString(), TargetOptions(), std::nullopt));
     if (!machine)
         return AT_LEAST;
     LLVMContext context;
@@ -66,6 +63,14 @@ unsigned ask_host_vector_bits()
 }
 
 } // namespace
+
+SubtargetFeatures host_features()
+{
+    SubtargetFeatures features;
+    for (const auto &[name, on] : sys::getHostCPUFeatures())
+        features.AddFeature(name, on);
+    return features;
+}
 
 unsigned host_vector_bits()
 {

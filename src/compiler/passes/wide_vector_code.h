@@ -7,6 +7,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/IR/BasicBlock.h>
+#include <llvm/TargetParser/SubtargetFeature.h>
 
 namespace ferrocl {
 
@@ -16,6 +17,10 @@ namespace ferrocl {
 // process: the region pipeline compiles for a generic x86-64 and the back
 // end for the host, and both must decide alike.
 unsigned host_vector_bits();
+
+// The host's CPU features as the back end's -march=native gives them
+// (each of LLVM's host features, on or off).
+llvm::SubtargetFeatures host_features();
 
 // True when, in `blocks`, the arithmetic and memory accesses on vectors of
 // `bits` or more outnumber, element by element, those on narrower vectors
