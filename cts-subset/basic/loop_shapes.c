@@ -13,6 +13,12 @@
  *   both behind the point's bounds check (both get implicit barriers), and
  *   a loop behind a check that changes with the outer loop's iteration
  *   (the guard's flag is set again in each);
+ * - PolyBench's syrk and a row sum kept in memory: inner loops walking
+ *   each work-item's row, run eight work-items at a time
+ *   (interleave_work_items.cpp), with bounds checks failing inside a group
+ *   of eight, groups narrower than eight, runtime-sized groups, and a sum
+ *   kept in the very row it walks (the same buffer passed twice: the
+ *   run-time overlap test takes the loop that keeps it in memory);
  * - kernels that are wide vector code (scalarize_kernels.cpp): clpeak's
  *   float16 bandwidth loop, and int16s exchanged through local memory
  *   across a barrier, which keep their own vectors.
@@ -401,6 +407,116 @@ TEST(nested_loops_behind_bounds_checks)
     clReleaseContext(ctx);
 }
 
+static const char *row_walk_src =
+    "kernel void syrk(global float *a, global float *c, float alpha, float beta, int ni,\n"
+    "                 int nj) {\n"
+    "    int j = get_global_id(0);\n"
+    "    int i = get_global_id(1);\n"
+    "    if ((i < nj) && (j < nj)) {\n"
+    "        c[i * nj + j] *= beta;\n"
+    "        for (int k = 0; k < ni; k++)\n"
+    "            c[i * nj + j] += alpha * a[i * ni + k] * a[j * ni + k];\n"
+    "    }\n"
+    "}\n"
+    "kernel void row_sums(global const float *a, global float *acc, int n, int rows,\n"
+    "                     int stride, int at) {\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i < rows)\n"
+    "        for (int k = 0; k < n; k++)\n"
+    "            acc[i * stride + at] += a[i * n + k];\n"
+    "}\n";
+
+TEST(row_walks)
+{
+    enum { NI = 21, NJ = 21, ROWS = 29, N = 13, AT = 5 };
+    static float a[NJ * NI], c0[NJ * NJ], c[NJ * NJ];
+    static float r[ROWS * N], acc[ROWS], want[ROWS * N];
+    for (int i = 0; i < NJ * NI; i++) a[i] = (float)(i % 7 - 3);
+    for (int i = 0; i < NJ * NJ; i++) c0[i] = (float)(i % 3);
+    for (int i = 0; i < ROWS * N; i++) r[i] = (float)(i % 5 - 1);
+    const char *options[] = {"", "-cl-opt-disable"};
+    // 8x4 groups (the last column of groups has 5 work-items past nj of
+    // 8), 6x2 groups (fewer than eight in a row), runtime-sized groups.
+    size_t global[2] = {24, 24}, locals[2][2] = {{8, 4}, {6, 2}};
+    const char *shapes[] = {"8x4", "6x2", "runtime-sized"};
+    cl_context ctx = h_context();
+    cl_command_queue q = h_queue(ctx, 0);
+    for (int o = 0; o < 2 && !h_failed(); o++) {
+        cl_program p;
+        cl_kernel k = build_kernel(ctx, row_walk_src, "syrk", options[o], &p);
+        cl_kernel s = k ? clCreateKernel(p, "row_sums", NULL) : NULL;
+        for (int shape = 0; k && s && shape < 3 && !h_failed(); shape++) {
+            memcpy(c, c0, sizeof c);
+            cl_mem ba = buffer(ctx, sizeof a, a), bc = buffer(ctx, sizeof c, c);
+            float alpha = 2, beta = 3;
+            cl_int ni = NI, nj = NJ;
+            clSetKernelArg(k, 0, sizeof ba, &ba);
+            clSetKernelArg(k, 1, sizeof bc, &bc);
+            clSetKernelArg(k, 2, sizeof alpha, &alpha);
+            clSetKernelArg(k, 3, sizeof beta, &beta);
+            clSetKernelArg(k, 4, sizeof ni, &ni);
+            clSetKernelArg(k, 5, sizeof nj, &nj);
+            CHECK_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, global, shape < 2 ? locals[shape] : NULL,
+                                            0, NULL, NULL));
+            CHECK_OK(clEnqueueReadBuffer(q, bc, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL));
+            for (int i = 0; i < NJ * NJ && !h_failed(); i++) {
+                float w = 3 * c0[i];
+                for (int kk = 0; kk < NI; kk++)
+                    w += 2 * a[(i / NJ) * NI + kk] * a[(i % NJ) * NI + kk];
+                if (c[i] != w)
+                    h_fail_at(__FILE__, __LINE__, "syrk '%s' %s groups: c[%d][%d] = %g, expected %g",
+                              options[o], shapes[shape], i / NJ, i % NJ, c[i], w);
+            }
+            // Sums into a buffer of their own, then into element AT of
+            // each row itself, which the walk reads again after adding to it.
+            size_t g1 = 32, l1 = 16;
+            for (int same = 0; same < 2 && !h_failed(); same++) {
+                for (int i = 0; i < ROWS; i++) acc[i] = (float)(i % 4);
+                memcpy(want, r, sizeof r);
+                cl_mem br = buffer(ctx, sizeof r, r), bacc = buffer(ctx, sizeof acc, acc);
+                cl_int n = N, rows = ROWS, stride = same ? N : 1, at = same ? AT : 0;
+                clSetKernelArg(s, 0, sizeof br, &br);
+                clSetKernelArg(s, 1, sizeof br, same ? &br : &bacc);
+                clSetKernelArg(s, 2, sizeof n, &n);
+                clSetKernelArg(s, 3, sizeof rows, &rows);
+                clSetKernelArg(s, 4, sizeof stride, &stride);
+                clSetKernelArg(s, 5, sizeof at, &at);
+                CHECK_OK(clEnqueueNDRangeKernel(q, s, 1, NULL, &g1, shape == 2 ? NULL : &l1, 0,
+                                                NULL, NULL));
+                float *got = same ? r : acc;
+                CHECK_OK(clEnqueueReadBuffer(q, same ? br : bacc, CL_TRUE, 0,
+                                             same ? sizeof r : sizeof acc, got, 0, NULL, NULL));
+                for (int i = 0; i < ROWS && !h_failed(); i++) {
+                    float w;
+                    if (same) {
+                        for (int kk = 0; kk < N; kk++)
+                            want[i * N + AT] += want[i * N + kk];
+                        w = want[i * N + AT];
+                    } else {
+                        w = (float)(i % 4);
+                        for (int kk = 0; kk < N; kk++)
+                            w += want[i * N + kk];
+                    }
+                    float g = same ? r[i * N + AT] : acc[i];
+                    if (g != w)
+                        h_fail_at(__FILE__, __LINE__, "row_sums '%s' %s%s: row %d: %g, expected %g",
+                                  options[o], shapes[shape], same ? " in place" : "", i, g, w);
+                }
+                // The in-place run wrote r; start the next shape from the same
+                // values.
+                for (int i = 0; i < ROWS * N; i++) r[i] = (float)(i % 5 - 1);
+                clReleaseMemObject(br);
+                clReleaseMemObject(bacc);
+            }
+            clReleaseMemObject(ba);
+            clReleaseMemObject(bc);
+        }
+        release_kernels(k, s, p);
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+
 static const char *wide_src =
     "kernel void sum16(global float16 *a, global float *out, int fetches) {\n"
     "    uint id = get_global_id(0);\n"
@@ -487,6 +603,7 @@ int main(int argc, char **argv)
     H_RUN_T(loops_behind_bounds_checks, 120);
     H_RUN_T(columns_innermost, 120);
     H_RUN_T(nested_loops_behind_bounds_checks, 120);
+    H_RUN_T(row_walks, 120);
     H_RUN_T(wide_vector_kernels, 120);
     return h_done();
 }

@@ -135,6 +135,14 @@ struct ScalarizeWorkItemLoopsPass : llvm::PassInfoMixin<ScalarizeWorkItemLoopsPa
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-interleave-work-items`: a work-item loop around an inner loop
+// carrying a floating-point value runs LANES work-items at a time, their
+// inner loops jammed into one (interleave_work_items.cpp); the back end runs
+// it where its vectorizer starts.
+struct InterleaveWorkItemsPass : llvm::PassInfoMixin<InterleaveWorkItemsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-libmvec-avx512-variants`: float sin, cos, tan, exp and pow
 // calls name glibc's 16-lane versions on AVX-512 hosts; the back end runs
 // it where its vectorizer starts (libmvec_avx512_variants.cpp). With

@@ -87,6 +87,7 @@ const struct {
     {"ferrocl-libmvec-avx512-variants-any-host", add_libmvec_avx512_variants<true>},
     {"ferrocl-scalarize-kernels", add_function<ScalarizeKernelsPass>},
     {"ferrocl-scalarize-work-item-loops", add_function<ScalarizeWorkItemLoopsPass>},
+    {"ferrocl-interleave-work-items", add_function<InterleaveWorkItemsPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -152,6 +153,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(LibmvecAvx512VariantsPass());
             fpm.addPass(FallbackVectorVariantsPass());
             fpm.addPass(ScalarizeWorkItemLoopsPass());
+            fpm.addPass(InterleaveWorkItemsPass());
         }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.
