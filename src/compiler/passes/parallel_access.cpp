@@ -1,6 +1,7 @@
 // See parallel_access.h.
 #include "parallel_access.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/MDBuilder.h>
@@ -67,6 +68,11 @@ MDNode *ParallelAccess::loop_metadata() const
     loop->replaceOperandWith(0, loop);
     MDNode::deleteTemporary(temporary);
     return loop;
+}
+
+bool is_work_item_loop(const Loop *l)
+{
+    return findOptionMDForLoop(l, "llvm.loop.parallel_accesses");
 }
 
 } // namespace ferrocl

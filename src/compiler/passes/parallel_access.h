@@ -24,11 +24,16 @@
 
 namespace llvm {
 class Instruction;
+class Loop;
 class LLVMContext;
 class MDNode;
 } // namespace llvm
 
 namespace ferrocl {
+
+// Whether `l` is a work-item loop: its accesses are declared parallel
+// (`llvm.loop.parallel_accesses`).
+bool is_work_item_loop(const llvm::Loop *l);
 
 enum class AccessKind { Memory = 0, Frame = 1, Uniform = 2, Staging = 3 };
 

@@ -23,6 +23,7 @@
 // 5x slower; its own loads are whole registers. Narrower ones are split:
 // clpeak's float8 mad chains run 2x faster as 16 lanes of work-items on an
 // AVX-512 host than as half-empty registers.
+#include "parallel_access.h"
 #include "passes.h"
 #include "wide_vector_code.h"
 
@@ -39,11 +40,6 @@ using namespace llvm;
 namespace ferrocl {
 
 namespace {
-
-bool is_work_item_loop(const Loop *l)
-{
-    return findOptionMDForLoop(l, "llvm.loop.parallel_accesses");
-}
 
 // The blocks of the work-item loops (loops whose accesses are marked
 // parallel), their inner loops included; none without one.
