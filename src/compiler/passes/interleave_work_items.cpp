@@ -97,18 +97,10 @@ struct Shape {
 SmallPtrSet<const MDNode *, 4> parallel_groups(const Loop &l)
 {
     SmallPtrSet<const MDNode *, 4> groups;
-    const MDNode *loop_id = l.getLoopID();
-    for (const MDOperand &op : loop_id ? loop_id->operands() : ArrayRef<MDOperand>()) {
-        const auto *option = dyn_cast_or_null<MDNode>(op.get());
-        const auto *name = option && option->getNumOperands() > 0
-                               ? dyn_cast<MDString>(option->getOperand(0))
-                               : nullptr;
-        if (!name || name->getString() != "llvm.loop.parallel_accesses")
-            continue;
+    if (const MDNode *option = findOptionMDForLoop(&l, "llvm.loop.parallel_accesses"))
         for (unsigned k = 1; k < option->getNumOperands(); k++)
             if (const auto *group = dyn_cast<MDNode>(option->getOperand(k)))
                 groups.insert(group);
-    }
     return groups;
 }
 
@@ -144,7 +136,7 @@ bool interleavable_code(const Loop &l)
             } else if (const auto *load = dyn_cast<LoadInst>(&i)) {
                 if (!load->isSimple())
                     return false;
-            } else if (i.mayHaveSideEffects() || i.mayWriteToMemory()) {
+            } else if (i.mayHaveSideEffects()) {
                 return false;
             } else if (const auto *call = dyn_cast<CallBase>(&i); call && call->isConvergent()) {
                 return false;
@@ -297,12 +289,6 @@ bool read_shape(Loop &l, ScalarEvolution &se, Shape &s)
     return l.getNumBlocks() == 2 + (s.exit ? 1 : 0) + s.fore.size() + inner->getNumBlocks();
 }
 
-// `v`'s scope list with `add` appended.
-MDNode *with(MDNode *list, MDNode *add)
-{
-    return MDNode::concatenate(list, MDNode::get(add->getContext(), {add}));
-}
-
 // A copy of loop ID `old` as a loop ID of its own (two loops must not share
 // one).
 MDNode *fresh_loop_id(MDNode *old)
@@ -383,6 +369,10 @@ BasicBlock *interleave(Shape &s)
                *pre = s.inner->getLoopPreheader();
     auto *back = cast<BranchInst>(ilatch->getTerminator());
     bool stays_on_true = back->getSuccessor(0) == iheader;
+    SmallVector<BasicBlock *, 16> originals(s.fore.begin(), s.fore.end());
+    originals.append(s.inner->block_begin(), s.inner->block_end());
+    if (s.exit)
+        originals.push_back(s.exit);
     std::array<ValueToValueMapTy, LANES> maps;
     SmallVector<SmallVector<BasicBlock *, 16>, LANES> copies(LANES);
     for (unsigned u = 0; u < LANES; u++) {
@@ -399,10 +389,6 @@ BasicBlock *interleave(Shape &s)
         }
         copies[u].push_back(code);
         map[one] = code;
-        SmallVector<BasicBlock *, 16> originals(s.fore.begin(), s.fore.end());
-        originals.append(s.inner->block_begin(), s.inner->block_end());
-        if (s.exit)
-            originals.push_back(s.exit);
         for (BasicBlock *bb : originals) {
             BasicBlock *c = CloneBasicBlock(bb, map, ".wi", &f);
             map[bb] = c;
@@ -468,12 +454,13 @@ BasicBlock *interleave(Shape &s)
         for (unsigned v = 0; v < LANES; v++)
             if (v != u)
                 others.push_back(scopes[v]);
-        MDNode *other_list = MDNode::get(ctx, others);
+        MDNode *own_list = MDNode::get(ctx, {scopes[u]}), *other_list = MDNode::get(ctx, others);
         for (BasicBlock *bb : copies[u])
             for (Instruction &i : *bb)
                 if (isa<LoadInst>(i) || isa<StoreInst>(i)) {
                     i.setMetadata(LLVMContext::MD_alias_scope,
-                                  with(i.getMetadata(LLVMContext::MD_alias_scope), scopes[u]));
+                                  MDNode::concatenate(i.getMetadata(LLVMContext::MD_alias_scope),
+                                                      own_list));
                     i.setMetadata(LLVMContext::MD_noalias,
                                   MDNode::concatenate(i.getMetadata(LLVMContext::MD_noalias),
                                                       other_list));
