@@ -9,6 +9,8 @@
  *   runtime-sized groups too; and a serial loop behind `if (id == 0)`;
  * - Rodinia's gaussian Fan2, contiguous along y (contiguous_dimension.h),
  *   with runtime-sized and given groups;
+ * - bounds checks and equality tests on an int index that wraps around
+ *   inside a group (bounds_checks_as_ranges.cpp);
  * - Rodinia's kmeans: a loop over features inside a loop over clusters,
  *   both behind the point's bounds check (both get implicit barriers), and
  *   a loop behind a check that changes with the outer loop's iteration
@@ -285,6 +287,125 @@ TEST(columns_innermost)
             clReleaseMemObject(bb);
         }
         release_kernels(k, NULL, p);
+    }
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+static const char *wrap_src =
+    "kernel void below(global int *out, int m, int q) {\n"
+    "    int i = get_global_id(0);\n"
+    "    size_t at = get_global_id(0) - get_global_offset(0);\n"
+    "    if (i < m) {\n"
+    "        int v = i ^ 5;\n"
+    "        if (i == q)\n"
+    "            v = -1;\n"
+    "        out[at] = v;\n"
+    "    }\n"
+    "}\n"
+    "kernel void one(global int *out, uint q) {\n"
+    "    uint i = get_global_id(0);\n"
+    "    if (i != q)\n"
+    "        return;\n"
+    "    out[get_global_id(0) - get_global_offset(0)] = 7;\n"
+    "}\n"
+    "kernel void above(global int *out, long m, long q) {\n"
+    "    long i = get_global_id(0);\n"
+    "    if (i >= m && q >= 0 && i < m + 20) {\n"
+    "        int v = 1;\n"
+    "        if (i != q)\n"
+    "            v = 2;\n"
+    "        out[get_global_id(0) - get_global_offset(0)] = v;\n"
+    "    }\n"
+    "}\n";
+
+/* What the three kernels of wrap_src write for work-item `id`, -9 if
+ * nothing. */
+static int wrap_want(int kernel, uint64_t id, int64_t m, int64_t q)
+{
+    if (kernel == 0) {
+        int32_t i = (int32_t)(uint32_t)id;
+        if (!(i < m))
+            return -9;
+        return i == q ? -1 : (i ^ 5);
+    }
+    if (kernel == 1)
+        return (uint32_t)id == (uint32_t)q ? 7 : -9;
+    int64_t i = (int64_t)id;
+    if (!(i >= m && q >= 0 && i < m + 20))
+        return -9;
+    return i != q ? 2 : 1;
+}
+
+/* Bounds checks and equality tests on the work-item's index, whose int
+ * wraps around inside a group (global offsets near 2^31 and 2^32): the
+ * work-item loop runs over the intervals that pass (bounds_checks_as_ranges.cpp). */
+TEST(bounds_checks_around_wraps)
+{
+    enum { G = 48 };
+    const char *names[] = {"below", "one", "above"};
+    const size_t offsets[] = {0, 5, 0x80000000u - 10, 0x100000000ull - 10};
+    const int64_t bounds[] = {-3, 0, 9, 30, 0x7fffffff, -0x7ffffff8};
+    const char *options[] = {"", "-cl-opt-disable"};
+    size_t global = G, local = 16;
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    for (int o = 0; o < 2 && !h_failed(); o++) {
+        cl_program p = h_build(c, wrap_src, options[o]);
+        if (!p) {
+            h_fail_at(__FILE__, __LINE__, "wraps: build with '%s' failed", options[o]);
+            break;
+        }
+        for (int kn = 0; kn < 3 && !h_failed(); kn++) {
+            cl_int e;
+            cl_kernel k = clCreateKernel(p, names[kn], &e);
+            CHECK_OK(e);
+            for (int oi = 0; oi < 4 && !h_failed(); oi++)
+                for (int bi = 0; bi < 6 && !h_failed(); bi++)
+                    for (int sized = 0; sized < 2 && !h_failed(); sized++) {
+                        size_t off = offsets[oi];
+                        // The bounds relative to the offset's int, and the
+                        // point a few work-items into the range.
+                        int64_t m = (int64_t)(int32_t)(uint32_t)off + bounds[bi];
+                        int64_t pt = (int64_t)(int32_t)(uint32_t)off + 3 + bi;
+                        if (kn == 2)
+                            m = (int64_t)off + bounds[bi], pt = (int64_t)off + 3 + bi;
+                        else // what the kernel's int and uint arguments hold
+                            m = (int32_t)(uint32_t)m, pt = (int32_t)(uint32_t)pt;
+                        int out[G];
+                        for (int i = 0; i < G; i++) out[i] = -9;
+                        cl_mem bo = buffer(c, sizeof out, out);
+                        clSetKernelArg(k, 0, sizeof bo, &bo);
+                        if (kn == 0) {
+                            cl_int mm = (cl_int)m, qq = (cl_int)pt;
+                            clSetKernelArg(k, 1, sizeof mm, &mm);
+                            clSetKernelArg(k, 2, sizeof qq, &qq);
+                        } else if (kn == 1) {
+                            cl_uint qq = (cl_uint)pt;
+                            clSetKernelArg(k, 1, sizeof qq, &qq);
+                        } else {
+                            cl_long mm = m, qq = pt;
+                            clSetKernelArg(k, 1, sizeof mm, &mm);
+                            clSetKernelArg(k, 2, sizeof qq, &qq);
+                        }
+                        CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, &off, &global,
+                                                        sized ? &local : NULL, 0, NULL, NULL));
+                        CHECK_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof out, out, 0, NULL,
+                                                     NULL));
+                        for (int i = 0; i < G && !h_failed(); i++) {
+                            int want = wrap_want(kn, off + i, m, pt);
+                            if (out[i] != want)
+                                h_fail_at(__FILE__, __LINE__,
+                                          "%s '%s' offset %zu bound %lld point %lld: out[%d] = %d, "
+                                          "expected %d",
+                                          names[kn], options[o], off, (long long)m, (long long)pt,
+                                          i, out[i], want);
+                        }
+                        clReleaseMemObject(bo);
+                    }
+            clReleaseKernel(k);
+        }
+        clReleaseProgram(p);
     }
     clReleaseCommandQueue(q);
     clReleaseContext(c);
@@ -602,6 +723,7 @@ int main(int argc, char **argv)
     H_RUN_T(grid_stride_loops, 120);
     H_RUN_T(loops_behind_bounds_checks, 120);
     H_RUN_T(columns_innermost, 120);
+    H_RUN_T(bounds_checks_around_wraps, 120);
     H_RUN_T(nested_loops_behind_bounds_checks, 120);
     H_RUN_T(row_walks, 120);
     H_RUN_T(wide_vector_kernels, 120);

@@ -11,6 +11,7 @@
 // ferrocl_llvm_free.
 
 #include <atomic>
+#include <sstream>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Driver/Compilation.h>
@@ -619,8 +620,19 @@ int ferrocl_llvm_init(void)
         // the back end on opencl_brute's SHA-256 program (157 of 400 ms),
         // walking the closure of every register in its unrolled rounds,
         // for code that ran no faster.
-        const char *args[] = {"ferrocl", "-disable-x86-domain-reassignment"};
-        cl::ParseCommandLineOptions(2, args, "", nullptr);
+        std::vector<std::string> words = {"ferrocl", "-disable-x86-domain-reassignment"};
+        // FERROCL_LLVM_OPTIONS: more of LLVM's own options, separated by
+        // spaces, for whoever studies what the passes made of a kernel
+        // (`-print-before=loop-vectorize -filter-print-funcs=...`).
+        if (const char *more = std::getenv("FERROCL_LLVM_OPTIONS")) {
+            std::istringstream in(more);
+            for (std::string w; in >> w;)
+                words.push_back(w);
+        }
+        std::vector<const char *> args;
+        for (const std::string &w : words)
+            args.push_back(w.c_str());
+        cl::ParseCommandLineOptions(static_cast<int>(args.size()), args.data(), "", nullptr);
     });
     return 0;
 }

@@ -143,6 +143,14 @@ struct InterleaveWorkItemsPass : llvm::PassInfoMixin<InterleaveWorkItemsPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-bounds-checks-as-ranges`: an innermost work-item loop whose body
+// starts with a bounds check on its own index runs only over the
+// work-items that pass it, unchecked (bounds_checks_as_ranges.cpp); the
+// back end runs it where its vectorizer starts.
+struct BoundsChecksAsRangesPass : llvm::PassInfoMixin<BoundsChecksAsRangesPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-libmvec-avx512-variants`: float sin, cos, tan, exp and pow
 // calls name glibc's 16-lane versions on AVX-512 hosts; the back end runs
 // it where its vectorizer starts (libmvec_avx512_variants.cpp). With

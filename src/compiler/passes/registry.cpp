@@ -88,6 +88,7 @@ const struct {
     {"ferrocl-scalarize-kernels", add_function<ScalarizeKernelsPass>},
     {"ferrocl-scalarize-work-item-loops", add_function<ScalarizeWorkItemLoopsPass>},
     {"ferrocl-interleave-work-items", add_function<InterleaveWorkItemsPass>},
+    {"ferrocl-bounds-checks-as-ranges", add_function<BoundsChecksAsRangesPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -154,6 +155,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(FallbackVectorVariantsPass());
             fpm.addPass(ScalarizeWorkItemLoopsPass());
             fpm.addPass(InterleaveWorkItemsPass());
+            fpm.addPass(BoundsChecksAsRangesPass());
         }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.

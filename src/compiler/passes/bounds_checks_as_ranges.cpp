@@ -1,0 +1,510 @@
+// `ferrocl-bounds-checks-as-ranges`: in the back end, right before the loop
+// vectorizer, an innermost work-item loop whose body starts with a bounds
+// check on its own index runs only the work-items that pass it, unchecked:
+//
+//     for (x = 0; x < n; x++)                  for (piece = 0; piece < 2; piece++)
+//         if (base + x < m) {                      for (x = lo[piece]; x < hi[piece]; x++)
+//             A(x)                                     A(x)
+//         }
+//
+// Why: nearly every kernel checks `get_global_id(d) < size`. In the loop
+// the vectorizer makes, the check is a mask computed for every vector from
+// the lanes' indices, and every load and store of the body is masked
+// (AVX-512 masked stores are slow on some cores). Rodinia's gaussian Fan2,
+// `if (x < size - 1 - t && y < size - t) a[...] -= ...`, ran 2x slower than
+// with the check on y left out, and Intel's CPU runtime 1.2x.
+//
+// The work-items that pass `v(i) PRED bound` (v the index the check reads:
+// affine in the loop's counter with step one in its own integer type, the
+// bound invariant) form one interval of the counter where v does not wrap
+// around its type, so at most two intervals in all: the loop runs over each
+// (the bounds computed once, before the loop, in an integer twice as wide,
+// where nothing overflows). A check that is a conjunction (the body on its
+// true edge) or disjunction (the body on its false edge) of one such test
+// and tests the loop does not change runs the loop over nothing when those
+// fail.
+//
+// Why it is sound: the work-items that fail the check do nothing; the
+// loop's header (where the check is) and latch have no effects, the body is
+// all that the check skips, and no value of the loop is used after it; so
+// leaving those work-items out changes nothing. The others run in the same
+// order as before. What it cannot read this way, it leaves alone.
+#include "parallel_access.h"
+#include "passes.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace ferrocl {
+
+namespace {
+
+// `index PRED bound`, index affine in the loop's iterations with step one
+// in an integer type of 32 to 64 bits, bound invariant.
+struct Test {
+    ICmpInst::Predicate pred;
+    const SCEVAddRecExpr *index;
+    Value *bound;
+};
+
+// Index tests of one check at most (`j > 0 && j < n - 1`: PolyBench's
+// 2dconv); the intervals that pass them all are at most 2^MAX_TESTS.
+constexpr unsigned MAX_TESTS = 2;
+
+// The header's bounds check: the body (`body`, one successor of `br`; the
+// other is the latch) runs for the work-items that pass `tests` and the
+// tests the loop does not change (`invariant`: each must hold, or fail
+// where `second` is true).
+struct Guard {
+    BranchInst *br;
+    BasicBlock *body;
+    SmallVector<Test, MAX_TESTS> tests;
+    SmallVector<std::pair<Value *, bool>, 2> invariant;
+};
+
+// A branch of the body on `index == bound` (test.pred is EQ): one
+// work-item at most takes its edge to `equal`, the others `other`.
+struct Point {
+    BranchInst *br;
+    BasicBlock *other;
+    Test test;
+};
+
+// A loop this pass rewrites: its counter runs from `start` while the
+// latch's `exit` test (`next == end`) fails.
+struct Shape {
+    Loop *loop;
+    PHINode *counter;
+    Value *start;
+    ICmpInst *exit;
+    Value *end;
+    std::optional<Guard> guard;
+    std::optional<Point> point;
+};
+
+// Whether `b`'s instructions have no effect but on registers (loads are
+// fine: skipping one changes nothing).
+bool without_effects(const BasicBlock &b)
+{
+    for (const Instruction &i : b)
+        if (i.mayHaveSideEffects() || isa<AllocaInst>(i))
+            return false;
+    return true;
+}
+
+// Reads `cmp` (through a freeze) as a test of an index of `l` against an
+// invariant bound, negated where `negate`.
+std::optional<Test> read_test(Value *cond, bool negate, Loop *l, ScalarEvolution &se)
+{
+    Value *v = cond;
+    match(cond, m_Freeze(m_Value(v)));
+    auto *cmp = dyn_cast<ICmpInst>(v);
+    if (!cmp || !cmp->getOperand(0)->getType()->isIntegerTy())
+        return std::nullopt;
+    ICmpInst::Predicate pred = negate ? cmp->getInversePredicate() : cmp->getPredicate();
+    Value *lhs = cmp->getOperand(0);
+    Value *rhs = cmp->getOperand(1);
+    if (l->isLoopInvariant(lhs)) {
+        std::swap(lhs, rhs);
+        pred = ICmpInst::getSwappedPredicate(pred);
+    }
+    if (!l->isLoopInvariant(rhs))
+        return std::nullopt;
+    const auto *index = dyn_cast<SCEVAddRecExpr>(se.getSCEV(lhs));
+    unsigned width = lhs->getType()->getIntegerBitWidth();
+    // The bounds are computed in twice the width; the counter of a
+    // work-item loop runs over fewer than 2^32 work-items, so an index of 32
+    // bits or more wraps at most once.
+    if (!index || index->getLoop() != l || !index->isAffine() || width < 32 || width > 64)
+        return std::nullopt;
+    const auto *step = dyn_cast<SCEVConstant>(index->getStepRecurrence(se));
+    if (!step || !step->getValue()->isOne() || !se.isLoopInvariant(index->getStart(), l))
+        return std::nullopt;
+    SCEVExpander expander(se, l->getHeader()->getDataLayout(), "bounds");
+    if (!expander.isSafeToExpandAt(index->getStart(), l->getLoopPredecessor()->getTerminator()))
+        return std::nullopt;
+    return Test{pred, index, rhs};
+}
+
+// Reads the header's check `cond`: leaves joined by `and` when the body
+// runs on its true edge, by `or` when on its false edge; up to MAX_TESTS
+// leaves test an index by order or equality, the others are invariant.
+bool read_check(Value *cond, bool negate, Loop *l, ScalarEvolution &se, Guard &g)
+{
+    Value *a, *b;
+    if (!negate ? match(cond, m_LogicalAnd(m_Value(a), m_Value(b)))
+                : match(cond, m_LogicalOr(m_Value(a), m_Value(b))))
+        return read_check(a, negate, l, se, g) && read_check(b, negate, l, se, g);
+    if (l->isLoopInvariant(cond)) {
+        g.invariant.push_back({cond, negate});
+        return true;
+    }
+    std::optional<Test> t =
+        g.tests.size() < MAX_TESTS ? read_test(cond, negate, l, se) : std::nullopt;
+    if (!t || (!ICmpInst::isRelational(t->pred) && t->pred != ICmpInst::ICMP_EQ))
+        return false;
+    g.tests.push_back(*t);
+    return true;
+}
+
+std::optional<Guard> read_guard(Loop *l, ScalarEvolution &se)
+{
+    BasicBlock *header = l->getHeader();
+    BasicBlock *latch = l->getLoopLatch();
+    auto *br = dyn_cast<BranchInst>(header->getTerminator());
+    if (!br || !br->isConditional())
+        return std::nullopt;
+    bool body_on_true = br->getSuccessor(1) == latch;
+    if (!body_on_true && br->getSuccessor(0) != latch)
+        return std::nullopt;
+    BasicBlock *body = br->getSuccessor(body_on_true ? 0 : 1);
+    // The work-items the check skips run the header and the latch only.
+    if (body == latch || !without_effects(*header) || !without_effects(*latch) ||
+        !latch->phis().empty())
+        return std::nullopt;
+    Guard g{br, body, {}, {}};
+    if (!read_check(br->getCondition(), !body_on_true, l, se, g) || g.tests.empty())
+        return std::nullopt;
+    return g;
+}
+
+// The first branch of the body (not the guard's, not the latch's) on
+// whether an index equals a bound.
+std::optional<Point> read_point(Loop *l, ScalarEvolution &se, const BranchInst *guard)
+{
+    for (BasicBlock *b : l->blocks()) {
+        auto *br = dyn_cast<BranchInst>(b->getTerminator());
+        if (!br || !br->isConditional() || br == guard || b == l->getLoopLatch())
+            continue;
+        for (bool negate : {false, true}) {
+            std::optional<Test> t = read_test(br->getCondition(), negate, l, se);
+            if (t && t->pred == ICmpInst::ICMP_EQ)
+                return Point{br, br->getSuccessor(negate ? 0 : 1), *t};
+        }
+    }
+    return std::nullopt;
+}
+
+bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
+{
+    if (!l->isInnermost() || !is_work_item_loop(l))
+        return false;
+    BasicBlock *header = l->getHeader();
+    BasicBlock *latch = l->getLoopLatch();
+    BasicBlock *preheader = l->getLoopPredecessor();
+    BasicBlock *exit_block = l->getExitBlock();
+    if (!latch || !preheader || !exit_block || latch == header || l->getExitingBlock() != latch)
+        return false;
+    // The counter, its step and the exit test; no other value carried from
+    // one work-item to the next.
+    auto phis = header->phis();
+    if (std::distance(phis.begin(), phis.end()) != 1)
+        return false;
+    PHINode *counter = &*phis.begin();
+    auto *next = dyn_cast<BinaryOperator>(counter->getIncomingValueForBlock(latch));
+    if (!next || next->getParent() != latch ||
+        !match(next, m_Add(m_Specific(counter), m_One())))
+        return false;
+    auto *latch_br = dyn_cast<BranchInst>(latch->getTerminator());
+    auto *exit = latch_br && latch_br->isConditional()
+                     ? dyn_cast<ICmpInst>(latch_br->getCondition())
+                     : nullptr;
+    if (!exit || !exit->hasOneUse() || exit->getOperand(0) != next ||
+        !l->isLoopInvariant(exit->getOperand(1)))
+        return false;
+    bool exits_on_true = latch_br->getSuccessor(0) == exit_block;
+    if (exit->getPredicate() != (exits_on_true ? ICmpInst::ICMP_EQ : ICmpInst::ICMP_NE))
+        return false;
+    // No value of the loop is used after it (LCSSA: none outside it).
+    for (BasicBlock *b : l->blocks())
+        for (Instruction &i : *b)
+            for (User *u : i.users())
+                if (!l->contains(cast<Instruction>(u)))
+                    return false;
+    s.loop = l;
+    s.counter = counter;
+    s.start = counter->getIncomingValueForBlock(preheader);
+    s.exit = exit;
+    s.end = exit->getOperand(1);
+    s.guard = read_guard(l, se);
+    s.point = read_point(l, se, s.guard ? s.guard->br : nullptr);
+    return s.guard || s.point;
+}
+
+// Iterations [first, last) of the loop, as values before it.
+using Interval = std::pair<Value *, Value *>;
+
+// Clamps `v` to [from, to] (signed, in the wide type).
+Value *clamp(IRBuilder<> &b, Value *v, Value *from, Value *to)
+{
+    Value *low = b.CreateSelect(b.CreateICmpSLT(v, from), from, v);
+    return b.CreateSelect(b.CreateICmpSGT(low, to), to, low);
+}
+
+// The iterations in [from, to) that pass `index PRED bound` where index =
+// iteration + offset exactly (no wrap in the piece): an interval, clamped
+// to [from, to).
+Interval interval_passing(IRBuilder<> &b, ICmpInst::Predicate pred, Value *offset, Value *bound,
+                          Value *from, Value *to)
+{
+    Value *at = b.CreateSub(bound, offset); // the iteration whose index is the bound
+    Value *after = b.CreateAdd(at, ConstantInt::get(bound->getType(), 1));
+    switch (pred) {
+    case ICmpInst::ICMP_EQ:
+        return {clamp(b, at, from, to), clamp(b, after, from, to)};
+    case ICmpInst::ICMP_SLT:
+    case ICmpInst::ICMP_ULT:
+        return {from, clamp(b, at, from, to)};
+    case ICmpInst::ICMP_SLE:
+    case ICmpInst::ICMP_ULE:
+        return {from, clamp(b, after, from, to)};
+    case ICmpInst::ICMP_SGT:
+    case ICmpInst::ICMP_UGT:
+        return {clamp(b, after, from, to), to};
+    default: // SGE, UGE
+        return {clamp(b, at, from, to), to};
+    }
+}
+
+// The (two) intervals of iterations in [0, count) whose work-items pass
+// test `t` (computed in `wide`, before the loop).
+SmallVector<Interval, 2> intervals_passing(IRBuilder<> &b, const Test &t, Value *count, Type *wide,
+                                      SCEVExpander &expander)
+{
+    unsigned width = t.index->getType()->getIntegerBitWidth();
+    bool is_signed = ICmpInst::isSigned(t.pred);
+    auto extend = [&](Value *v) {
+        // Frozen: where the check read poison, it passed or failed at will.
+        v = b.CreateFreeze(v);
+        return is_signed ? b.CreateSExtOrTrunc(v, wide) : b.CreateZExtOrTrunc(v, wide);
+    };
+    Value *first =
+        expander.expandCodeFor(t.index->getStart(), t.index->getType(), &*b.GetInsertPoint());
+    Value *start = extend(first);
+    Value *bound = extend(t.bound);
+    // The index runs up to its type's largest value, then on from its
+    // smallest.
+    unsigned wide_width = wide->getIntegerBitWidth();
+    APInt max = is_signed ? APInt::getSignedMaxValue(width) : APInt::getMaxValue(width);
+    Value *wraps_at = b.CreateAdd(b.CreateSub(ConstantInt::get(wide, max.zext(wide_width)), start),
+                                  ConstantInt::get(wide, 1));
+    Value *split = b.CreateSelect(b.CreateICmpSLT(wraps_at, count), wraps_at, count);
+    Value *wrapped =
+        b.CreateSub(start, ConstantInt::get(wide, APInt::getOneBitSet(wide_width, width)));
+    Value *zero = ConstantInt::get(wide, 0);
+    return {interval_passing(b, t.pred, start, bound, zero, split),
+            interval_passing(b, t.pred, wrapped, bound, split, count)};
+}
+
+// The intervals of iterations in [0, count) whose work-items pass the
+// guard: those of its tests intersected.
+SmallVector<Interval, 8> guarded(IRBuilder<> &b, const Guard &g, Value *count, Type *wide,
+                                 SCEVExpander &expander)
+{
+    SmallVector<Interval, 8> pieces = {{ConstantInt::get(wide, 0), count}};
+    for (const Test &t : g.tests) {
+        SmallVector<Interval, 8> both;
+        for (auto [lo, hi] : pieces)
+            for (auto [tlo, thi] : intervals_passing(b, t, count, wide, expander))
+                both.push_back({b.CreateSelect(b.CreateICmpSGT(tlo, lo), tlo, lo),
+                                b.CreateSelect(b.CreateICmpSLT(thi, hi), thi, hi)});
+        pieces = both;
+    }
+    Value *holds = b.getTrue();
+    for (auto [v, fails] : g.invariant) {
+        Value *test = b.CreateFreeze(v);
+        holds = b.CreateAnd(holds, fails ? b.CreateNot(test) : test);
+    }
+    for (Interval &i : pieces)
+        i.second = b.CreateSelect(holds, i.second, i.first);
+    return pieces;
+}
+
+// The iteration (in [0, 2^width)) whose index equals the point's bound.
+Value *point_at(IRBuilder<> &b, const Point &p, Type *wide, SCEVExpander &expander)
+{
+    const Test &t = p.test;
+    Value *first =
+        expander.expandCodeFor(t.index->getStart(), t.index->getType(), &*b.GetInsertPoint());
+    Value *at = b.CreateSub(b.CreateFreeze(t.bound), b.CreateFreeze(first));
+    return b.CreateZExt(at, wide);
+}
+
+// A copy of the loop's blocks, before anything changes, for the one
+// work-item at the point.
+void copy_loop(Loop *l, ValueToValueMapTy &map)
+{
+    SmallVector<BasicBlock *, 16> copies;
+    Function *f = l->getHeader()->getParent();
+    for (BasicBlock *b : l->blocks()) {
+        BasicBlock *c = CloneBasicBlock(b, map, ".point", f);
+        map[b] = c;
+        copies.push_back(c);
+    }
+    remapInstructionsInBlocks(copies, map);
+}
+
+void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
+{
+    Loop *l = s.loop;
+    BasicBlock *header = l->getHeader();
+    BasicBlock *latch = l->getLoopLatch();
+    LLVMContext &ctx = header->getContext();
+    // The work-item at the point runs the loop as it was, copied.
+    // Where the bounds are computed: a block of the loop's own before it.
+    BasicBlock *preheader = l->getLoopPreheader();
+    if (!preheader)
+        preheader = SplitEdge(l->getLoopPredecessor(), header);
+    // The pieces' loop (and the copy) leave through a block of their own,
+    // without phis (the exit's phis then name it).
+    BasicBlock *exit_block = l->getExitBlock();
+    if (exit_block->getSinglePredecessor() != latch || !exit_block->phis().empty())
+        exit_block = SplitEdge(latch, exit_block);
+    ValueToValueMapTy map;
+    if (s.point)
+        copy_loop(l, map);
+    Type *counter_type = s.counter->getType();
+    unsigned width = 32;
+    if (s.guard)
+        for (const Test &t : s.guard->tests)
+            width = std::max(width, t.index->getType()->getIntegerBitWidth());
+    if (s.point)
+        width = std::max(width, s.point->test.index->getType()->getIntegerBitWidth());
+    Type *wide = IntegerType::get(ctx, 2 * width);
+
+    // Before the loop: the intervals.
+    IRBuilder<> b(preheader->getTerminator());
+    SCEVExpander expander(se, dl, "bounds");
+    Value *count = b.CreateZExtOrTrunc(b.CreateSub(s.end, s.start), wide);
+    Value *zero = ConstantInt::get(wide, 0);
+    SmallVector<Interval, 8> pieces = {{zero, count}};
+    if (s.guard)
+        pieces = guarded(b, *s.guard, count, wide, expander);
+    Value *at = nullptr;
+    if (s.point) {
+        at = point_at(b, *s.point, wide, expander);
+        SmallVector<Interval, 8> around;
+        Value *after = b.CreateAdd(at, ConstantInt::get(wide, 1));
+        for (auto [lo, hi] : pieces) {
+            around.push_back({lo, clamp(b, at, lo, hi)});
+            around.push_back({clamp(b, after, lo, hi), hi});
+        }
+        pieces = around;
+    }
+    SmallVector<Interval, 8> counters;
+    for (auto [lo, hi] : pieces)
+        counters.push_back({b.CreateAdd(s.start, b.CreateTrunc(lo, counter_type)),
+                            b.CreateAdd(s.start, b.CreateTrunc(hi, counter_type))});
+
+    // The loop over the intervals.
+    BasicBlock *head = SplitBlock(preheader, preheader->getTerminator());
+    head->setName("pieces");
+    BasicBlock *enter = SplitBlock(head, head->getTerminator());
+    enter->setName("pieces.enter");
+    Function *f = header->getParent();
+    BasicBlock *next_piece = BasicBlock::Create(ctx, "pieces.next", f, exit_block);
+    b.SetInsertPoint(head->getTerminator());
+    PHINode *piece = b.CreatePHI(b.getInt32Ty(), 2, "piece");
+    piece->addIncoming(b.getInt32(0), preheader);
+    Value *lo = counters[0].first, *hi = counters[0].second;
+    for (unsigned i = 1; i < counters.size(); i++) {
+        Value *is = b.CreateICmpEQ(piece, b.getInt32(i));
+        lo = b.CreateSelect(is, counters[i].first, lo);
+        hi = b.CreateSelect(is, counters[i].second, hi);
+    }
+    lo->setName("piece.lo");
+    hi->setName("piece.hi");
+    b.CreateCondBr(b.CreateICmpULT(lo, hi), enter, next_piece);
+    head->getTerminator()->eraseFromParent();
+    b.SetInsertPoint(next_piece);
+    Value *following = b.CreateAdd(piece, b.getInt32(1), "piece.next");
+    piece->addIncoming(following, next_piece);
+    BasicBlock *after_pieces = exit_block;
+    if (s.point) {
+        // Then the work-item at the point, if the loop has it.
+        after_pieces = BasicBlock::Create(ctx, "point", f, exit_block);
+        BasicBlock *point_header = cast<BasicBlock>(map[header]);
+        BasicBlock *point_latch = cast<BasicBlock>(map[latch]);
+        IRBuilder<> pb(after_pieces);
+        Value *first = pb.CreateAdd(s.start, pb.CreateTrunc(at, counter_type), "point.counter");
+        pb.CreateCondBr(pb.CreateICmpULT(at, count), point_header, exit_block);
+        auto *point_counter = cast<PHINode>(map[s.counter]);
+        point_counter->setIncomingBlock(point_counter->getBasicBlockIndex(preheader), after_pieces);
+        point_counter->setIncomingValueForBlock(after_pieces, first);
+        auto *point_exit = cast<ICmpInst>(map[s.exit]);
+        pb.SetInsertPoint(point_exit);
+        point_exit->setOperand(1, pb.CreateAdd(first, ConstantInt::get(counter_type, 1)));
+        // A loop of one trip: not a work-item loop to LLVM.
+        point_latch->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
+    }
+    BranchInst *again = b.CreateCondBr(
+        b.CreateICmpEQ(following, b.getInt32(counters.size())), after_pieces, head);
+    // A few trips, each around a vector loop: not unrolled.
+    MDNode *unroll = MDNode::get(ctx, MDString::get(ctx, "llvm.loop.unroll.disable"));
+    MDNode *id = MDNode::getDistinct(ctx, {nullptr, unroll});
+    id->replaceOperandWith(0, id);
+    again->setMetadata(LLVMContext::MD_loop, id);
+
+    s.counter->setIncomingValueForBlock(enter, lo);
+    s.exit->setOperand(1, hi);
+    latch->getTerminator()->replaceSuccessorWith(exit_block, next_piece);
+    // In the intervals, the check always passes and no work-item is at
+    // the point.
+    for (auto [br, to] : {std::pair{s.guard ? s.guard->br : nullptr,
+                                    s.guard ? s.guard->body : nullptr},
+                          std::pair{s.point ? s.point->br : nullptr,
+                                    s.point ? s.point->other : nullptr}}) {
+        if (!br)
+            continue;
+        Value *cond = br->getCondition();
+        BranchInst::Create(to, br->getParent());
+        for (BasicBlock *succ : successors(br))
+            if (succ != to)
+                succ->removePredecessor(br->getParent());
+        br->eraseFromParent();
+        RecursivelyDeleteTriviallyDeadInstructions(cond);
+    }
+}
+
+} // namespace
+
+PreservedAnalyses BoundsChecksAsRangesPass::run(Function &f, FunctionAnalysisManager &fam)
+{
+    if (f.isDeclaration())
+        return PreservedAnalyses::all();
+    bool changed = false;
+    // One loop at a time, each with analyses that see the last rewrite.
+    for (;;) {
+        LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
+        ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
+        std::optional<Shape> found;
+        for (Loop *l : loops.getLoopsInPreorder()) {
+            Shape s;
+            if (read_shape(l, se, s)) {
+                found = s;
+                break;
+            }
+        }
+        if (!found)
+            break;
+        rewrite(*found, se, f.getDataLayout());
+        removeUnreachableBlocks(f);
+        fam.invalidate(f, PreservedAnalyses::none());
+        changed = true;
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace ferrocl
