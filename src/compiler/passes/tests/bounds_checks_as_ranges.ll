@@ -9,7 +9,9 @@
 ; effects, or that are not work-item loops stay as they are.
 
 ; The check `trunc(base + x) < m` (Rodinia's gaussian Fan2): the intervals
-; are computed in i64 before the loop, the check is gone.
+; are computed in i64 before the loop, the check is gone from them. They run
+; when every work-item passes or the row is 256 long; else the loop as it
+; was (`.unchanged`) runs the row.
 ; CHECK-LABEL: define void @below(
 ; CHECK: %[[FIRST:.*]] = trunc i64 %base to i32
 ; CHECK: freeze i32 %[[FIRST]]
@@ -30,7 +32,17 @@
 ; CHECK: pieces.next:
 ; CHECK-NEXT: %piece.next = add i32 %piece, 1
 ; CHECK-NEXT: %[[LAST:.*]] = icmp eq i32 %piece.next, 2
-; CHECK-NEXT: br i1 %[[LAST]], label %exit, label %pieces, !llvm.loop ![[$PIECES:[0-9]+]]
+; CHECK-NEXT: br i1 %[[LAST]], label %unchanged, label %pieces, !llvm.loop ![[$PIECES:[0-9]+]]
+; CHECK: unchanged:
+; CHECK-NEXT: %from = add i64 0, %[[FROM:.*]]
+; CHECK-NEXT: %to = add i64 0, %[[TO:.*]]
+; CHECK-NEXT: %[[ANY:.*]] = icmp ult i64 %from, %to
+; CHECK-NEXT: br i1 %[[ANY]], label %x.unchanged, label %exit
+; CHECK: x.unchanged:
+; CHECK-NEXT: %x.i.unchanged = phi i64 [ %from, %unchanged ], [ %x.next.unchanged, %latch.unchanged ]
+; CHECK: %in.unchanged = icmp slt i32 %gid.unchanged, %m
+; CHECK: latch.unchanged:
+; CHECK: %done.unchanged = icmp eq i64 %x.next.unchanged, %to
 define void @below(ptr addrspace(1) %a, i64 %base, i32 %m, i64 %n) {
 entry:
   br label %x
@@ -101,8 +113,8 @@ exit:
 ; CHECK-LABEL: define i32 @shared_blocks(
 ; CHECK: entry:
 ; CHECK-NEXT: br i1 %some, label %[[BEFORE:.*]], label %exit
-; CHECK: pieces.next:
-; CHECK: br i1 %{{.*}}, label %[[AFTER:.*]], label %pieces
+; CHECK: unchanged:
+; CHECK: br i1 %{{.*}}, label %x.unchanged, label %[[AFTER:.*]]
 ; CHECK: [[AFTER]]:
 ; CHECK-NEXT: br label %exit
 ; CHECK: exit:
@@ -173,8 +185,8 @@ exit:
 
 ; A branch of the body on `index == q` (gaussian Fan2's `if (y == 0)`):
 ; the intervals leave out the one work-item at the point, whose branch goes
-; the other way in them; a copy of the loop as it was runs that work-item
-; afterwards, if the loop has it.
+; the other way in them; the loop as it was runs that work-item afterwards,
+; if the loop has it.
 ; CHECK-LABEL: define void @point(
 ; CHECK: %[[AT:.*]] = sub i32 %{{.*}}, %{{.*}}
 ; CHECK: %[[ATW:.*]] = zext i32 %[[AT]] to i64
@@ -187,19 +199,12 @@ exit:
 ; CHECK: pieces.next:
 ; CHECK-NEXT: %piece.next = add i32 %piece, 1
 ; CHECK-NEXT: %[[LAST:.*]] = icmp eq i32 %piece.next, 4
-; CHECK-NEXT: br i1 %[[LAST]], label %point, label %pieces
-; CHECK: point:
-; CHECK-NEXT: %point.counter = add i64 0, %[[ATW]]
-; CHECK-NEXT: %[[HAS:.*]] = icmp ult i64 %[[ATW]], %{{.*}}
-; CHECK-NEXT: br i1 %[[HAS]], label %x.point, label %exit
-; CHECK: x.point:
-; CHECK-NEXT: %x.i.point = phi i64 [ %point.counter, %point ], [ %x.next.point, %latch.point ]
-; CHECK: body.point:
-; CHECK: %at.point = icmp eq i32 %gid.point, %q
-; CHECK-NEXT: br i1 %at.point, label %first.point, label %latch.point
-; CHECK: latch.point:
-; CHECK: %done.point = icmp eq i64 %x.next.point, %{{.*}}
-; CHECK-NEXT: br i1 %done.point, label %exit, label %x.point{{$}}
+; CHECK-NEXT: br i1 %[[LAST]], label %unchanged, label %pieces
+; CHECK: unchanged:
+; CHECK: br i1 %{{.*}}, label %x.unchanged, label %exit
+; CHECK: body.unchanged:
+; CHECK: %at.unchanged = icmp eq i32 %gid.unchanged, %q
+; CHECK-NEXT: br i1 %at.unchanged, label %first.unchanged, label %latch.unchanged
 define void @point(ptr addrspace(1) %a, i64 %base, i32 %m, i32 %q, i64 %n) {
 entry:
   br label %x
