@@ -88,7 +88,7 @@ struct Guard {
 };
 
 // A branch of the body on `index == bound` (test.pred is EQ): one
-// work-item at most takes its edge to `equal`, the others `other`.
+// work-item at most takes its edge for equal, the others `other`.
 struct Point {
     BranchInst *br;
     BasicBlock *other;
@@ -294,7 +294,7 @@ Interval interval_passing(IRBuilder<> &b, ICmpInst::Predicate pred, Value *offse
 // The (two) intervals of iterations in [0, count) whose work-items pass
 // test `t` (computed in `wide`, before the loop).
 SmallVector<Interval, 2> intervals_passing(IRBuilder<> &b, const Test &t, Value *count, Type *wide,
-                                      SCEVExpander &expander)
+                                           SCEVExpander &expander)
 {
     unsigned width = t.index->getType()->getIntegerBitWidth();
     bool is_signed = ICmpInst::isSigned(t.pred);
