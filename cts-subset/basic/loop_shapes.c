@@ -339,15 +339,19 @@ static int wrap_want(int kernel, uint64_t id, int64_t m, int64_t q)
 
 /* Bounds checks and equality tests on the work-item's index, whose int
  * wraps around inside a group (global offsets near 2^31 and 2^32): the
- * work-item loop runs over the intervals that pass (bounds_checks_as_ranges.cpp). */
+ * work-item loop runs over the intervals that pass (bounds_checks_as_ranges.cpp),
+ * in groups of 300 (rows that long take the rewritten loops); groups of 16
+ * and those the runtime picks run the loops as they were. */
 TEST(bounds_checks_around_wraps)
 {
-    enum { G = 48 };
+    enum { G = 1200, BOUNDS = 7 };
     const char *names[] = {"below", "one", "above"};
     const size_t offsets[] = {0, 5, 0x80000000u - 10, 0x100000000ull - 10};
-    const int64_t bounds[] = {-3, 0, 9, 30, 0x7fffffff, -0x7ffffff8};
+    const int64_t bounds[BOUNDS] = {-3, 0, 9, 30, 0x7fffffff, -0x7ffffff8, 250};
+    // Where the equality tests hold, some inside the window of `above`.
+    const int64_t points[BOUNDS] = {3, 4, 12, 40, 290, 7, 260};
     const char *options[] = {"", "-cl-opt-disable"};
-    size_t global = G, local = 16;
+    size_t global = G, locals[] = {16, 300};
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
     for (int o = 0; o < 2 && !h_failed(); o++) {
@@ -361,15 +365,15 @@ TEST(bounds_checks_around_wraps)
             cl_kernel k = clCreateKernel(p, names[kn], &e);
             CHECK_OK(e);
             for (int oi = 0; oi < 4 && !h_failed(); oi++)
-                for (int bi = 0; bi < 6 && !h_failed(); bi++)
-                    for (int sized = 0; sized < 2 && !h_failed(); sized++) {
+                for (int bi = 0; bi < BOUNDS && !h_failed(); bi++)
+                    for (int sized = 0; sized < 3 && !h_failed(); sized++) {
                         size_t off = offsets[oi];
                         // The bounds relative to the offset's int, and the
                         // point a few work-items into the range.
                         int64_t m = (int64_t)(int32_t)(uint32_t)off + bounds[bi];
-                        int64_t pt = (int64_t)(int32_t)(uint32_t)off + 3 + bi;
+                        int64_t pt = (int64_t)(int32_t)(uint32_t)off + points[bi];
                         if (kn == 2)
-                            m = (int64_t)off + bounds[bi], pt = (int64_t)off + 3 + bi;
+                            m = (int64_t)off + bounds[bi], pt = (int64_t)off + points[bi];
                         else // what the kernel's int and uint arguments hold
                             m = (int32_t)(uint32_t)m, pt = (int32_t)(uint32_t)pt;
                         int out[G];
@@ -389,7 +393,8 @@ TEST(bounds_checks_around_wraps)
                             clSetKernelArg(k, 2, sizeof qq, &qq);
                         }
                         CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, &off, &global,
-                                                        sized ? &local : NULL, 0, NULL, NULL));
+                                                        sized ? &locals[sized - 1] : NULL, 0, NULL,
+                                                        NULL));
                         CHECK_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof out, out, 0, NULL,
                                                      NULL));
                         for (int i = 0; i < G && !h_failed(); i++) {

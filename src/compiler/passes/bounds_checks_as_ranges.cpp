@@ -30,12 +30,20 @@
 // leaving those work-items out changes nothing. The others run in the same
 // order as before. What it cannot read this way, it leaves alone.
 //
-// Not yet in the back end's pipeline (registry.cpp): measured on 2 cores,
-// Rodinia's nn 2,900 -> 350-500 us and gaussian Fan2 530-725 -> 330-370 us
-// (rows of 1024 and more, local size NULL), but PolyBench's 2dconv and
-// fdtd2d (rows of 32) 15-25% slower even where the copy runs the row: the
-// loop as it was got vector spills beside the intervals' values. Which rows
-// are long is known only at launch.
+// Only for long rows: cut into intervals, a row of 32 (PolyBench's 2dconv,
+// fdtd2d) runs a scalar tail after each interval's vector loop, and ran
+// 15-25% slower; a row of 1024 (Rodinia's nn, gaussian Fan2 with local
+// size NULL) 1.7-6x faster. Which rows are long is known only at launch,
+// so the function's body is copied: its entry takes the copy, where the
+// loops are rewritten, when each such loop's row is at least LONG_ROW long,
+// and the body as it was otherwise. A copy of the whole body (not of the
+// loop nest inside it): the values the intervals need then live in the
+// copy only, where a copy beside the loop had the loop as it was spill
+// vectors. Loops whose rows are not known at the entry stay as they are,
+// and so do kernels of several regions (worth_a_copy says why) and large
+// ones: the copy doubles the back end's work on the function. Measured on
+// 2 cores: nn 2,650 -> 270 us, Fan2 550 -> 300 us, the corpus's builds
+// unchanged in their geometric mean (cutcp, Fan2 and nn 8-17 ms longer).
 #include "parallel_access.h"
 #include "passes.h"
 
@@ -71,9 +79,9 @@ struct Test {
 // 2dconv); the intervals that pass them all are at most 2^MAX_TESTS.
 constexpr unsigned MAX_TESTS = 2;
 
-// A row of work-items this long runs in the intervals even where they cut
-// it: each interval's last few work-items run one at a time after its
-// vector loop, which a long row pays for with its unmasked vectors.
+// Rows of work-items at least this long run in the intervals: each
+// interval's last few work-items run one at a time after its vector loop,
+// which a long row pays for with its unmasked vectors.
 constexpr uint64_t LONG_ROW = 256;
 
 // The header's bounds check: the body (`body`, one successor of `br`; the
@@ -368,8 +376,8 @@ void copy_loop(Loop *l, ValueToValueMapTy &map)
     remapInstructionsInBlocks(copies, map);
 }
 
-// Rewrites the loop of `s`; returns its copy's header.
-BasicBlock *rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
+// Rewrites the loop of `s`, whose rows are long.
+void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
 {
     Loop *l = s.loop;
     BasicBlock *header = l->getHeader();
@@ -384,10 +392,10 @@ BasicBlock *rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     BasicBlock *exit_block = l->getExitBlock();
     if (exit_block->getSinglePredecessor() != latch || !exit_block->phis().empty())
         exit_block = SplitEdge(latch, exit_block);
-    // The loop as it was, copied: for the work-item at the point, or for
-    // all of them where the intervals would cut a short row.
+    // The loop as it was, copied, for the work-item at the point.
     ValueToValueMapTy map;
-    copy_loop(l, map);
+    if (s.point)
+        copy_loop(l, map);
     Type *counter_type = s.counter->getType();
     unsigned width = 32;
     if (s.guard)
@@ -416,29 +424,10 @@ BasicBlock *rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
         }
         pieces = around;
     }
-    // The intervals run when all work-items are in them (none fails the
-    // check, none is at the point) or when the row is long; else the copy
-    // runs the row, masked.
-    Value *in_pieces = zero;
-    for (auto [lo, hi] : pieces)
-        in_pieces = b.CreateAdd(in_pieces, b.CreateSelect(b.CreateICmpSLT(lo, hi),
-                                                          b.CreateSub(hi, lo), zero));
-    Value *fast = b.CreateOr(b.CreateICmpEQ(in_pieces, count),
-                             b.CreateICmpUGE(count, ConstantInt::get(wide, LONG_ROW)));
     SmallVector<Interval, 8> counters;
     for (auto [lo, hi] : pieces)
         counters.push_back({b.CreateAdd(s.start, b.CreateTrunc(lo, counter_type)),
-                            b.CreateAdd(s.start, b.CreateTrunc(b.CreateSelect(fast, hi, lo),
-                                                               counter_type))});
-    // What the copy runs: the point if the loop has it, or everything.
-    Value *copy_lo = count, *copy_hi = count;
-    if (s.point) {
-        Value *has = b.CreateICmpULT(at, count);
-        copy_lo = b.CreateSelect(has, at, count);
-        copy_hi = b.CreateSelect(has, b.CreateAdd(at, ConstantInt::get(wide, 1)), count);
-    }
-    copy_lo = b.CreateSelect(fast, copy_lo, zero);
-    copy_hi = b.CreateSelect(fast, copy_hi, count);
+                            b.CreateAdd(s.start, b.CreateTrunc(hi, counter_type))});
 
     // The loop over the intervals.
     BasicBlock *head = SplitBlock(preheader, preheader->getTerminator());
@@ -463,17 +452,18 @@ BasicBlock *rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     b.SetInsertPoint(next_piece);
     Value *following = b.CreateAdd(piece, b.getInt32(1), "piece.next");
     piece->addIncoming(following, next_piece);
-    // Then the copy, if it has work-items to run.
-    BasicBlock *after_pieces = BasicBlock::Create(ctx, "unchanged", f, exit_block);
-    {
+    // Then the copy for the point, if the loop has its work-item.
+    BasicBlock *after_pieces = exit_block;
+    if (s.point) {
+        after_pieces = BasicBlock::Create(ctx, "unchanged", f, exit_block);
         IRBuilder<> pb(after_pieces);
-        Value *first = pb.CreateAdd(s.start, pb.CreateTrunc(copy_lo, counter_type), "from");
-        Value *last = pb.CreateAdd(s.start, pb.CreateTrunc(copy_hi, counter_type), "to");
-        pb.CreateCondBr(pb.CreateICmpULT(first, last), cast<BasicBlock>(map[header]), exit_block);
+        Value *from = pb.CreateAdd(s.start, pb.CreateTrunc(at, counter_type), "at");
+        Value *to = pb.CreateAdd(from, ConstantInt::get(counter_type, 1), "at.next");
+        pb.CreateCondBr(pb.CreateICmpULT(at, count), cast<BasicBlock>(map[header]), exit_block);
         auto *counter = cast<PHINode>(map[s.counter]);
         counter->setIncomingBlock(counter->getBasicBlockIndex(preheader), after_pieces);
-        counter->setIncomingValueForBlock(after_pieces, first);
-        cast<ICmpInst>(map[s.exit])->setOperand(1, last);
+        counter->setIncomingValueForBlock(after_pieces, from);
+        cast<ICmpInst>(map[s.exit])->setOperand(1, to);
     }
     BranchInst *again = b.CreateCondBr(
         b.CreateICmpEQ(following, b.getInt32(counters.size())), after_pieces, head);
@@ -502,7 +492,55 @@ BasicBlock *rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
         br->eraseFromParent();
         RecursivelyDeleteTriviallyDeadInstructions(cond);
     }
-    return cast<BasicBlock>(map[header]);
+}
+
+// Whether `v` is known before the function's first branch.
+bool at_entry(const Value *v, const BasicBlock &entry)
+{
+    const auto *i = dyn_cast<Instruction>(v);
+    return isa<Constant>(v) || isa<Argument>(v) || (i && i->getParent() == &entry);
+}
+
+// The largest body copied, in instructions: the copy doubles the back
+// end's work on it.
+constexpr unsigned MAX_COPIED = 1000;
+
+// Whether `f`'s body is worth copying: one region (one innermost
+// work-item loop: a kernel without barriers; one with barriers runs groups
+// its local memory is sized for, rarely rows of 256, and copying all its
+// regions cost Rodinia's nw 2.5x its build time) and small.
+bool worth_a_copy(const Function &f, const LoopInfo &loops)
+{
+    unsigned regions = 0; // innermost work-item loops
+    for (const Loop *l : loops.getLoopsInPreorder())
+        if (is_work_item_loop(l) && none_of(l->getSubLoops(), is_work_item_loop))
+            regions++;
+    return regions == 1 && f.getInstructionCount() <= MAX_COPIED;
+}
+
+// Copies the function's body after its entry block (`.long` blocks); the
+// entry branches to the copy where `long_rows`. Returns the copy's blocks
+// by the originals.
+void copy_body_for_long_rows(Function &f, Value *long_rows, ValueToValueMapTy &map)
+{
+    BasicBlock &entry = f.getEntryBlock();
+    Instruction *branch = entry.getTerminator();
+    BasicBlock *rest = SplitBlock(&entry, branch, static_cast<DominatorTree *>(nullptr), nullptr,
+                                  nullptr, "rows");
+    SmallVector<BasicBlock *, 32> originals;
+    for (BasicBlock &b : f)
+        if (&b != &entry)
+            originals.push_back(&b);
+    SmallVector<BasicBlock *, 32> copies;
+    for (BasicBlock *b : originals) {
+        BasicBlock *c = CloneBasicBlock(b, map, ".long", &f);
+        map[b] = c;
+        copies.push_back(c);
+    }
+    remapInstructionsInBlocks(copies, map);
+    Instruction *into_rest = entry.getTerminator();
+    BranchInst::Create(cast<BasicBlock>(map[rest]), rest, long_rows, &entry);
+    into_rest->eraseFromParent();
 }
 
 } // namespace
@@ -511,10 +549,40 @@ PreservedAnalyses BoundsChecksAsRangesPass::run(Function &f, FunctionAnalysisMan
 {
     if (f.isDeclaration())
         return PreservedAnalyses::all();
-    bool changed = false;
-    // The headers of the loops rewritten and of their copies: each loop is
-    // rewritten once.
-    SmallPtrSet<BasicBlock *, 8> done;
+    // The loops to rewrite, and their rows' first and last counters, known
+    // at the entry.
+    SmallVector<BasicBlock *, 4> headers;
+    SmallVector<std::pair<Value *, Value *>, 4> rows;
+    {
+        LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
+        ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
+        for (Loop *l : loops.getLoopsInPreorder()) {
+            Shape s;
+            if (read_shape(l, se, s) && at_entry(s.start, f.getEntryBlock()) &&
+                at_entry(s.end, f.getEntryBlock())) {
+                headers.push_back(l->getHeader());
+                rows.push_back({s.start, s.end});
+            }
+        }
+    }
+    if (headers.empty() || !worth_a_copy(f, fam.getResult<LoopAnalysis>(f)))
+        return PreservedAnalyses::all();
+    // Long rows take the copy of the body, where the loops are rewritten.
+    Instruction *branch = f.getEntryBlock().getTerminator();
+    IRBuilder<> b(branch);
+    Value *long_rows = nullptr;
+    for (auto [start, end] : rows) {
+        Value *is_long =
+            b.CreateICmpUGE(b.CreateSub(end, start), ConstantInt::get(end->getType(), LONG_ROW));
+        long_rows = long_rows ? b.CreateAnd(long_rows, is_long) : is_long;
+    }
+    long_rows->setName("long.rows");
+    ValueToValueMapTy map;
+    copy_body_for_long_rows(f, long_rows, map);
+    SmallPtrSet<BasicBlock *, 4> wanted;
+    for (BasicBlock *h : headers)
+        wanted.insert(cast<BasicBlock>(map[h]));
+    fam.invalidate(f, PreservedAnalyses::none());
     // One loop at a time, each with analyses that see the last rewrite.
     for (;;) {
         LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
@@ -522,20 +590,19 @@ PreservedAnalyses BoundsChecksAsRangesPass::run(Function &f, FunctionAnalysisMan
         std::optional<Shape> found;
         for (Loop *l : loops.getLoopsInPreorder()) {
             Shape s;
-            if (!done.count(l->getHeader()) && read_shape(l, se, s)) {
+            if (wanted.count(l->getHeader()) && read_shape(l, se, s)) {
                 found = s;
                 break;
             }
         }
         if (!found)
             break;
-        done.insert(found->loop->getHeader());
-        done.insert(rewrite(*found, se, f.getDataLayout()));
+        wanted.erase(found->loop->getHeader());
+        rewrite(*found, se, f.getDataLayout());
         removeUnreachableBlocks(f);
         fam.invalidate(f, PreservedAnalyses::none());
-        changed = true;
     }
-    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+    return PreservedAnalyses::none();
 }
 
 } // namespace ferrocl

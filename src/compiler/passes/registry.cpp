@@ -155,8 +155,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(FallbackVectorVariantsPass());
             fpm.addPass(ScalarizeWorkItemLoopsPass());
             fpm.addPass(InterleaveWorkItemsPass());
-            // ferrocl-bounds-checks-as-ranges is not here yet: it slows
-            // short rows (bounds_checks_as_ranges.cpp says by how much).
+            fpm.addPass(BoundsChecksAsRangesPass());
         }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.
