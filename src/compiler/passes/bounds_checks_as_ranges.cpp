@@ -53,6 +53,7 @@
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -228,25 +229,10 @@ bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
     BasicBlock *exit_block = l->getExitBlock();
     if (!latch || !preheader || !exit_block || latch == header || l->getExitingBlock() != latch)
         return false;
-    // The counter, its step and the exit test; no other value carried from
-    // one work-item to the next.
-    auto phis = header->phis();
-    if (std::distance(phis.begin(), phis.end()) != 1)
-        return false;
-    PHINode *counter = &*phis.begin();
-    auto *next = dyn_cast<BinaryOperator>(counter->getIncomingValueForBlock(latch));
-    if (!next || next->getParent() != latch ||
-        !match(next, m_Add(m_Specific(counter), m_One())))
-        return false;
-    auto *latch_br = dyn_cast<BranchInst>(latch->getTerminator());
-    auto *exit = latch_br && latch_br->isConditional()
-                     ? dyn_cast<ICmpInst>(latch_br->getCondition())
-                     : nullptr;
-    if (!exit || !exit->hasOneUse() || exit->getOperand(0) != next ||
-        !l->isLoopInvariant(exit->getOperand(1)))
-        return false;
-    bool exits_on_true = latch_br->getSuccessor(0) == exit_block;
-    if (exit->getPredicate() != (exits_on_true ? ICmpInst::ICMP_EQ : ICmpInst::ICMP_NE))
+    // The counter and the exit test, `next == end` with `end` second (the
+    // rewrite gives it another bound).
+    std::optional<WorkItemCounter> c = read_work_item_counter(*l);
+    if (!c || c->exit->getOperand(0) != c->next)
         return false;
     // No value of the loop is used after it (LCSSA: none outside it).
     for (BasicBlock *b : l->blocks())
@@ -255,10 +241,10 @@ bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
                 if (!l->contains(cast<Instruction>(u)))
                     return false;
     s.loop = l;
-    s.counter = counter;
-    s.start = counter->getIncomingValueForBlock(preheader);
-    s.exit = exit;
-    s.end = exit->getOperand(1);
+    s.counter = c->id;
+    s.start = c->id->getIncomingValueForBlock(preheader);
+    s.exit = c->exit;
+    s.end = c->end;
     s.guard = read_guard(l, se);
     s.point = read_point(l, se, s.guard ? s.guard->br : nullptr);
     return s.guard || s.point;
@@ -270,8 +256,8 @@ using Interval = std::pair<Value *, Value *>;
 // Clamps `v` to [from, to] (signed, in the wide type).
 Value *clamp(IRBuilder<> &b, Value *v, Value *from, Value *to)
 {
-    Value *low = b.CreateSelect(b.CreateICmpSLT(v, from), from, v);
-    return b.CreateSelect(b.CreateICmpSGT(low, to), to, low);
+    return b.CreateBinaryIntrinsic(Intrinsic::smin,
+                                   b.CreateBinaryIntrinsic(Intrinsic::smax, v, from), to);
 }
 
 // The iterations in [from, to) that pass `index PRED bound` where index =
@@ -321,7 +307,7 @@ SmallVector<Interval, 2> intervals_passing(IRBuilder<> &b, const Test &t, Value 
     APInt max = is_signed ? APInt::getSignedMaxValue(width) : APInt::getMaxValue(width);
     Value *wraps_at = b.CreateAdd(b.CreateSub(ConstantInt::get(wide, max.zext(wide_width)), start),
                                   ConstantInt::get(wide, 1));
-    Value *split = b.CreateSelect(b.CreateICmpSLT(wraps_at, count), wraps_at, count);
+    Value *split = b.CreateBinaryIntrinsic(Intrinsic::smin, wraps_at, count);
     Value *wrapped =
         b.CreateSub(start, ConstantInt::get(wide, APInt::getOneBitSet(wide_width, width)));
     Value *zero = ConstantInt::get(wide, 0);
@@ -339,8 +325,8 @@ SmallVector<Interval, 8> guarded(IRBuilder<> &b, const Guard &g, Value *count, T
         SmallVector<Interval, 8> both;
         for (auto [lo, hi] : pieces)
             for (auto [tlo, thi] : intervals_passing(b, t, count, wide, expander))
-                both.push_back({b.CreateSelect(b.CreateICmpSGT(tlo, lo), tlo, lo),
-                                b.CreateSelect(b.CreateICmpSLT(thi, hi), thi, hi)});
+                both.push_back({b.CreateBinaryIntrinsic(Intrinsic::smax, tlo, lo),
+                                b.CreateBinaryIntrinsic(Intrinsic::smin, thi, hi)});
         pieces = both;
     }
     Value *holds = b.getTrue();

@@ -170,36 +170,14 @@ bool carries_float(Loop &inner, ScalarEvolution &se)
     return false;
 }
 
-// The latch: `next = id + 1`, a test of `next == end` (or `!=`), the
-// branch; nothing else.
+// The work-item counter, with nothing else in the latch.
 bool read_latch(Shape &s)
 {
+    std::optional<WorkItemCounter> counter = read_work_item_counter(*s.outer);
+    if (!counter)
+        return false;
     BasicBlock *latch = s.outer->getLoopLatch();
-    auto *branch = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
-    if (!branch || !branch->isConditional() || s.outer->getExitingBlock() != latch)
-        return false;
-    auto *cmp = dyn_cast<ICmpInst>(branch->getCondition());
-    if (!cmp || !cmp->isEquality() || cmp->getParent() != latch || !cmp->hasOneUse())
-        return false;
-    PHINode *id = nullptr;
-    for (PHINode &phi : s.outer->getHeader()->phis()) {
-        if (id)
-            return false; // another value carried from work-item to work-item
-        id = &phi;
-    }
-    if (!id || !id->getType()->isIntegerTy() || id->getNumIncomingValues() != 2)
-        return false;
-    auto *next = dyn_cast<BinaryOperator>(id->getIncomingValueForBlock(latch));
-    auto *one = next ? dyn_cast<ConstantInt>(next->getOperand(1)) : nullptr;
-    if (!next || next->getOpcode() != Instruction::Add || next->getOperand(0) != id || !one ||
-        !one->isOne() || next->getParent() != latch)
-        return false;
-    bool continues_on_ne = cmp->getPredicate() == ICmpInst::ICMP_NE;
-    if (s.outer->contains(branch->getSuccessor(continues_on_ne ? 1 : 0)))
-        return false;
-    Value *end = cmp->getOperand(0) == next ? cmp->getOperand(1) : cmp->getOperand(0);
-    if (!s.outer->isLoopInvariant(end) || (cmp->getOperand(0) != next && cmp->getOperand(1) != next))
-        return false;
+    auto [id, next, cmp, branch, end] = *counter;
     // Nothing else in the latch.
     for (Instruction &i : *latch)
         if (&i != next && &i != cmp && &i != branch)

@@ -75,4 +75,35 @@ bool is_work_item_loop(const Loop *l)
     return findOptionMDForLoop(l, "llvm.loop.parallel_accesses");
 }
 
+std::optional<WorkItemCounter> read_work_item_counter(const Loop &l)
+{
+    BasicBlock *latch = l.getLoopLatch();
+    auto *branch = latch ? dyn_cast<BranchInst>(latch->getTerminator()) : nullptr;
+    if (!branch || !branch->isConditional() || l.getExitingBlock() != latch)
+        return std::nullopt;
+    auto *cmp = dyn_cast<ICmpInst>(branch->getCondition());
+    if (!cmp || !cmp->isEquality() || cmp->getParent() != latch || !cmp->hasOneUse())
+        return std::nullopt;
+    PHINode *id = nullptr;
+    for (PHINode &phi : l.getHeader()->phis()) {
+        if (id)
+            return std::nullopt; // another value carried from work-item to work-item
+        id = &phi;
+    }
+    if (!id || !id->getType()->isIntegerTy() || id->getNumIncomingValues() != 2)
+        return std::nullopt;
+    auto *next = dyn_cast<BinaryOperator>(id->getIncomingValueForBlock(latch));
+    auto *one = next ? dyn_cast<ConstantInt>(next->getOperand(1)) : nullptr;
+    if (!next || next->getOpcode() != Instruction::Add || next->getOperand(0) != id || !one ||
+        !one->isOne() || next->getParent() != latch)
+        return std::nullopt;
+    bool continues_on_ne = cmp->getPredicate() == ICmpInst::ICMP_NE;
+    if (l.contains(branch->getSuccessor(continues_on_ne ? 1 : 0)))
+        return std::nullopt;
+    Value *end = cmp->getOperand(0) == next ? cmp->getOperand(1) : cmp->getOperand(0);
+    if (!l.isLoopInvariant(end) || (cmp->getOperand(0) != next && cmp->getOperand(1) != next))
+        return std::nullopt;
+    return WorkItemCounter{id, next, cmp, branch, end};
+}
+
 } // namespace ferrocl

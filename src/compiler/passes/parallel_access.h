@@ -22,11 +22,18 @@
 // the uniform slots' staging copy (region_entries.cpp).
 #pragma once
 
+#include <optional>
+
 namespace llvm {
+class BinaryOperator;
+class BranchInst;
+class ICmpInst;
 class Instruction;
 class Loop;
 class LLVMContext;
 class MDNode;
+class PHINode;
+class Value;
 } // namespace llvm
 
 namespace ferrocl {
@@ -34,6 +41,20 @@ namespace ferrocl {
 // Whether `l` is a work-item loop: its accesses are declared parallel
 // (`llvm.loop.parallel_accesses`).
 bool is_work_item_loop(const llvm::Loop *l);
+
+// The counter of a work-item loop as work_group_entries.cpp makes it: the
+// header's only phi (no other value is carried from one work-item to the
+// next), `next = id + 1` in the latch, and the latch, the loop's only
+// exiting block, leaving on `next == end` (or staying on `next != end`),
+// `end` invariant.
+struct WorkItemCounter {
+    llvm::PHINode *id;
+    llvm::BinaryOperator *next;
+    llvm::ICmpInst *exit; // next == end or next != end, in either order
+    llvm::BranchInst *branch;
+    llvm::Value *end;
+};
+std::optional<WorkItemCounter> read_work_item_counter(const llvm::Loop &l);
 
 enum class AccessKind { Memory = 0, Frame = 1, Uniform = 2, Staging = 3 };
 
