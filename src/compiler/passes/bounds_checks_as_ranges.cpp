@@ -35,19 +35,18 @@
 // 15-25% slower; a row of 1024 (Rodinia's nn, gaussian Fan2 with local
 // size NULL) 1.7-6x faster. Which rows are long is known only at launch,
 // so the function's body is copied: its entry takes the copy, where the
-// loops are rewritten, when each such loop's row is at least LONG_ROW long,
-// and the body as it was otherwise. A copy of the whole body (not of the
-// loop nest inside it): the values the intervals need then live in the
-// copy only, where a copy beside the loop had the loop as it was spill
-// vectors. Loops whose rows are not known at the entry stay as they are,
-// and so do kernels of several regions (worth_a_copy says why) and large
-// ones: the copy doubles the back end's work on the function. Measured on
+// loop is rewritten, when the loop's row is at least LONG_ROW long, and
+// the body as it was otherwise. A copy of the whole body (not of the loop
+// nest inside it): the values the intervals need then live in the copy
+// only, where a copy beside the loop had the loop as it was spill vectors.
+// A loop whose row is not known at the entry stays as it is, and so do
+// kernels of several regions (only_region says why) and large ones: the
+// copy doubles the back end's work on the function. Measured on
 // 2 cores: nn 2,650 -> 270 us, Fan2 550 -> 300 us, the corpus's builds
 // unchanged in their geometric mean (cutcp, Fan2 and nn 8-17 ms longer).
 #include "parallel_access.h"
 #include "passes.h"
 
-#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
@@ -349,13 +348,14 @@ Value *point_at(IRBuilder<> &b, const Point &p, Type *wide, SCEVExpander &expand
     return b.CreateZExt(at, wide);
 }
 
-// A copy of the loop's blocks, before anything changes.
-void copy_loop(Loop *l, ValueToValueMapTy &map)
+// A copy of `blocks` (names ending in `suffix`), at the function's end;
+// `map` takes each original to its copy. Uses of the blocks' values in the
+// copies name the copies' values; uses of others stay.
+void copy_blocks(ArrayRef<BasicBlock *> blocks, const Twine &suffix, ValueToValueMapTy &map)
 {
-    SmallVector<BasicBlock *, 16> copies;
-    Function *f = l->getHeader()->getParent();
-    for (BasicBlock *b : l->blocks()) {
-        BasicBlock *c = CloneBasicBlock(b, map, ".unchanged", f);
+    SmallVector<BasicBlock *, 32> copies;
+    for (BasicBlock *b : blocks) {
+        BasicBlock *c = CloneBasicBlock(b, map, suffix, b->getParent());
         map[b] = c;
         copies.push_back(c);
     }
@@ -381,7 +381,7 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     // The loop as it was, copied, for the work-item at the point.
     ValueToValueMapTy map;
     if (s.point)
-        copy_loop(l, map);
+        copy_blocks(l->getBlocks(), ".unchanged", map);
     Type *counter_type = s.counter->getType();
     unsigned width = 32;
     if (s.guard)
@@ -491,22 +491,25 @@ bool at_entry(const Value *v, const BasicBlock &entry)
 // end's work on it.
 constexpr unsigned MAX_COPIED = 1000;
 
-// Whether `f`'s body is worth copying: one region (one innermost
-// work-item loop: a kernel without barriers; one with barriers runs groups
-// its local memory is sized for, rarely rows of 256, and copying all its
-// regions cost Rodinia's nw 2.5x its build time) and small.
-bool worth_a_copy(const Function &f, const LoopInfo &loops)
+// The one innermost work-item loop of `f`, if `f`'s body is worth
+// copying: one region (a kernel without barriers; one with barriers runs
+// groups its local memory is sized for, rarely rows of 256, and copying all
+// its regions cost Rodinia's nw 2.5x its build time) and small. Null if not.
+Loop *only_region(const Function &f, const LoopInfo &loops)
 {
-    unsigned regions = 0; // innermost work-item loops
-    for (const Loop *l : loops.getLoopsInPreorder())
-        if (is_work_item_loop(l) && none_of(l->getSubLoops(), is_work_item_loop))
-            regions++;
-    return regions == 1 && f.getInstructionCount() <= MAX_COPIED;
+    Loop *region = nullptr;
+    for (Loop *l : loops.getLoopsInPreorder())
+        if (is_work_item_loop(l) && none_of(l->getSubLoops(), is_work_item_loop)) {
+            if (region)
+                return nullptr;
+            region = l;
+        }
+    return f.getInstructionCount() <= MAX_COPIED ? region : nullptr;
 }
 
 // Copies the function's body after its entry block (`.long` blocks); the
-// entry branches to the copy where `long_rows`. Returns the copy's blocks
-// by the originals.
+// entry branches to the copy where `long_rows`. `map` takes the originals
+// to the copies.
 void copy_body_for_long_rows(Function &f, Value *long_rows, ValueToValueMapTy &map)
 {
     BasicBlock &entry = f.getEntryBlock();
@@ -517,13 +520,7 @@ void copy_body_for_long_rows(Function &f, Value *long_rows, ValueToValueMapTy &m
     for (BasicBlock &b : f)
         if (&b != &entry)
             originals.push_back(&b);
-    SmallVector<BasicBlock *, 32> copies;
-    for (BasicBlock *b : originals) {
-        BasicBlock *c = CloneBasicBlock(b, map, ".long", &f);
-        map[b] = c;
-        copies.push_back(c);
-    }
-    remapInstructionsInBlocks(copies, map);
+    copy_blocks(originals, ".long", map);
     Instruction *into_rest = entry.getTerminator();
     BranchInst::Create(cast<BasicBlock>(map[rest]), rest, long_rows, &entry);
     into_rest->eraseFromParent();
@@ -535,58 +532,30 @@ PreservedAnalyses BoundsChecksAsRangesPass::run(Function &f, FunctionAnalysisMan
 {
     if (f.isDeclaration())
         return PreservedAnalyses::all();
-    // The loops to rewrite, and their rows' first and last counters, known
+    // The loop to rewrite (the only candidate: a rewritten loop is an
+    // innermost work-item loop), its row's first and last counters known
     // at the entry.
-    SmallVector<BasicBlock *, 4> headers;
-    SmallVector<std::pair<Value *, Value *>, 4> rows;
-    {
-        LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
-        ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
-        for (Loop *l : loops.getLoopsInPreorder()) {
-            Shape s;
-            if (read_shape(l, se, s) && at_entry(s.start, f.getEntryBlock()) &&
-                at_entry(s.end, f.getEntryBlock())) {
-                headers.push_back(l->getHeader());
-                rows.push_back({s.start, s.end});
-            }
-        }
-    }
-    if (headers.empty() || !worth_a_copy(f, fam.getResult<LoopAnalysis>(f)))
+    Loop *l = only_region(f, fam.getResult<LoopAnalysis>(f));
+    Shape s;
+    const BasicBlock &entry = f.getEntryBlock();
+    if (!l || !read_shape(l, fam.getResult<ScalarEvolutionAnalysis>(f), s) ||
+        !at_entry(s.start, entry) || !at_entry(s.end, entry))
         return PreservedAnalyses::all();
-    // Long rows take the copy of the body, where the loops are rewritten.
-    Instruction *branch = f.getEntryBlock().getTerminator();
-    IRBuilder<> b(branch);
-    Value *long_rows = nullptr;
-    for (auto [start, end] : rows) {
-        Value *is_long =
-            b.CreateICmpUGE(b.CreateSub(end, start), ConstantInt::get(end->getType(), LONG_ROW));
-        long_rows = long_rows ? b.CreateAnd(long_rows, is_long) : is_long;
-    }
-    long_rows->setName("long.rows");
+    // Long rows take the copy of the body, where the loop is rewritten.
+    IRBuilder<> b(f.getEntryBlock().getTerminator());
+    Value *long_rows = b.CreateICmpUGE(b.CreateSub(s.end, s.start),
+                                       ConstantInt::get(s.end->getType(), LONG_ROW), "long.rows");
     ValueToValueMapTy map;
     copy_body_for_long_rows(f, long_rows, map);
-    SmallPtrSet<BasicBlock *, 4> wanted;
-    for (BasicBlock *h : headers)
-        wanted.insert(cast<BasicBlock>(map[h]));
+    auto *header = cast<BasicBlock>(map[l->getHeader()]);
     fam.invalidate(f, PreservedAnalyses::none());
-    // One loop at a time, each with analyses that see the last rewrite.
-    for (;;) {
-        LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
-        ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
-        std::optional<Shape> found;
-        for (Loop *l : loops.getLoopsInPreorder()) {
-            Shape s;
-            if (wanted.count(l->getHeader()) && read_shape(l, se, s)) {
-                found = s;
-                break;
-            }
-        }
-        if (!found)
-            break;
-        wanted.erase(found->loop->getHeader());
-        rewrite(*found, se, f.getDataLayout());
+    // The copy, read again with analyses that see it.
+    Loop *copy = fam.getResult<LoopAnalysis>(f).getLoopFor(header);
+    ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
+    Shape c;
+    if (copy && copy->getHeader() == header && read_shape(copy, se, c)) {
+        rewrite(c, se, f.getDataLayout());
         removeUnreachableBlocks(f);
-        fam.invalidate(f, PreservedAnalyses::none());
     }
     return PreservedAnalyses::none();
 }
