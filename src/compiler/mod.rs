@@ -269,6 +269,11 @@ pub struct Executable {
     /// executable's own copy of the loaded object
     /// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
     pub global_variables_size: usize,
+    /// Per kernel, nanoseconds one of its work-groups took in its last
+    /// launch (0: not launched yet), whichever kernel object launched it:
+    /// the scheduler's guess, at the next launch, of whether the groups are
+    /// worth sharing among threads from the start (sched::pool::Pace).
+    pub group_pace: Vec<std::sync::atomic::AtomicU64>,
 }
 
 /// Builds OpenCL C `source` with the program's build `options`, through
@@ -377,6 +382,7 @@ impl Executable {
     ) -> Executable {
         assert_eq!(kernels.len(), entries.len());
         assert_eq!(kernels.len(), group_entries.len());
+        let group_pace = kernels.iter().map(|_| Default::default()).collect();
         Executable {
             kernels,
             binary,
@@ -385,6 +391,7 @@ impl Executable {
             library: None,
             log: String::new(),
             global_variables_size: 0,
+            group_pace,
         }
     }
 

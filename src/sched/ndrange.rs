@@ -488,7 +488,8 @@ fn execute_groups(
             }
         }
     };
-    let ran = pool.parallel_for(range.group_count(), 0, &body);
+    let pace = &launch.executable.group_pace[launch.index];
+    let ran = pool.parallel_for(range.group_count(), 0, pace, &body);
     printf.flush();
     ran.map_err(|_| CL_OUT_OF_RESOURCES)?;
     match failed.into_inner() {

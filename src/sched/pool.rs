@@ -23,7 +23,7 @@ use crate::sched::{run, Spin};
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
@@ -36,6 +36,28 @@ const RECRUIT_ABOVE: Duration = Duration::from_micros(10);
 
 /// How many more workers each participant of a parallel loop wakes.
 const WAKE_FAN_OUT: usize = 2;
+
+/// A parallel loop's pace: how long one index took the last time the same
+/// loop (a kernel's work-groups) ran, in nanoseconds, 0 before the first
+/// run. The caller keeps it (compiler::Executable::group_pace).
+///
+/// Why: the calling thread judges whether its loop is worth sharing only
+/// after its first index, and a loop of a few long indices (a kernel of
+/// two work-groups, one of them most of the work) has by then run alone
+/// for half its time. With the last run's pace the offer goes out at once.
+pub type Pace = AtomicU64;
+
+fn per_index(pace: &Pace) -> Duration {
+    Duration::from_nanos(pace.load(Ordering::Relaxed))
+}
+
+/// Remembers a loop of `len` indices that took `elapsed` on
+/// `participants` threads.
+fn record(pace: &Pace, elapsed: Duration, len: usize, participants: usize) {
+    let busy = elapsed.as_nanos() * participants as u128;
+    let per_index = busy / len.max(1) as u128;
+    pace.store(per_index.min(u64::MAX as u128) as u64, Ordering::Relaxed);
+}
 
 pub struct Pool {
     shared: Arc<Shared>,
@@ -368,11 +390,13 @@ impl Pool {
     ///
     /// The calling thread starts alone and offers the work to the pool
     /// only once what is left looks worth a wake-up (see the module
-    /// comment); it never waits for a busy worker.
+    /// comment), or at once when `pace` says so of the loop's last run;
+    /// it never waits for a busy worker.
     pub fn parallel_for(
         &self,
         len: usize,
         chunk: usize,
+        pace: &Pace,
         body: &(dyn Fn(&mut Claims<'_>) + Sync),
     ) -> Result<(), Panicked> {
         let chunk = if chunk == 0 {
@@ -402,13 +426,22 @@ impl Pool {
             joined: AtomicUsize::new(0),
             owner: std::thread::current(),
         });
-        job.take_part(Some(Recruit {
-            pool: &self.shared,
-            job: &job,
-            start: None,
-            mine: 0,
-            claims: 0,
-        }));
+        let began = Instant::now();
+        let known_long =
+            per_index(pace).saturating_mul((len - 1).min(u32::MAX as usize) as u32) > RECRUIT_ABOVE;
+        let recruit = if known_long {
+            self.shared.offer(&job);
+            None
+        } else {
+            Some(Recruit {
+                pool: &self.shared,
+                job: &job,
+                start: None,
+                mine: 0,
+                claims: 0,
+            })
+        };
+        job.take_part(recruit);
         let mut spin = Spin::default();
         let mut spinning = true;
         while job.done.load(Ordering::Acquire) < len {
@@ -418,6 +451,8 @@ impl Pool {
                 std::thread::park_timeout(Duration::from_millis(10));
             }
         }
+        let participants = job.joined.load(Ordering::Relaxed) + 1;
+        record(pace, began.elapsed(), len, participants);
         if job.panicked.load(Ordering::Relaxed) {
             return Err(Panicked);
         }

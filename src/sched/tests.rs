@@ -6,7 +6,7 @@ use crate::core::device::Device;
 use crate::core::event::{Event, Work};
 use crate::core::queue::{Queue, Sync};
 use crate::sched;
-use crate::sched::pool::Claims;
+use crate::sched::pool::{Claims, Pace};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -239,7 +239,7 @@ fn a_sub_device_runs_on_as_many_threads_as_it_has_compute_units() {
 /// Marks each index of `0..len` as run, checking none runs twice.
 fn count_indices(pool: &crate::sched::pool::Pool, len: usize) -> Vec<usize> {
     let hits: Vec<AtomicUsize> = (0..len).map(|_| AtomicUsize::new(0)).collect();
-    pool.parallel_for(len, 0, &|claims: &mut Claims<'_>| {
+    pool.parallel_for(len, 0, &Pace::default(), &|claims: &mut Claims<'_>| {
         for i in claims.flatten() {
             hits[i].fetch_add(1, Ordering::Relaxed);
         }
@@ -312,10 +312,11 @@ fn threads_taking_part(
     pool: &crate::sched::pool::Pool,
     len: usize,
     each: std::time::Duration,
+    pace: &Pace,
 ) -> usize {
     let hits: Vec<AtomicUsize> = (0..len).map(|_| AtomicUsize::new(0)).collect();
     let threads = Mutex::new(std::collections::HashSet::new());
-    pool.parallel_for(len, 1, &|claims: &mut Claims<'_>| {
+    pool.parallel_for(len, 1, pace, &|claims: &mut Claims<'_>| {
         threads.lock().unwrap().insert(std::thread::current().id());
         for i in claims.flatten() {
             hits[i].fetch_add(1, Ordering::Relaxed);
@@ -332,17 +333,36 @@ fn small_loops_stay_on_the_calling_thread_and_long_ones_are_shared() {
     let pool = crate::sched::pool::Pool::new(4);
     // Tiny work is not worth a wake-up. A preemption in the middle can make
     // it look long, so one run of several must stay on the calling thread.
-    assert!((0..5).any(|_| threads_taking_part(&pool, 8, std::time::Duration::ZERO) == 1));
+    assert!((0..5).any(|_| threads_taking_part(
+        &pool,
+        8,
+        std::time::Duration::ZERO,
+        &Pace::default()
+    ) == 1));
     // Work far longer than a wake-up brings idle workers in.
     let long = std::time::Duration::from_micros(500);
-    assert!(threads_taking_part(&pool, 64, long) > 1);
+    assert!(threads_taking_part(&pool, 64, long, &Pace::default()) > 1);
+}
+
+#[test]
+fn a_loop_of_two_long_indices_is_shared_from_the_start_once_its_pace_is_known() {
+    // PolyBench's correlation: two work-groups, the first most of the work.
+    // Judged after its first index, the loop ran alone for that long.
+    let pool = crate::sched::pool::Pool::new(2);
+    let pace = Pace::default();
+    let long = std::time::Duration::from_millis(20);
+    threads_taking_part(&pool, 2, long, &pace);
+    assert!(pace.load(Ordering::Relaxed) >= 10_000_000);
+    // Knowing the pace, the calling thread offers the second index before
+    // it runs the first (20 ms, far longer than a wake-up).
+    assert_eq!(threads_taking_part(&pool, 2, long, &pace), 2);
 }
 
 #[test]
 fn a_body_that_panics_or_returns_early_still_sees_every_index_once() {
     let pool = crate::sched::pool::Pool::new(3);
     let hits: Vec<AtomicUsize> = (0..1000).map(|_| AtomicUsize::new(0)).collect();
-    let ran = pool.parallel_for(1000, 7, &|claims: &mut Claims<'_>| {
+    let ran = pool.parallel_for(1000, 7, &Pace::default(), &|claims: &mut Claims<'_>| {
         // Takes one range per call: the pool calls again for the rest.
         let Some(range) = claims.next() else { return };
         for i in range.clone() {
