@@ -34,6 +34,11 @@ use std::time::{Duration, Instant};
 /// costs more than it saves.
 const RECRUIT_ABOVE: Duration = Duration::from_micros(10);
 
+/// Whether `left` indices at `per_index` each are worth a wake-up.
+fn worth_sharing(per_index: Duration, left: usize) -> bool {
+    per_index.saturating_mul(left.min(u32::MAX as usize) as u32) > RECRUIT_ABOVE
+}
+
 /// How many more workers each participant of a parallel loop wakes.
 const WAKE_FAN_OUT: usize = 2;
 
@@ -215,7 +220,7 @@ impl Claiming<'_> {
             return;
         }
         let per_index = start.elapsed() / (*mine).max(1) as u32;
-        if per_index.saturating_mul(left.min(u32::MAX as usize) as u32) > RECRUIT_ABOVE {
+        if worth_sharing(per_index, left) {
             let r = self.recruit.take().expect("checked above");
             r.pool.offer(r.job);
         }
@@ -427,9 +432,8 @@ impl Pool {
             owner: std::thread::current(),
         });
         let began = Instant::now();
-        let known_long =
-            per_index(pace).saturating_mul((len - 1).min(u32::MAX as usize) as u32) > RECRUIT_ABOVE;
-        let recruit = if known_long {
+        // The first index is the caller's own: the rest is what to share.
+        let recruit = if worth_sharing(per_index(pace), len - 1) {
             self.shared.offer(&job);
             None
         } else {
