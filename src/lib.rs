@@ -3,6 +3,15 @@
 //! `api` validates and translates the C calls, `core` owns the objects,
 //! `sched` runs commands. See DESIGN.md in the project's shared folder.
 
+/// The runtime's own objects (events, commands, their argument copies) come
+/// from mimalloc: a command is allocated on the application's thread and
+/// freed on a worker, and glibc frees such a block under the lock of the
+/// application thread's arena, which that thread's next allocation waits
+/// for. On two cores most of an event chain's futex calls were that lock.
+/// Buffers and SVM stay on the system allocator (core::host_memory).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod api;
 pub mod cl;
 pub mod compiler;

@@ -6,8 +6,13 @@
 //! only to memory that asks for them (transparent_hugepage=madvise). Rodinia's
 //! Fan2 updated a 16 MiB matrix 3-5x more slowly than Intel's runtime, whose
 //! allocator asks; PolyBench and clpeak's bandwidth kernels likewise.
+//!
+//! They come from the system allocator, not the runtime's global one
+//! (mimalloc, for small objects): glibc maps large blocks on their own and
+//! unmaps them when freed, so a released buffer's memory goes back to the
+//! system at once and advice given to it applies to it alone.
 
-use std::alloc::Layout;
+use std::alloc::{GlobalAlloc, Layout, System};
 
 /// A transparent huge page on x86-64 (and on aarch64 with 4 KiB pages).
 pub const HUGE_PAGE: usize = 2 << 20;
@@ -31,7 +36,7 @@ pub fn layout(size: usize, align: usize) -> Option<Layout> {
 pub fn alloc(layout: Layout) -> *mut u8 {
     // SAFETY: layouts from `layout` of buffers and SVM allocations have a
     // non-zero size (both check it first).
-    let ptr = unsafe { std::alloc::alloc(layout) };
+    let ptr = unsafe { System.alloc(layout) };
     if !ptr.is_null() && layout.align() >= HUGE_PAGE {
         // SAFETY: madvise only changes how the kernel backs the range, which
         // is ours and page-aligned; when it fails the memory stays as it is.
@@ -46,7 +51,7 @@ pub fn alloc(layout: Layout) -> *mut u8 {
 /// `ptr` came from [`alloc`] with this `layout` and is not used again.
 pub unsafe fn dealloc(ptr: *mut u8, layout: Layout) {
     // SAFETY: the caller's contract.
-    unsafe { std::alloc::dealloc(ptr, layout) };
+    unsafe { System.dealloc(ptr, layout) };
 }
 
 #[cfg(test)]
