@@ -9,6 +9,8 @@
 #                                events on an out-of-order queue
 #   kernel_launch_us_per_kernel  10,000 empty kernels (global size 1), clFinish
 #   kernel_roundtrip_us          enqueue + clFinish of an empty kernel
+#   kernel_roundtrip_busy_us     the same with every allowed core busy with
+#                                another process
 #   ooo_chain_marker_us_per_cmd, roundtrip_us   the same without a kernel
 #   vadd_gbps, stream_add_gbps   vector add of 64 Mi floats; plain C on the
 #                                same cores (higher is better)
@@ -17,7 +19,7 @@
 # Writes the raw output and summary.md (medians over rounds) to $R
 # (default /tmp/results). MANY_CORES_ROUNDS (default 3), MANY_CORES_SETS
 # (default "0 0-1 0-3 0-7 0-15"), MANY_CORES_SCHED (sched_bench's groups,
-# default "kernel_chain kernel_launch kernel_roundtrip chain_marker
+# default "kernel_chain kernel_launch kernel_roundtrip kernel_roundtrip_busy chain_marker
 # roundtrip"; leave chain_marker out for PoCL 3.1, which hangs on it until
 # the 10 s watchdog), MANY_CORES_KERNELS (kernels_bench's, default "vadd
 # sgemm_naive").
@@ -26,7 +28,7 @@ R=${R:-/tmp/results}
 mkdir -p "$R"
 rounds=${MANY_CORES_ROUNDS:-3}
 sets=${MANY_CORES_SETS:-"0 0-1 0-3 0-7 0-15"}
-sched_groups=${MANY_CORES_SCHED:-"kernel_chain kernel_launch kernel_roundtrip chain_marker roundtrip"}
+sched_groups=${MANY_CORES_SCHED:-"kernel_chain kernel_launch kernel_roundtrip kernel_roundtrip_busy chain_marker roundtrip"}
 kernel_groups=${MANY_CORES_KERNELS:-"vadd sgemm_naive"}
 cpus=$(nproc --all)
 
@@ -71,7 +73,7 @@ done
             header="$header $set |"; rule="$rule---|"
         done
         echo "$header"; echo "$rule"
-        for fig in kernel_chain_us_per_kernel kernel_launch_us_per_kernel kernel_roundtrip_us \
+        for fig in kernel_chain_us_per_kernel kernel_launch_us_per_kernel kernel_roundtrip_us kernel_roundtrip_busy_us \
             ooo_chain_marker_us_per_cmd roundtrip_us vadd_gbps stream_add_gbps sgemm_naive_gflops; do
             row="| $fig |"
             for set in $sets; do

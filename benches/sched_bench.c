@@ -28,6 +28,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 /* ------------------------------------------------------------------ utils */
 
@@ -333,6 +336,54 @@ static cl_int enq_empty_kernel(cl_command_queue q)
     return clEnqueueNDRangeKernel(q, g_empty, 1, NULL, &one, NULL, 0, NULL, NULL);
 }
 
+/* The empty kernel's round trip on a machine whose cores are all busy with
+ * another program: one child process per CPU this process may use, each
+ * spinning, no syscalls.  A runtime whose waiting threads yield hands its
+ * core to such a process for a whole time slice (milliseconds); one that
+ * sleeps is woken promptly.  Fewer repetitions (50 + 500) than the idle
+ * round trip, so that a runtime taking a slice per round trip still ends
+ * within the watchdog. */
+static void bench_roundtrip_busy(const char *name)
+{
+    cl_int err;
+    cpu_set_t cpus;
+    int nbusy = 1, nstarted = 0;
+    pid_t busy[1024];
+    int warm = scaled(50, 5), n = scaled(500, 20);
+    double *s = malloc(sizeof(double) * (size_t)n);
+    cl_command_queue q = make_queue(CL_FALSE, &err);
+    if (!q) {
+        emit_na(name, "cannot create queue");
+        free(s);
+        return;
+    }
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) nbusy = CPU_COUNT(&cpus);
+    if (nbusy > 1024) nbusy = 1024;
+    fflush(stdout);
+    for (int i = 0; i < nbusy; i++) {
+        pid_t p = fork();
+        if (p == 0)
+            for (volatile unsigned long x = 0;; x++) {}
+        if (p > 0) busy[nstarted++] = p;
+    }
+    for (int i = 0; i < warm; i++) {
+        CHECK(enq_empty_kernel(q), name);
+        CHECK(clFinish(q), name);
+    }
+    for (int i = 0; i < n; i++) {
+        double t0 = now_us();
+        CHECK(enq_empty_kernel(q), name);
+        CHECK(clFinish(q), name);
+        s[i] = now_us() - t0;
+    }
+    emit(name, median(s, n));
+fail:
+    for (int i = 0; i < nstarted; i++) kill(busy[i], SIGKILL);
+    for (int i = 0; i < nstarted; i++) waitpid(busy[i], NULL, 0);
+    clReleaseCommandQueue(q);
+    free(s);
+}
+
 /* 10,000 empty kernels (global size 1) on an in-order queue, then one
  * clFinish: launch throughput. Median over repetitions of total/N. */
 static void bench_kernel_launch(const char *name)
@@ -514,6 +565,7 @@ static const struct group groups[] = {
     {"kernel_roundtrip", "kernel_roundtrip_us", NULL},
     {"kernel_launch", "kernel_launch_us_per_kernel", NULL},
     {"kernel_chain", "kernel_chain_us_per_kernel", NULL},
+    {"kernel_roundtrip_busy", "kernel_roundtrip_busy_us", NULL},
     {NULL, NULL, NULL}};
 
 static void run_group(int gi)
@@ -545,9 +597,11 @@ static void run_group(int gi)
     case 7: bench_floor(); break;
     case 8:
     case 9:
+    case 11:
         if ((g_empty = tiny_kernel("empty", g->fig1))) {
             if (gi == 8) bench_roundtrip(g->fig1, NULL, enq_empty_kernel);
-            else bench_kernel_launch(g->fig1);
+            else if (gi == 9) bench_kernel_launch(g->fig1);
+            else bench_roundtrip_busy(g->fig1);
             clReleaseKernel(g_empty);
         }
         break;

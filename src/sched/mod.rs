@@ -7,11 +7,13 @@ pub mod device_queue;
 pub mod ndrange;
 pub mod pool;
 pub mod printf;
+mod spin;
+
+pub use spin::Spin;
 
 use crate::cl::*;
 use crate::core::event::{Event, Released, Stamp};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 /// What a command's work returns when the command ends later, not when the
 /// work returns: a kernel whose children are still to run
@@ -26,59 +28,6 @@ thread_local! {
 /// The command whose work the calling thread is running, if any.
 pub fn running_command() -> Option<Arc<Event>> {
     RUNNING.with(|r| r.borrow().clone())
-}
-
-/// How long a waiting thread (worker or host) spins before it sleeps.
-pub const SPIN_BEFORE_SLEEP: Duration = Duration::from_micros(100);
-
-/// Pauses between yields of a spinning thread (see Spin): when the cores
-/// are oversubscribed (the application's other threads, other processes),
-/// the thread waited for may need this core; 64 made an empty kernel's
-/// round trip 7 us on two cores with a compiler running, 16 makes it 4.6,
-/// and costs nothing measurable when the cores are free.
-const SPINS_PER_YIELD: u32 = 16;
-
-/// A waiting thread's turns before it sleeps (at most SPIN_BEFORE_SLEEP):
-/// `pause`s, with a yield every SPINS_PER_YIELD in case the thread it
-/// waits for needs this core. On a single core nothing the thread waits
-/// for can happen while it runs, so there every turn yields: a worker and
-/// the application that spun in turns on one core (64 pauses each, a few
-/// us) made an empty kernel's round trip 7 us there.
-pub struct Spin {
-    start: Option<Instant>,
-    turns: u32,
-    single_core: bool,
-}
-
-impl Default for Spin {
-    fn default() -> Spin {
-        Spin {
-            start: None,
-            turns: 0,
-            single_core: crate::core::host::HOST.cores <= 1,
-        }
-    }
-}
-
-impl Spin {
-    /// One turn of waiting; false once it is time to sleep instead.
-    pub fn turn(&mut self) -> bool {
-        let start = *self.start.get_or_insert_with(Instant::now);
-        self.turns += 1;
-        if self.single_core {
-            std::thread::yield_now();
-            return start.elapsed() < SPIN_BEFORE_SLEEP;
-        }
-        if self.turns.is_multiple_of(SPINS_PER_YIELD) {
-            if start.elapsed() > SPIN_BEFORE_SLEEP {
-                return false;
-            }
-            std::thread::yield_now();
-        } else {
-            std::hint::spin_loop();
-        }
-        true
-    }
 }
 
 /// Releases a command whose dependencies are now all complete: runs
