@@ -9,6 +9,11 @@ use crate::core::object::publish;
 use crate::core::queue::{Queue, Sync};
 use std::sync::Arc;
 
+/// A transfer of at most this many bytes is copied on the enqueuing thread
+/// when it is ready at once (sched::run_here): in less time than handing
+/// the command to a worker takes (a few microseconds).
+pub const SHORT_TRANSFER: usize = 16 << 10;
+
 /// A command's wait list: most have an event or two, kept inline.
 pub type WaitList = smallvec::SmallVec<[Arc<Event>; 4]>;
 
@@ -45,6 +50,8 @@ pub struct Command<'a> {
     pub event_out: *mut cl_event,
     /// The memory objects the command uses, kept until it has ended.
     held: Vec<Arc<Mem>>,
+    /// Short: run it on this thread if it is ready (sched::run_here).
+    here: bool,
 }
 
 impl Command<'_> {
@@ -66,6 +73,7 @@ impl Command<'_> {
             wait: wait_list(queue, num_events, events)?,
             event_out,
             held: Vec::new(),
+            here: false,
         })
     }
 
@@ -74,6 +82,13 @@ impl Command<'_> {
     /// has released them.
     pub fn holding(mut self, mems: Vec<Arc<Mem>>) -> Self {
         self.held.extend(mems);
+        self
+    }
+
+    /// The command is short enough to run on the enqueuing thread when it
+    /// is ready at once (sched::run_here).
+    pub fn here_if(mut self, short: bool) -> Self {
+        self.here = short;
         self
     }
 
@@ -86,9 +101,12 @@ impl Command<'_> {
         work: Option<Work>,
         blocking: bool,
     ) -> Result<Arc<Event>, cl_int> {
-        let ev = self
-            .queue
-            .enqueue_holding(self.command_type, &self.wait, sync, work, self.held);
+        // A blocking call waits for the command anyway: its thread may as
+        // well run it.
+        let here = self.here || blocking;
+        let ev =
+            self.queue
+                .enqueue_holding(self.command_type, &self.wait, sync, work, self.held, here);
         if !self.event_out.is_null() {
             write_out(self.event_out, publish(ev.clone()));
         }
@@ -101,5 +119,11 @@ impl Command<'_> {
     /// An ordinary command.
     pub fn run(self, work: Work, blocking: bool) -> Result<(), cl_int> {
         self.submit(Sync::Command, Some(work), blocking).map(drop)
+    }
+
+    /// A command that only takes its place in the order (a map of memory
+    /// the host already sees, say): run on this thread once ready.
+    pub fn run_nothing(self, blocking: bool) -> Result<(), cl_int> {
+        self.here_if(true).run(Box::new(|| Ok(())), blocking)
     }
 }

@@ -228,7 +228,10 @@ fn enqueue_kernel(
         q.device.pool().threads,
     )?;
     let launch = Launch::new(&k, &q.device)?;
-    let cmd = Command::new(&q, command_type, num_events, events, event)?.holding(launch.buffers());
+    let short = crate::sched::ndrange::is_short(&launch, range.as_ref());
+    let cmd = Command::new(&q, command_type, num_events, events, event)?
+        .holding(launch.buffers())
+        .here_if(short);
     let pool = q.device.pool().clone();
     cmd.run(
         Box::new(move || match range {

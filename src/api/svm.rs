@@ -159,7 +159,7 @@ cl_entry! {
         // The host already sees the memory: an ordered command that does
         // nothing.
         Command::new(&queue, CL_COMMAND_SVM_MAP as cl_command_type, num_events_in_wait_list, event_wait_list, event)?
-            .run(Box::new(|| Ok(())), bool_arg(blocking_map))
+            .run_nothing(bool_arg(blocking_map))
     }
 
     fn clEnqueueSVMUnmap(command_queue: cl_command_queue, svm_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
@@ -169,7 +169,7 @@ cl_entry! {
             return Err(CL_INVALID_VALUE);
         }
         Command::new(&queue, CL_COMMAND_SVM_UNMAP as cl_command_type, num_events_in_wait_list, event_wait_list, event)?
-            .run(Box::new(|| Ok(())), false)
+            .run_nothing(false)
     }
 
     fn clEnqueueSVMMigrateMem(command_queue: cl_command_queue, num_svm_pointers: cl_uint, svm_pointers: *mut *const c_void, sizes: *const usize, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
@@ -204,7 +204,7 @@ cl_entry! {
         }
         // Host and device share one memory: nothing moves.
         Command::new(&queue, CL_COMMAND_SVM_MIGRATE_MEM as cl_command_type, num_events_in_wait_list, event_wait_list, event)?
-            .run(Box::new(|| Ok(())), false)
+            .run_nothing(false)
     }
 }
 

@@ -4,7 +4,7 @@
 //! buffer it touches (Command::holding), so released buffers live, and
 //! their destructor callbacks wait, until it has ended.
 
-use crate::api::enqueue::Command;
+use crate::api::enqueue::{Command, SHORT_TRANSFER};
 use crate::api::util::{c_array, cl_entry};
 use crate::cl::*;
 use crate::core::memory::{
@@ -91,8 +91,9 @@ fn read_write(
     } else {
         CL_COMMAND_READ_BUFFER
     };
-    let cmd =
-        Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?.holding(vec![m.clone()]);
+    let cmd = Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?
+        .holding(vec![m.clone()])
+        .here_if(size <= SHORT_TRANSFER);
     let host = HostPtr(ptr as *mut u8);
     let work = move || {
         let dev = m.host_address();
@@ -281,7 +282,7 @@ fn map_buffer(
     // is known before the command runs.
     let ptr = m.host_address().wrapping_add(offset);
     m.add_map(ptr);
-    if let Err(e) = cmd.run(Box::new(|| Ok(())), blocking != 0) {
+    if let Err(e) = cmd.run_nothing(blocking != 0) {
         m.remove_map(ptr);
         return Err(e);
     }
@@ -313,7 +314,7 @@ cl_entry! {
         if s_root == d_root && ranges_overlap(s_off + src_offset, d_off + dst_offset, size) {
             return Err(CL_MEM_COPY_OVERLAP);
         }
-        let cmd = Command::new(&q, CL_COMMAND_COPY_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![s.clone(), d.clone()]);
+        let cmd = Command::new(&q, CL_COMMAND_COPY_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![s.clone(), d.clone()]).here_if(size <= SHORT_TRANSFER);
         let work = move || {
             // SAFETY: both ranges are inside their buffers (checked above),
             // which the Arcs keep alive; ptr::copy allows overlap anyway.
@@ -352,7 +353,7 @@ cl_entry! {
         // "The memory associated with pattern can be reused or freed after
         // the function returns": keep a copy.
         let bytes = c_array(pattern as *const u8, pattern_size, CL_INVALID_VALUE)?.to_vec();
-        let cmd = Command::new(&q, CL_COMMAND_FILL_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![m.clone()]);
+        let cmd = Command::new(&q, CL_COMMAND_FILL_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![m.clone()]).here_if(size <= SHORT_TRANSFER);
         let work = move || {
             // SAFETY: offset..offset+size is inside the buffer (checked
             // above), which the Arc keeps alive.
@@ -379,7 +380,7 @@ cl_entry! {
             return Err(CL_INVALID_VALUE);
         }
         // Zero copy: nothing to write back; the command orders the unmap.
-        cmd.run(Box::new(|| Ok(())), false)
+        cmd.run_nothing(false)
     }
 
     fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
@@ -406,6 +407,6 @@ cl_entry! {
         }
         let cmd = Command::new(&q, CL_COMMAND_MIGRATE_MEM_OBJECTS as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(mems);
         // Host and device share memory: migrating moves nothing.
-        cmd.run(Box::new(|| Ok(())), false)
+        cmd.run_nothing(false)
     }
 }

@@ -469,6 +469,10 @@ pub struct Launch {
     pub executable: Arc<Executable>,
     pub index: usize,
     pub args: Vec<ArgValue>,
+    /// The kernel may share memory with host threads while it runs: SVM
+    /// pointers, or the application's own memory (CL_MEM_USE_HOST_PTR,
+    /// which may be SVM too).
+    pub shares_host_memory: bool,
 }
 
 impl Launch {
@@ -497,10 +501,20 @@ impl Launch {
         {
             return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
         }
+        let exec_info = lock(&kernel.exec_info);
+        let shares_host_memory = !exec_info.svm_ptrs.is_empty()
+            || exec_info.fine_grain_system
+            || args.iter().any(|a| match a {
+                ArgValue::Svm(_) => true,
+                ArgValue::Buffer(Some(m)) => m.flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0,
+                _ => false,
+            });
+        drop(exec_info);
         Ok(Launch {
             executable: kernel.executable.clone(),
             index: kernel.index,
             args,
+            shares_host_memory,
         })
     }
 

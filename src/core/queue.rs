@@ -113,11 +113,13 @@ impl Queue {
         sync: Sync,
         work: Option<Work>,
     ) -> Arc<Event> {
-        self.enqueue_holding(command_type, wait_list, sync, work, Vec::new())
+        self.enqueue_holding(command_type, wait_list, sync, work, Vec::new(), false)
     }
 
     /// `enqueue` of a command that uses the memory objects `held`: they
-    /// stay alive until it has ended (Event::hold).
+    /// stay alive until it has ended (Event::hold). `here`: the command is
+    /// short, and runs on the calling thread if it is ready at once
+    /// (sched::run_here).
     pub fn enqueue_holding(
         self: &Arc<Self>,
         command_type: cl_command_type,
@@ -125,6 +127,7 @@ impl Queue {
         sync: Sync,
         work: Option<Work>,
         held: Vec<Arc<Mem>>,
+        here: bool,
     ) -> Arc<Event> {
         let ev = Event::new_command(self, command_type, work);
         ev.hold(held);
@@ -159,7 +162,11 @@ impl Queue {
         }
         ev.advance(CL_SUBMITTED as cl_int, Stamp::Submit);
         if ev.release_dependency(false) {
-            sched::launch(ev.clone());
+            if here {
+                sched::run_here(ev.clone());
+            } else {
+                sched::launch(ev.clone());
+            }
         }
         ev
     }

@@ -591,6 +591,9 @@ fn enqueue(ctx: &WorkGroupContext, side: &DeviceSide, req: &EnqueueRequest) -> R
         executable: side.executable.clone(),
         index,
         args,
+        // Children go to the pool (never run_here): what they touch does
+        // not matter.
+        shares_host_memory: true,
     };
     let pool = queue.device.pool().clone();
     let guard = NeverRan(Some(family));

@@ -4,11 +4,13 @@
 //! CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, when one of them failed.
 
 pub mod device_queue;
+mod here;
 pub mod ndrange;
 pub mod pool;
 pub mod printf;
 mod spin;
 
+pub use here::run_here;
 pub use spin::Spin;
 
 use crate::cl::*;

@@ -366,6 +366,27 @@ pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_i
     side.finish(result)
 }
 
+/// A launch expected to take less than this runs on the thread that
+/// enqueues it (sched::run_here): about what handing it to a worker costs
+/// (an empty kernel's round trip is 3-4 us on a 16-core Xeon).
+const SHORT: std::time::Duration = std::time::Duration::from_micros(4);
+
+/// Whether a launch of `range` (None: empty) is short enough to run on the
+/// enqueuing thread: its kernel's last launch ran its groups at a pace
+/// that makes this one shorter than SHORT, and it shares no memory with
+/// host threads while it runs (a host thread waiting on SVM for it, say,
+/// would then wait on itself).
+pub fn is_short(launch: &Launch, range: Option<&NdRange>) -> bool {
+    let Some(range) = range else {
+        return true;
+    };
+    let pace =
+        launch.executable.group_pace[launch.index].load(std::sync::atomic::Ordering::Relaxed);
+    !launch.shares_host_memory
+        && pace > 0
+        && (pace as u128) * (range.group_count() as u128) < SHORT.as_nanos()
+}
+
 /// Runs a child kernel of device-side enqueue, a member of `family`.
 pub fn execute_child(
     pool: &Pool,

@@ -411,9 +411,11 @@ impl Pool {
             chunk
         };
         if len <= 1 || self.threads <= 1 {
+            let began = Instant::now();
             let mut all = (len > 0).then_some(0..len).into_iter();
-            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&mut all)))
-                .map_err(|_| Panicked);
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&mut all)));
+            record(pace, began.elapsed(), len, 1);
+            return ran.map_err(|_| Panicked);
         }
         // SAFETY (of the transmute): only the lifetime changes; bodies are
         // called only with a claimed index (`take_part`), and this function

@@ -391,3 +391,109 @@ fn parallel_loops_from_many_threads_on_a_big_pool() {
         }
     });
 }
+
+/// Runs `f` on a thread with a main thread's stack (8 MiB): test threads
+/// have 2 MiB, less than run_here asks for.
+fn on_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn enqueue_here(
+    q: &Arc<Queue>,
+    wait: &[Arc<Event>],
+    ran_on: Arc<Mutex<Option<std::thread::ThreadId>>>,
+) -> Arc<Event> {
+    q.enqueue_holding(
+        CL_COMMAND_NDRANGE_KERNEL,
+        wait,
+        Sync::Command,
+        work(move || *ran_on.lock().unwrap() = Some(std::thread::current().id())),
+        Vec::new(),
+        true,
+    )
+}
+
+#[test]
+fn a_short_ready_command_runs_on_the_enqueuing_thread_and_is_complete_on_return() {
+    on_big_stack(|| {
+        for out_of_order in [false, true] {
+            let q = queue(out_of_order);
+            let ran_on = Arc::new(Mutex::new(None));
+            let ev = enqueue_here(&q, &[], ran_on.clone());
+            assert_eq!(ev.status(), CL_COMPLETE as cl_int);
+            assert_eq!(*ran_on.lock().unwrap(), Some(std::thread::current().id()));
+            // The next command of an in-order queue is ready too.
+            let ran_on = Arc::new(Mutex::new(None));
+            let next = enqueue_here(&q, &[ev], ran_on.clone());
+            assert_eq!(next.status(), CL_COMPLETE as cl_int);
+            assert_eq!(*ran_on.lock().unwrap(), Some(std::thread::current().id()));
+        }
+    });
+}
+
+#[test]
+fn a_short_command_that_must_wait_runs_on_a_worker_once_released() {
+    on_big_stack(|| {
+        let q = queue(true);
+        let gate = Event::new_user(q.context.clone());
+        let ran_on = Arc::new(Mutex::new(None));
+        let ev = enqueue_here(&q, std::slice::from_ref(&gate), ran_on.clone());
+        assert_eq!(ev.status(), CL_SUBMITTED as cl_int);
+        set_user_status(&gate, CL_COMPLETE as cl_int);
+        assert_eq!(ev.wait(), CL_COMPLETE as cl_int);
+        let thread = ran_on.lock().unwrap().expect("it ran");
+        assert_ne!(thread, std::thread::current().id());
+    });
+}
+
+#[test]
+fn a_command_enqueued_by_one_running_here_goes_to_the_pool() {
+    on_big_stack(|| {
+        let q = queue(true);
+        let inner_on = Arc::new(Mutex::new(None));
+        let inner_ev = Arc::new(Mutex::new(None));
+        let (q2, on2, ev2) = (q.clone(), inner_on.clone(), inner_ev.clone());
+        let outer = q.enqueue_holding(
+            CL_COMMAND_NDRANGE_KERNEL,
+            &[],
+            Sync::Command,
+            work(move || *ev2.lock().unwrap() = Some(enqueue_here(&q2, &[], on2))),
+            Vec::new(),
+            true,
+        );
+        assert_eq!(outer.status(), CL_COMPLETE as cl_int);
+        let inner = inner_ev.lock().unwrap().take().unwrap();
+        assert_eq!(inner.wait(), CL_COMPLETE as cl_int);
+        let thread = inner_on.lock().unwrap().expect("it ran");
+        assert_ne!(
+            thread,
+            std::thread::current().id(),
+            "one command at a time here"
+        );
+    });
+}
+
+#[test]
+fn a_thread_with_a_small_stack_hands_short_commands_to_the_pool() {
+    let q = queue(true);
+    let ran_on = Arc::new(Mutex::new(None));
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn({
+            let ran_on = ran_on.clone();
+            move || {
+                let ev = enqueue_here(&q, &[], ran_on.clone());
+                assert_eq!(ev.wait(), CL_COMPLETE as cl_int);
+                let thread = ran_on.lock().unwrap().expect("it ran");
+                assert_ne!(thread, std::thread::current().id());
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

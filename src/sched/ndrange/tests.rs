@@ -744,3 +744,57 @@ fn groups_run_inner_dimension_fastest_and_each_once() {
     assert_eq!(group_id_of(5, groups, 1), [1, 1, 0]);
     assert_eq!(group_id_of(13, groups, 1), [0, 1, 1]);
 }
+
+#[test]
+fn a_launch_is_short_once_its_kernel_ran_fast_unless_it_shares_host_memory() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let s = setup();
+    let k = Kernel::new(&s.program, "fill").unwrap();
+    let (_, h) = buffer(&s, &[0u32; 64]);
+    set_mem(&k, 0, h);
+    set_u32(&k, 1, 1);
+    let range = |g: usize| {
+        NdRange::new(k.info(), 1, None, Some(&[g]), Some(&[16]), true, 2)
+            .unwrap()
+            .unwrap()
+    };
+    let launch = Launch::new(&k, &s.queue.device).unwrap();
+    assert!(
+        !sched::ndrange::is_short(&launch, Some(&range(64))),
+        "no pace yet"
+    );
+    assert!(sched::ndrange::is_short(&launch, None), "an empty range is");
+    // A run of the launch records its pace: 4 groups.
+    run(&s, &k, 1, &[0], &[64], Some(&[16]));
+    assert!(launch.executable.group_pace[launch.index].load(Relaxed) > 0);
+    // 100 ns a group: 4 groups are short, 2^16 are not.
+    launch.executable.group_pace[launch.index].store(100, Relaxed);
+    assert!(sched::ndrange::is_short(&launch, Some(&range(64))));
+    assert!(!sched::ndrange::is_short(&launch, Some(&range(1 << 20))));
+    // Memory a host thread may touch meanwhile keeps it off the host's
+    // thread: the application's own (CL_MEM_USE_HOST_PTR), fine-grain SVM.
+    let host: &'static mut [u32] = Box::leak(vec![0u32; 64].into_boxed_slice());
+    // SAFETY: USE_HOST_PTR of a leaked (never freed) array of 256 bytes.
+    let own = unsafe {
+        Mem::new_buffer(
+            s.queue.context.clone(),
+            CL_MEM_READ_WRITE as cl_mem_flags | CL_MEM_USE_HOST_PTR as cl_mem_flags,
+            256,
+            host.as_mut_ptr() as *mut u8,
+            Vec::new(),
+        )
+    }
+    .unwrap();
+    set_mem(&k, 0, publish(own));
+    let shared = Launch::new(&k, &s.queue.device).unwrap();
+    assert!(!sched::ndrange::is_short(&shared, Some(&range(64))));
+    set_mem(&k, 0, h);
+    k.set_fine_grain_system(true);
+    let svm = Launch::new(&k, &s.queue.device).unwrap();
+    assert!(!sched::ndrange::is_short(&svm, Some(&range(64))));
+    k.set_fine_grain_system(false);
+    assert!(sched::ndrange::is_short(
+        &Launch::new(&k, &s.queue.device).unwrap(),
+        Some(&range(64))
+    ));
+}
