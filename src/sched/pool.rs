@@ -56,11 +56,15 @@ fn per_index(pace: &Pace) -> Duration {
     Duration::from_nanos(pace.load(Ordering::Relaxed))
 }
 
-/// Remembers a loop of `len` indices that took `elapsed` on
-/// `participants` threads.
-fn record(pace: &Pace, elapsed: Duration, len: usize, participants: usize) {
-    let busy = elapsed.as_nanos() * participants as u128;
-    let per_index = busy / len.max(1) as u128;
+/// Remembers a loop of `len` indices whose bodies took `busy` in all.
+///
+/// Body time, not the loop's length times its participants: a helper that
+/// joins late (or finds nothing left) would count as busy all along, and a
+/// loop shared once would then look worth sharing ever after, though alone
+/// it took less than a wake-up (a 4096-work-item kernel settled at 8 us a
+/// round trip shared, or 4.5 alone, by chance of its first runs).
+fn record(pace: &Pace, busy: Duration, len: usize) {
+    let per_index = busy.as_nanos() / len.max(1) as u128;
     pace.store(per_index.min(u64::MAX as u128) as u64, Ordering::Relaxed);
 }
 
@@ -128,6 +132,9 @@ struct Job {
     panicked: AtomicBool,
     /// Workers that joined the calling thread.
     joined: AtomicUsize,
+    /// Nanoseconds spent in body calls, added before their last claim is
+    /// counted done (so the owner sees all of it).
+    busy_ns: AtomicU64,
     /// The thread waiting for the last index.
     owner: Thread,
 }
@@ -264,7 +271,10 @@ impl Job {
             // and `parallel_for` does not return (so the body lives on)
             // until every index is counted there.
             let body = unsafe { &*self.body };
+            let began = Instant::now();
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&mut claims)));
+            let took = began.elapsed().as_nanos().min(u64::MAX as u128) as u64;
+            self.busy_ns.fetch_add(took, Ordering::Relaxed);
             if run.is_err() {
                 self.panicked.store(true, Ordering::Relaxed);
             }
@@ -414,7 +424,7 @@ impl Pool {
             let began = Instant::now();
             let mut all = (len > 0).then_some(0..len).into_iter();
             let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| body(&mut all)));
-            record(pace, began.elapsed(), len, 1);
+            record(pace, began.elapsed(), len);
             return ran.map_err(|_| Panicked);
         }
         // SAFETY (of the transmute): only the lifetime changes; bodies are
@@ -431,9 +441,9 @@ impl Pool {
             done: AtomicUsize::new(0),
             panicked: AtomicBool::new(false),
             joined: AtomicUsize::new(0),
+            busy_ns: AtomicU64::new(0),
             owner: std::thread::current(),
         });
-        let began = Instant::now();
         // The first index is the caller's own: the rest is what to share.
         let recruit = if worth_sharing(per_index(pace), len - 1) {
             self.shared.offer(&job);
@@ -457,8 +467,11 @@ impl Pool {
                 std::thread::park_timeout(Duration::from_millis(10));
             }
         }
-        let participants = job.joined.load(Ordering::Relaxed) + 1;
-        record(pace, began.elapsed(), len, participants);
+        record(
+            pace,
+            Duration::from_nanos(job.busy_ns.load(Ordering::Relaxed)),
+            len,
+        );
         if job.panicked.load(Ordering::Relaxed) {
             return Err(Panicked);
         }

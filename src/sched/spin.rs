@@ -9,13 +9,13 @@
 //! lets it run its whole time slice (milliseconds) before the yielding thread
 //! gets the core back: with two busy processes beside it, an empty kernel's
 //! round trip took 4 ms instead of 4 us (PoCL, which sleeps at once: 38 us).
-//! So a yield that comes back after most of a time slice (`SLICE_LOST`)
-//! with the wait not over marks the machine as contended, and for a while
-//! waiting threads do not yield: they spin on their core alone and then
-//! sleep (on a single core they sleep at once), where a wake-up is prompt.
-//! The while doubles each time it happens again (`Contention`), so a
-//! lasting load costs a lost slice rarely, and a passing one changes the
-//! waits only briefly.
+//! So a yield that comes back after most of a time slice (`SLICE_LOST`),
+//! with the wait not over and this process's threads having had less than
+//! half a core meanwhile, marks the machine as contended, and for a while
+//! waiting threads sleep at once, where a wake-up is prompt. The while
+//! doubles each time it happens again (`Contention`), so a lasting load
+//! costs a lost slice rarely, and a passing one changes the waits only
+//! briefly. (Most short commands do not wait at all: sched::run_here.)
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -116,8 +116,8 @@ pub struct Spin {
     start: Option<Instant>,
     turns: u32,
     single_core: bool,
-    /// The machine was contended when the wait began: no yields.
-    quiet: bool,
+    /// The process's CPU time when the first yield began, and when.
+    first_yield: Option<(Duration, Instant)>,
     /// The last yield's length and end, when it lost this core for a slice.
     lost: Option<(Duration, Instant)>,
     contention: &'static Contention,
@@ -140,7 +140,7 @@ impl Spin {
             start: None,
             turns: 0,
             single_core,
-            quiet: false,
+            first_yield: None,
             lost: None,
             contention,
         }
@@ -149,17 +149,25 @@ impl Spin {
     /// One turn of waiting; false once it is time to sleep instead.
     pub fn turn(&mut self) -> bool {
         if let Some((took, at)) = self.lost.take() {
-            // The yield that lost this core for a slice did not end the
-            // wait either: the slice went to someone else.
-            self.contention.yielded(took, at);
+            // The yield lost this core for a slice and the wait is not
+            // over. Whose slice: when this process's threads ran for less
+            // than half the time since the first yield, on all cores
+            // together, another process's; else this process's own (a
+            // worker running a long command on this core), which is no
+            // reason to stop spinning elsewhere.
+            if let Some((cpu0, t0)) = self.first_yield {
+                let ours = process_cpu_time().saturating_sub(cpu0);
+                if ours < (at - t0) / 2 {
+                    self.contention.yielded(took, at);
+                }
+            }
             return false;
         }
         let start = match self.start {
             Some(start) => start,
             None => {
                 let now = Instant::now();
-                self.quiet = self.contention.quiet(now);
-                if self.quiet && self.single_core {
+                if self.contention.quiet(now) {
                     return false;
                 }
                 *self.start.insert(now)
@@ -174,21 +182,35 @@ impl Spin {
         if before - start > SPIN_BEFORE_SLEEP {
             return false;
         }
-        if self.quiet {
-            return true;
+        if self.first_yield.is_none() {
+            self.first_yield = Some((process_cpu_time(), before));
         }
         std::thread::yield_now();
         let after = Instant::now();
         let took = after - before;
         if took >= SLICE_LOST {
-            // Judged on the next turn: when the thread waited for ran
-            // that long here (one core, a long command), there is none.
+            // Judged on the next turn, if any: the thread waited for may
+            // have run that long here and ended the wait.
             self.lost = Some((took, after));
             return true;
         }
         self.contention.yielded(took, after);
         after - start < SPIN_BEFORE_SLEEP
     }
+}
+
+/// CPU time of all of this process's threads so far.
+fn process_cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec to the given address.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
+    if !ok {
+        return Duration::ZERO;
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 #[cfg(test)]
@@ -213,20 +235,22 @@ mod tests {
     }
 
     #[test]
-    fn while_quiet_one_core_sleeps_at_once_and_more_spin_without_yielding() {
+    fn while_quiet_waiting_threads_sleep_at_once() {
         let c = leaked();
         // Quiet for good, so that a stalled test thread cannot outlive it.
         c.quiet_until.store(u64::MAX, Ordering::Relaxed);
-        assert!(
-            !Spin::on(c, true).turn(),
-            "one core: no spinning while quiet"
-        );
-        let mut spin = Spin::on(c, false);
+        assert!(!Spin::on(c, true).turn(), "one core");
+        assert!(!Spin::on(c, false).turn(), "more cores");
+    }
+
+    #[test]
+    fn the_process_cpu_time_grows_with_work() {
+        let before = process_cpu_time();
         let start = Instant::now();
-        while spin.turn() {}
-        assert!(start.elapsed() >= SPIN_BEFORE_SLEEP);
-        assert_eq!(spin.lost, None, "no yield, so no slice lost");
-        assert_eq!(c.doublings.load(Ordering::Relaxed), 0, "nor a prompt one");
+        while start.elapsed() < Duration::from_millis(5) {
+            std::hint::spin_loop();
+        }
+        assert!(process_cpu_time() > before);
     }
 
     #[test]
