@@ -68,6 +68,15 @@ fn record(pace: &Pace, busy: Duration, len: usize) {
     pace.store(per_index.min(u64::MAX as u128) as u64, Ordering::Relaxed);
 }
 
+/// Workers of every pool running a command or helping with a loop: the
+/// cores this process's workers occupy.
+static RUNNING: AtomicUsize = AtomicUsize::new(0);
+
+/// How many workers are running commands or helping with loops now.
+pub fn running_workers() -> usize {
+    RUNNING.load(Ordering::Relaxed)
+}
+
 pub struct Pool {
     shared: Arc<Shared>,
     pub threads: usize,
@@ -82,8 +91,6 @@ struct Shared {
     offered: AtomicUsize,
     /// A worker is spinning (at most one does).
     spinning: AtomicUsize,
-    /// Workers running commands.
-    running: AtomicUsize,
     /// Workers that just completed a command and will look for the next
     /// one right away: the application, seeing the completion, often
     /// enqueues more, which they take without a wake-up.
@@ -367,7 +374,6 @@ impl Pool {
             queued: AtomicUsize::new(0),
             offered: AtomicUsize::new(0),
             spinning: AtomicUsize::new(0),
-            running: AtomicUsize::new(0),
             finishing: AtomicUsize::new(0),
             // The application enqueues and waits on a core of its own.
             spin_limit: (crate::core::host::HOST.cores as usize)
@@ -504,7 +510,7 @@ fn worker(s: &Shared) {
             sleep_until_woken(s);
             continue;
         };
-        s.running.fetch_add(1, Ordering::SeqCst);
+        RUNNING.fetch_add(1, Ordering::SeqCst);
         match task {
             Task::Command(ev) => {
                 let mut next = Some(ev);
@@ -514,14 +520,14 @@ fn worker(s: &Shared) {
             }
             Task::Help(job) => help(s, &job),
         }
-        s.running.fetch_sub(1, Ordering::SeqCst);
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
 /// Spins for a command if no other worker is spinning and a core is free
 /// for it.
 fn spin_for_command(s: &Shared) -> Option<Task> {
-    if s.running.load(Ordering::SeqCst) >= s.spin_limit
+    if RUNNING.load(Ordering::SeqCst) >= s.spin_limit
         || s.spinning
             .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
             .is_err()

@@ -10,8 +10,9 @@
 //! gets the core back: with two busy processes beside it, an empty kernel's
 //! round trip took 4 ms instead of 4 us (PoCL, which sleeps at once: 38 us).
 //! So a yield that comes back after most of a time slice (`SLICE_LOST`),
-//! with the wait not over and this process's threads having had less than
-//! half a core meanwhile, marks the machine as contended, and for a while
+//! with the wait not over and this process's busy workers leaving a core
+//! for the waiting thread (so that the slice was not theirs), marks the
+//! machine as contended, and for a while
 //! waiting threads sleep at once, where a wake-up is prompt. The while
 //! doubles each time it happens again (`Contention`), so a lasting load
 //! costs a lost slice rarely, and a passing one changes the waits only
@@ -116,8 +117,8 @@ pub struct Spin {
     start: Option<Instant>,
     turns: u32,
     single_core: bool,
-    /// The process's CPU time when the first yield began, and when.
-    first_yield: Option<(Duration, Instant)>,
+    /// The cores this process may use.
+    cores: usize,
     /// The last yield's length and end, when it lost this core for a slice.
     lost: Option<(Duration, Instant)>,
     contention: &'static Contention,
@@ -132,15 +133,15 @@ impl Default for Spin {
 impl Spin {
     /// A wait that consults and updates `contention` (tests use their own).
     pub fn with(contention: &'static Contention) -> Spin {
-        Spin::on(contention, crate::core::host::HOST.cores <= 1)
+        Spin::on(contention, crate::core::host::HOST.cores as usize)
     }
 
-    fn on(contention: &'static Contention, single_core: bool) -> Spin {
+    fn on(contention: &'static Contention, cores: usize) -> Spin {
         Spin {
             start: None,
             turns: 0,
-            single_core,
-            first_yield: None,
+            single_core: cores <= 1,
+            cores,
             lost: None,
             contention,
         }
@@ -150,16 +151,12 @@ impl Spin {
     pub fn turn(&mut self) -> bool {
         if let Some((took, at)) = self.lost.take() {
             // The yield lost this core for a slice and the wait is not
-            // over. Whose slice: when this process's threads ran for less
-            // than half the time since the first yield, on all cores
-            // together, another process's; else this process's own (a
-            // worker running a long command on this core), which is no
-            // reason to stop spinning elsewhere.
-            if let Some((cpu0, t0)) = self.first_yield {
-                let ours = process_cpu_time().saturating_sub(cpu0);
-                if ours < (at - t0) / 2 {
-                    self.contention.yielded(took, at);
-                }
+            // over. Whose slice: when this process's busy workers and
+            // this thread fit the cores, another process's; else maybe
+            // this process's own (a worker running a long command here),
+            // which is no reason to stop spinning elsewhere.
+            if super::pool::running_workers() < self.cores {
+                self.contention.yielded(took, at);
             }
             return false;
         }
@@ -182,9 +179,6 @@ impl Spin {
         if before - start > SPIN_BEFORE_SLEEP {
             return false;
         }
-        if self.first_yield.is_none() {
-            self.first_yield = Some((process_cpu_time(), before));
-        }
         std::thread::yield_now();
         let after = Instant::now();
         let took = after - before;
@@ -197,20 +191,6 @@ impl Spin {
         self.contention.yielded(took, after);
         after - start < SPIN_BEFORE_SLEEP
     }
-}
-
-/// CPU time of all of this process's threads so far.
-fn process_cpu_time() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes one timespec to the given address.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
-    if !ok {
-        return Duration::ZERO;
-    }
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 #[cfg(test)]
@@ -239,18 +219,8 @@ mod tests {
         let c = leaked();
         // Quiet for good, so that a stalled test thread cannot outlive it.
         c.quiet_until.store(u64::MAX, Ordering::Relaxed);
-        assert!(!Spin::on(c, true).turn(), "one core");
-        assert!(!Spin::on(c, false).turn(), "more cores");
-    }
-
-    #[test]
-    fn the_process_cpu_time_grows_with_work() {
-        let before = process_cpu_time();
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_millis(5) {
-            std::hint::spin_loop();
-        }
-        assert!(process_cpu_time() > before);
+        assert!(!Spin::on(c, 1).turn(), "one core");
+        assert!(!Spin::on(c, 16).turn(), "more cores");
     }
 
     #[test]
