@@ -34,10 +34,36 @@ use std::time::{Duration, Instant};
 /// costs more than it saves.
 const RECRUIT_ABOVE: Duration = Duration::from_micros(10);
 
-/// Whether `left` indices at `per_index` each are worth a wake-up.
+/// Whether `left` indices at `per_index` each are worth a wake-up: more
+/// than RECRUIT_ABOVE, and more than twice what getting help took lately
+/// (`HELP_NS`), which is tens of microseconds on some machines (a 4096
+/// work-item kernel of 9 us took 27-36 us on 16 cores of a Xeon, its
+/// owner waking workers that came too late to help).
 fn worth_sharing(per_index: Duration, left: usize) -> bool {
-    per_index.saturating_mul(left.min(u32::MAX as usize) as u32) > RECRUIT_ABOVE
+    let work = per_index.saturating_mul(left.min(u32::MAX as usize) as u32);
+    work > RECRUIT_ABOVE && work > 2 * Duration::from_nanos(HELP_NS.load(Ordering::Relaxed))
 }
+
+/// How long an offered loop waited for its first helper, lately (an
+/// average that weighs the last offer by 1/8), in nanoseconds.
+static HELP_NS: AtomicU64 = AtomicU64::new(0);
+
+/// A wait for help longer than this counts as this long: the workers were
+/// busy elsewhere, or the machine was, and one such wait must not keep
+/// every later loop from being shared.
+const HELP_COUNTS_AT_MOST: Duration = Duration::from_micros(100);
+
+/// Counts one offer's wait for its first helper in HELP_NS.
+fn helped_after(waited: Duration) {
+    let waited = waited.min(HELP_COUNTS_AT_MOST).as_nanos() as u64;
+    let old = HELP_NS.load(Ordering::Relaxed);
+    HELP_NS.store(old - old / 8 + waited / 8, Ordering::Relaxed);
+}
+
+/// A chunk of a loop whose pace is known is at least this much work:
+/// claims of smaller ones make every participant fight over the loop's
+/// counter, and each chunk left over wakes one more worker.
+const CHUNK_AT_LEAST: Duration = Duration::from_micros(4);
 
 /// How many more workers each participant of a parallel loop wakes.
 const WAKE_FAN_OUT: usize = 2;
@@ -142,6 +168,8 @@ struct Job {
     /// Nanoseconds spent in body calls, added before their last claim is
     /// counted done (so the owner sees all of it).
     busy_ns: AtomicU64,
+    /// When the loop was offered to the pool.
+    offered_at: std::sync::OnceLock<Instant>,
     /// The thread waiting for the last index.
     owner: Thread,
 }
@@ -331,6 +359,7 @@ impl Shared {
 
     /// Offers a running parallel loop to the workers.
     fn offer(&self, job: &Arc<Job>) {
+        let _ = job.offered_at.set(Instant::now());
         {
             let mut ready = self.lock();
             ready.jobs.push(job.clone());
@@ -421,8 +450,14 @@ impl Pool {
         body: &(dyn Fn(&mut Claims<'_>) + Sync),
     ) -> Result<(), Panicked> {
         let chunk = if chunk == 0 {
-            // A few chunks per thread, so uneven chunks balance out.
-            len.div_ceil(self.threads.max(1) * 4).max(1)
+            // A few chunks per thread, so uneven chunks balance out, each
+            // at least CHUNK_AT_LEAST of work when the pace says.
+            let per_thread = len.div_ceil(self.threads.max(1) * 4).max(1);
+            let at_least = match per_index(pace).as_nanos() {
+                0 => 1,
+                ns => (CHUNK_AT_LEAST.as_nanos() / ns).max(1) as usize,
+            };
+            per_thread.max(at_least)
         } else {
             chunk
         };
@@ -448,6 +483,7 @@ impl Pool {
             panicked: AtomicBool::new(false),
             joined: AtomicUsize::new(0),
             busy_ns: AtomicU64::new(0),
+            offered_at: std::sync::OnceLock::new(),
             owner: std::thread::current(),
         });
         // The first index is the caller's own: the rest is what to share.
@@ -487,7 +523,11 @@ impl Pool {
 
 /// A worker's share of an offered parallel loop.
 fn help(s: &Shared, job: &Job) {
-    job.joined.fetch_add(1, Ordering::Relaxed);
+    if job.joined.fetch_add(1, Ordering::Relaxed) == 0 {
+        if let Some(at) = job.offered_at.get() {
+            helped_after(at.elapsed());
+        }
+    }
     s.spread(job);
     job.take_part(None);
 }
