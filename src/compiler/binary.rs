@@ -132,7 +132,7 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     let mut meta = String::new();
     for k in kernels {
         meta += &format!(
-            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             esc(&k.name),
             dims(k.reqd_work_group_size),
             dims(k.work_group_size_hint),
@@ -144,7 +144,8 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
             k.frame_size,
             k.arg_info as u8,
             k.denormals_are_zero as u8,
-            k.inner_dimension
+            k.inner_dimension,
+            k.may_wait_for_others as u8
         );
         for a in &k.args {
             meta += &format!(
@@ -218,7 +219,7 @@ fn parse_kernels<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<KernelI
     for line in lines {
         let f: Vec<&str> = line.split('\t').collect();
         match f.as_slice() {
-            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, arg_info, denormals, inner] => {
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, arg_info, denormals, inner, waits] => {
                 kernels.push(KernelInfo {
                     name: unesc(name),
                     args: Vec::new(),
@@ -233,6 +234,7 @@ fn parse_kernels<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<KernelI
                     arg_info: *arg_info == "1",
                     denormals_are_zero: *denormals == "1",
                     inner_dimension: inner.parse().ok().filter(|d: &usize| *d < 3)?,
+                    may_wait_for_others: *waits == "1",
                 })
             }
             ["arg", space, size, ty, name, access, qual] => {

@@ -250,6 +250,11 @@ pub struct KernelInfo {
     /// passes/contiguous_dimension.h); a group the runtime sizes itself is
     /// longest along it.
     pub inner_dimension: usize,
+    /// It may wait for another command running meanwhile (atomics,
+    /// volatile accesses or pipes on memory others share:
+    /// passes/kernel_calls.h may_wait_for_others), so it must not run on
+    /// the enqueuing thread (sched::run_here).
+    pub may_wait_for_others: bool,
 }
 
 /// A built program, loaded and ready to run.

@@ -818,3 +818,45 @@ kernel void fast(global int *out) { out[get_global_id(0)] = 1; }
         off.log
     );
 }
+
+#[test]
+fn kernels_that_may_wait_for_another_command_are_marked() {
+    let src = r#"
+kernel void plain(global float *out, global const float *in) {
+    out[get_global_id(0)] = in[get_global_id(0)] * 2.0f;
+}
+kernel void local_atomics(global int *out, local int *count) {
+    if (get_local_id(0) == 0) *count = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_inc(count);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = *count;
+}
+kernel void global_atomics(global int *count) {
+    atomic_inc(count);
+}
+kernel void spins_on_volatile(volatile global int *flag) {
+    while (*flag == 0) {}
+}
+kernel void calls_an_atomic(global atomic_int *flag) {
+    while (atomic_load(flag) == 0) {}
+}
+kernel void pipe_consumer(read_only pipe int p, global int *out) {
+    int v;
+    while (read_pipe(p, &v) != 0) {}
+    out[0] = v;
+}
+"#;
+    let exe = compile(src, "-cl-std=CL3.0").unwrap_or_else(|e| panic!("{}", e.log()));
+    let waits = |n| exe.kernels[exe.kernel_index(n).unwrap()].may_wait_for_others;
+    assert!(!waits("plain"));
+    assert!(!waits("local_atomics"), "__local memory is the group's own");
+    for name in [
+        "global_atomics",
+        "spins_on_volatile",
+        "calls_an_atomic",
+        "pipe_consumer",
+    ] {
+        assert!(waits(name), "{name}");
+    }
+}

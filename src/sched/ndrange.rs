@@ -373,9 +373,10 @@ const SHORT: std::time::Duration = std::time::Duration::from_micros(4);
 
 /// Whether a launch of `range` (None: empty) is short enough to run on the
 /// enqueuing thread: its kernel's last launch ran its groups at a pace
-/// that makes this one shorter than SHORT, and it shares no memory with
-/// host threads while it runs (a host thread waiting on SVM for it, say,
-/// would then wait on itself).
+/// that makes this one shorter than SHORT, it shares no memory with host
+/// threads while it runs (a host thread waiting on SVM for it, say, would
+/// then wait on itself), and it cannot wait for another command (a pipe's
+/// consumer enqueued before its producer would wait for ever).
 pub fn is_short(launch: &Launch, range: Option<&NdRange>) -> bool {
     let Some(range) = range else {
         return true;
@@ -383,6 +384,7 @@ pub fn is_short(launch: &Launch, range: Option<&NdRange>) -> bool {
     let pace =
         launch.executable.group_pace[launch.index].load(std::sync::atomic::Ordering::Relaxed);
     !launch.shares_host_memory
+        && !launch.info().may_wait_for_others
         && pace > 0
         && (pace as u128) * (range.group_count() as u128) < SHORT.as_nanos()
 }

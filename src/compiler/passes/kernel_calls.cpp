@@ -69,6 +69,56 @@ bool uses_barriers(const Function &kernel)
     return false;
 }
 
+namespace {
+
+// Memory another command may share: not private (0) nor __local (3).
+bool shared_memory(const Value *pointer)
+{
+    unsigned space = pointer->getType()->getPointerAddressSpace();
+    return space != 0 && space != 3;
+}
+
+bool may_wait(const Instruction &i)
+{
+    if (const auto *rmw = dyn_cast<AtomicRMWInst>(&i))
+        return shared_memory(rmw->getPointerOperand());
+    if (const auto *cas = dyn_cast<AtomicCmpXchgInst>(&i))
+        return shared_memory(cas->getPointerOperand());
+    if (const auto *load = dyn_cast<LoadInst>(&i))
+        return (load->isAtomic() || load->isVolatile()) &&
+               shared_memory(load->getPointerOperand());
+    if (const auto *store = dyn_cast<StoreInst>(&i))
+        return (store->isAtomic() || store->isVolatile()) &&
+               shared_memory(store->getPointerOperand());
+    if (const auto *call = dyn_cast<CallBase>(&i)) {
+        if (call->isInlineAsm())
+            return true;
+        const Function *f = called_function(i);
+        if (!f || !is_shared_memory_builtin(f->getName()))
+            return false;
+        // An atomic on the group's own memory waits for no other command;
+        // a pipe, whatever it is passed as, is shared.
+        if (f->getName().ends_with("_pipe") || f->getName().contains("_pipe_"))
+            return true;
+        for (const Value *a : call->args())
+            if (a->getType()->isPointerTy() && shared_memory(a))
+                return true;
+        return false;
+    }
+    return false;
+}
+
+} // namespace
+
+bool may_wait_for_others(const Function &kernel)
+{
+    for (const Function *f : reachable_functions(kernel))
+        for (const Instruction &i : instructions(*f))
+            if (may_wait(i))
+                return true;
+    return false;
+}
+
 bool loop_safe(const Function &kernel)
 {
     // What the kernel's callees reach, the kernel only if it is among them.

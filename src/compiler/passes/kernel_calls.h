@@ -32,6 +32,17 @@ bool loop_safe(const llvm::Function &kernel);
 // calls were inlined), as the region transform needs.
 bool only_own_barriers(const llvm::Function &kernel);
 
+// It may wait for another command running meanwhile: an atomic operation
+// or a volatile access on memory that is not the work-group's or the
+// work-item's own (address spaces 3 and 0), a call of an atomic builtin
+// on such memory or of a pipe builtin (kernel_symbols.h
+// is_shared_memory_builtin), or inline assembly, itself or in a function
+// it reaches.
+// Such a kernel must not run on the thread that enqueues it
+// (sched::run_here): the command it waits for may be the next one that
+// thread enqueues.
+bool may_wait_for_others(const llvm::Function &kernel);
+
 // It calls the implicit barrier (implicit_barriers.cpp) itself.
 bool calls_implicit_barrier(const llvm::Function &kernel);
 

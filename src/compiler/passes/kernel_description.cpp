@@ -139,6 +139,10 @@ void describe(const Module &m, const Function &k, std::string &out)
 {
     const DataLayout &layout = m.getDataLayout();
     const Function *group = m.getFunction((GROUP_ENTRY_PREFIX + k.getName()).str());
+    const Function *item = m.getFunction((WORK_ITEM_ENTRY_PREFIX + k.getName()).str());
+    // The kernel's body may live on only inlined into its entries.
+    bool waits = may_wait_for_others(k) || (item && may_wait_for_others(*item)) ||
+                 (group && may_wait_for_others(*group));
     auto reqd = dimensions(k, "reqd_work_group_size");
     auto hint = dimensions(k, "work_group_size_hint");
     std::string attributes;
@@ -165,7 +169,7 @@ void describe(const Module &m, const Function &k, std::string &out)
            "\t" + (uniform ? "1" : "0") + "\t" + std::to_string(frame) + "\t" +
            (attached(k, "kernel_arg_name") ? "1" : "0") + "\t" +
            (attached(k, "ferrocl.denorms_are_zero") ? "1" : "0") + "\t" + std::to_string(inner) +
-           "\n";
+           "\t" + (waits ? "1" : "0") + "\n";
     const MDNode *spaces = attached(k, "kernel_arg_addr_space");
     const MDNode *types = attached(k, "kernel_arg_type");
     const MDNode *names = attached(k, "kernel_arg_name");

@@ -56,6 +56,7 @@ fn kernel_info(name: &str, args: Vec<KernelArg>, barriers: bool) -> KernelInfo {
         arg_info: true,
         denormals_are_zero: false,
         inner_dimension: 0,
+        may_wait_for_others: false,
     }
 }
 
