@@ -212,6 +212,13 @@ fn executable() -> Arc<Executable> {
             kernel_info("which_thread", vec![private("tag")], false),
             which_thread,
         ),
+        (
+            KernelInfo {
+                may_wait_for_others: true,
+                ..kernel_info("fill_waiting", vec![global("out"), private("value")], false)
+            },
+            fill,
+        ),
     ];
     let (infos, entries) = kernels.into_iter().unzip();
     Arc::new(Executable::from_parts(infos, Vec::new(), entries))
@@ -385,14 +392,14 @@ fn kernel_creation_errors_and_all_kernels() {
         clCreateKernelsInProgram(prog, 0, std::ptr::null_mut(), &mut n),
         CL_SUCCESS
     );
-    assert_eq!(n, 6);
-    let mut ks = [std::ptr::null_mut(); 6];
+    assert_eq!(n, 7);
+    let mut ks = [std::ptr::null_mut(); 7];
     assert_eq!(
         clCreateKernelsInProgram(prog, 2, ks.as_mut_ptr(), &mut n),
         CL_INVALID_VALUE
     );
     assert_eq!(
-        clCreateKernelsInProgram(prog, 6, ks.as_mut_ptr(), &mut n),
+        clCreateKernelsInProgram(prog, 7, ks.as_mut_ptr(), &mut n),
         CL_SUCCESS
     );
     assert!(ks.iter().all(|k| Kernel::resolve(*k).is_ok()));
@@ -798,4 +805,12 @@ fn a_launch_is_short_once_its_kernel_ran_fast_unless_it_shares_host_memory() {
         &Launch::new(&k, &s.queue.device).unwrap(),
         Some(&range(64))
     ));
+    // A kernel the compiler says may wait for another command (a pipe's
+    // consumer, say) never is.
+    let waiting = Kernel::new(&s.program, "fill_waiting").unwrap();
+    set_mem(&waiting, 0, h);
+    set_u32(&waiting, 1, 1);
+    let launch = Launch::new(&waiting, &s.queue.device).unwrap();
+    launch.executable.group_pace[launch.index].store(100, Relaxed);
+    assert!(!sched::ndrange::is_short(&launch, Some(&range(64))));
 }
