@@ -145,6 +145,26 @@ static cl_int enq_native(cl_command_queue q)
     return clEnqueueNativeKernel(q, empty_native, NULL, 0, 0, NULL, NULL, 0, NULL, NULL);
 }
 
+/* `warm` then `n` timed round trips (one command + clFinish) into s[];
+ * 0, or -1 after a failing call was reported as NA for `name`. */
+static int sample_roundtrips(const char *name, cl_command_queue q, enqueue_fn fn, int warm,
+                             int n, double *s)
+{
+    for (int i = 0; i < warm; i++) {
+        CHECK(fn(q), name);
+        CHECK(clFinish(q), name);
+    }
+    for (int i = 0; i < n; i++) {
+        double t0 = now_us();
+        CHECK(fn(q), name);
+        CHECK(clFinish(q), name);
+        s[i] = now_us() - t0;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
 /* enqueue one command + clFinish, N times; per-sample timing, median+mean. */
 static void bench_roundtrip(const char *name, const char *mean_name, enqueue_fn fn)
 {
@@ -160,16 +180,7 @@ static void bench_roundtrip(const char *name, const char *mean_name, enqueue_fn 
         free(s);
         return;
     }
-    for (int i = 0; i < warm; i++) {
-        CHECK(fn(q), name);
-        CHECK(clFinish(q), name);
-    }
-    for (int i = 0; i < n; i++) {
-        double t0 = now_us();
-        CHECK(fn(q), name);
-        CHECK(clFinish(q), name);
-        s[i] = now_us() - t0;
-    }
+    if (sample_roundtrips(name, q, fn, warm, n, s)) goto fail;
     {
         double m = mean(s, n);
         emit(name, median(s, n));
@@ -366,18 +377,7 @@ static void bench_roundtrip_busy(const char *name)
             for (volatile unsigned long x = 0;; x++) {}
         if (p > 0) busy[nstarted++] = p;
     }
-    for (int i = 0; i < warm; i++) {
-        CHECK(enq_empty_kernel(q), name);
-        CHECK(clFinish(q), name);
-    }
-    for (int i = 0; i < n; i++) {
-        double t0 = now_us();
-        CHECK(enq_empty_kernel(q), name);
-        CHECK(clFinish(q), name);
-        s[i] = now_us() - t0;
-    }
-    emit(name, median(s, n));
-fail:
+    if (!sample_roundtrips(name, q, enq_empty_kernel, warm, n, s)) emit(name, median(s, n));
     for (int i = 0; i < nstarted; i++) kill(busy[i], SIGKILL);
     for (int i = 0; i < nstarted; i++) waitpid(busy[i], NULL, 0);
     clReleaseCommandQueue(q);

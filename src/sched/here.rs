@@ -18,7 +18,7 @@
 //! thread.
 
 use crate::core::event::Event;
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::sync::Arc;
 
 /// Stack a kernel may need: what a worker has (Rust's default for spawned
@@ -29,9 +29,9 @@ thread_local! {
     /// This thread is running a command here (a callback of it enqueues
     /// another, say): the next one goes to the pool.
     static BUSY: Cell<bool> = const { Cell::new(false) };
-    /// The lowest address of this thread's stack, 0 before it is looked up
-    /// (once: for the main thread glibc reads /proc/self/maps for it).
-    static STACK_LOW: Cell<usize> = const { Cell::new(0) };
+    /// The lowest address of this thread's stack, None when unknown; looked
+    /// up once (for the main thread glibc reads /proc/self/maps for it).
+    static STACK_LOW: OnceCell<Option<usize>> = const { OnceCell::new() };
 }
 
 /// Runs the ready command `ev` on this thread when it can, else launches
@@ -57,15 +57,9 @@ fn fit_for_kernels() -> bool {
 
 /// Bytes of stack below the caller's frame, None when unknown.
 fn stack_left() -> Option<usize> {
-    let low = STACK_LOW.with(|l| {
-        if l.get() == 0 {
-            l.set(stack_low().unwrap_or(usize::MAX));
-        }
-        l.get()
-    });
+    let low = STACK_LOW.with(|l| *l.get_or_init(stack_low))?;
     let here = 0u8;
-    let sp = std::ptr::addr_of!(here) as usize;
-    (low != usize::MAX).then(|| sp.saturating_sub(low))
+    Some((std::ptr::addr_of!(here) as usize).saturating_sub(low))
 }
 
 /// The lowest address of the calling thread's stack.
@@ -92,12 +86,7 @@ fn default_float_environment() -> bool {
     /// MXCSR's control bits (the low six are sticky exception flags).
     const CONTROL: u32 = !0x3f;
     const DEFAULT: u32 = 0x1f80;
-    let mut csr = 0u32;
-    // SAFETY: stmxcsr stores the 32-bit MXCSR to the local's address.
-    unsafe {
-        std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags));
-    }
-    csr & CONTROL == DEFAULT
+    super::ndrange::read_mxcsr() & CONTROL == DEFAULT
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -129,20 +118,15 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn a_changed_rounding_mode_keeps_kernels_off_this_thread() {
+        use crate::sched::ndrange::{read_mxcsr, write_mxcsr};
         assert!(default_float_environment());
-        let mut csr = 0u32;
-        // SAFETY: reads MXCSR, sets round-toward-zero (bits 13-14), and
-        // puts the saved value back below.
-        unsafe {
-            std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags));
-            let changed = csr | 0x6000;
-            std::arch::asm!("ldmxcsr [{}]", in(reg) &changed, options(nostack, preserves_flags));
-        }
+        let csr = read_mxcsr();
+        // SAFETY: only the rounding mode changes (round toward zero, bits
+        // 13-14); the value read above is put back below.
+        unsafe { write_mxcsr(csr | 0x6000) };
         let fit = default_float_environment();
-        // SAFETY: restores the MXCSR read above.
-        unsafe {
-            std::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, preserves_flags));
-        }
+        // SAFETY: the value read_mxcsr returned.
+        unsafe { write_mxcsr(csr) };
         assert!(!fit);
         assert!(default_float_environment());
     }

@@ -203,6 +203,32 @@ fn take_stack() -> Result<DefaultStack, cl_int> {
     }
 }
 
+/// The calling thread's MXCSR (SSE's rounding, exception masks, denormal
+/// modes and sticky flags).
+#[cfg(target_arch = "x86_64")]
+pub(super) fn read_mxcsr() -> u32 {
+    let mut csr = 0u32;
+    // SAFETY: stmxcsr stores the 32-bit MXCSR to the local's address.
+    unsafe {
+        std::arch::asm!("stmxcsr [{}]", in(reg) &mut csr, options(nostack, preserves_flags));
+    }
+    csr
+}
+
+/// Sets the calling thread's MXCSR.
+///
+/// # Safety
+/// `csr` sets no reserved bit, and code that runs under it expects the
+/// exceptions it unmasks (a value read_mxcsr returned, or one with only
+/// mode bits changed, is fine).
+#[cfg(target_arch = "x86_64")]
+pub(super) unsafe fn write_mxcsr(csr: u32) {
+    // SAFETY: the caller's contract; ldmxcsr loads the local's value.
+    unsafe {
+        std::arch::asm!("ldmxcsr [{}]", in(reg) &csr, options(nostack, preserves_flags));
+    }
+}
+
 /// While alive, the thread runs with single-precision denormals flushed to
 /// zero, as a kernel built with -cl-denorms-are-zero asks: x86's MXCSR
 /// FTZ (results) and DAZ (inputs), put back as they were on drop, so the
@@ -220,15 +246,10 @@ impl DenormalsAreZero {
     const DAZ: u32 = 1 << 6;
 
     fn enter() -> DenormalsAreZero {
-        let mut saved = 0u32;
-        // SAFETY: stmxcsr stores the 32-bit MXCSR to the local's address;
-        // ldmxcsr loads a value that only adds the FTZ and DAZ mode bits
-        // (no reserved bit, no exception unmasked) to the current one.
-        unsafe {
-            std::arch::asm!("stmxcsr [{}]", in(reg) &mut saved, options(nostack, preserves_flags));
-            let flushed = saved | Self::FTZ | Self::DAZ;
-            std::arch::asm!("ldmxcsr [{}]", in(reg) &flushed, options(nostack, preserves_flags));
-        }
+        let saved = read_mxcsr();
+        // SAFETY: only the FTZ and DAZ mode bits are added to the current
+        // value (no reserved bit, no exception unmasked).
+        unsafe { write_mxcsr(saved | Self::FTZ | Self::DAZ) };
         DenormalsAreZero { saved }
     }
 }
@@ -236,10 +257,8 @@ impl DenormalsAreZero {
 #[cfg(target_arch = "x86_64")]
 impl Drop for DenormalsAreZero {
     fn drop(&mut self) {
-        // SAFETY: loads the MXCSR value stmxcsr stored in enter().
-        unsafe {
-            std::arch::asm!("ldmxcsr [{}]", in(reg) &self.saved, options(nostack, preserves_flags));
-        }
+        // SAFETY: the value read_mxcsr returned in enter().
+        unsafe { write_mxcsr(self.saved) };
     }
 }
 

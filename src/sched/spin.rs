@@ -46,7 +46,7 @@ const QUIET_MAX_DOUBLINGS: u32 = 7;
 
 /// Whether spinning is worth it on this machine now (see the module
 /// comment). One for the process: the load it reacts to is the machine's.
-pub struct Contention {
+struct Contention {
     /// Until when (ns since `epoch`) waiting threads sleep at once.
     quiet_until: AtomicU64,
     /// Lost slices since spinning last went well: the quiet period is
@@ -56,7 +56,7 @@ pub struct Contention {
 }
 
 impl Contention {
-    pub fn new() -> Contention {
+    fn new() -> Contention {
         Contention {
             quiet_until: AtomicU64::new(0),
             doublings: AtomicU32::new(0),
@@ -71,12 +71,12 @@ impl Contention {
     }
 
     /// Whether a thread starting to wait at `now` should sleep at once.
-    pub fn quiet(&self, now: Instant) -> bool {
+    fn quiet(&self, now: Instant) -> bool {
         self.ns(now) < self.quiet_until.load(Ordering::Relaxed)
     }
 
     /// Records a yield that came back at `now` after `took`.
-    pub fn yielded(&self, took: Duration, now: Instant) {
+    fn yielded(&self, took: Duration, now: Instant) {
         if took < SLICE_LOST {
             // Spinning works again: the next lost slice starts over. Read
             // first, so that spinning threads do not all write the line.
@@ -91,12 +91,6 @@ impl Contention {
             .store(self.ns(now + quiet), Ordering::Relaxed);
         self.doublings
             .store((doublings + 1).min(QUIET_MAX_DOUBLINGS), Ordering::Relaxed);
-    }
-}
-
-impl Default for Contention {
-    fn default() -> Contention {
-        Contention::new()
     }
 }
 
@@ -116,7 +110,6 @@ fn contention() -> &'static Contention {
 pub struct Spin {
     start: Option<Instant>,
     turns: u32,
-    single_core: bool,
     /// The cores this process may use.
     cores: usize,
     /// The last yield's length and end, when it lost this core for a slice.
@@ -126,21 +119,17 @@ pub struct Spin {
 
 impl Default for Spin {
     fn default() -> Spin {
-        Spin::with(contention())
+        Spin::on(contention(), crate::core::host::HOST.cores as usize)
     }
 }
 
 impl Spin {
-    /// A wait that consults and updates `contention` (tests use their own).
-    pub fn with(contention: &'static Contention) -> Spin {
-        Spin::on(contention, crate::core::host::HOST.cores as usize)
-    }
-
+    /// A wait on `cores` that consults and updates `contention` (tests use
+    /// their own).
     fn on(contention: &'static Contention, cores: usize) -> Spin {
         Spin {
             start: None,
             turns: 0,
-            single_core: cores <= 1,
             cores,
             lost: None,
             contention,
@@ -171,7 +160,8 @@ impl Spin {
             }
         };
         self.turns += 1;
-        if !self.single_core && !self.turns.is_multiple_of(SPINS_PER_YIELD) {
+        let single_core = self.cores <= 1;
+        if !single_core && !self.turns.is_multiple_of(SPINS_PER_YIELD) {
             std::hint::spin_loop();
             return true;
         }
@@ -259,7 +249,7 @@ mod tests {
 
     #[test]
     fn spinning_on_a_free_machine_ends_after_its_time() {
-        let mut spin = Spin::with(leaked());
+        let mut spin = Spin::on(leaked(), crate::core::host::HOST.cores as usize);
         let start = Instant::now();
         while spin.turn() {}
         assert!(start.elapsed() >= SPIN_BEFORE_SLEEP);

@@ -94,12 +94,14 @@ bool may_wait(const Instruction &i)
         if (call->isInlineAsm())
             return true;
         const Function *f = called_function(i);
-        if (!f || !is_shared_memory_builtin(f->getName()))
+        if (!f)
             return false;
-        // An atomic on the group's own memory waits for no other command;
-        // a pipe, whatever it is passed as, is shared.
-        if (f->getName().ends_with("_pipe") || f->getName().contains("_pipe_"))
+        // A pipe, whatever it is passed as, is shared; an atomic on the
+        // group's own memory waits for no other command.
+        if (is_pipe_builtin(f->getName()))
             return true;
+        if (!is_atomic_builtin(f->getName()))
+            return false;
         for (const Value *a : call->args())
             if (a->getType()->isPointerTy() && shared_memory(a))
                 return true;

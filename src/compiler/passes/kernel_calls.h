@@ -35,9 +35,9 @@ bool only_own_barriers(const llvm::Function &kernel);
 // It may wait for another command running meanwhile: an atomic operation
 // or a volatile access on memory that is not the work-group's or the
 // work-item's own (address spaces 3 and 0), a call of an atomic builtin
-// on such memory or of a pipe builtin (kernel_symbols.h
-// is_shared_memory_builtin), or inline assembly, itself or in a function
-// it reaches.
+// on such memory or of a pipe builtin (kernel_symbols.h is_atomic_builtin,
+// is_pipe_builtin), or inline assembly, itself or in a function it
+// reaches.
 // Such a kernel must not run on the thread that enqueues it
 // (sched::run_here): the command it waits for may be the next one that
 // thread enqueues.

@@ -105,12 +105,15 @@ bool is_wait(StringRef name)
            id.starts_with("async_work_group_") || is_sub_group_identifier(id);
 }
 
-bool is_shared_memory_builtin(StringRef name)
+bool is_atomic_builtin(StringRef name)
 {
     StringRef id = mangled_identifier(name);
-    if (id.starts_with("atomic_") || id.starts_with("atom_"))
-        return true;
-    return name.starts_with("__") && !id.size() &&
+    return id.starts_with("atomic_") || id.starts_with("atom_");
+}
+
+bool is_pipe_builtin(StringRef name)
+{
+    return name.starts_with("__") && mangled_identifier(name).empty() &&
            (name.ends_with("_pipe") || name.ends_with("_pipe_2") || name.ends_with("_pipe_4"));
 }
 

@@ -82,12 +82,13 @@ struct Waits {
 };
 Waits kernel_waits(const llvm::Function &f);
 
-// Builtins that touch memory other commands may touch at the same time
-// and so may wait for them: the atomic functions (`atomic_*`, `atom_*`,
-// their identifiers mangled; the builtin library defines them only when
-// linked for the back end) and clang's pipe functions (`__read_pipe_2`,
-// `__reserve_write_pipe`, `__work_group_commit_read_pipe`, ...).
-bool is_shared_memory_builtin(llvm::StringRef name);
+// The atomic builtins (`atomic_*`, `atom_*`, their identifiers mangled;
+// the builtin library defines them only when linked for the back end).
+bool is_atomic_builtin(llvm::StringRef name);
+
+// clang's pipe functions (`__read_pipe_2`, `__reserve_write_pipe`,
+// `__work_group_commit_read_pipe`, ...).
+bool is_pipe_builtin(llvm::StringRef name);
 
 // The OpenCL work-item functions (get_local_id and the others).
 bool is_work_item_function(llvm::StringRef name);
