@@ -89,6 +89,12 @@ struct ferrocl_wg_ctx {
      * or the worker thread's above the kernel's frames): what lies between
      * the stack pointer and here is private memory (to_private). */
     void *stack_top;
+    /* The local ids a barrier-free kernel's work-group entry runs,
+     * [items_begin, items_end) in each dimension: the whole group, or, for
+     * an entry marked splittable, one piece of it while other threads run
+     * the others. */
+    size_t items_begin[3];
+    size_t items_end[3];
 };
 
 /* Sub-groups are FERROCL_SUB_GROUP_SIZE consecutive local linear ids (the

@@ -249,3 +249,122 @@ fn many_threads_and_queues_with_cross_queue_dependencies_on_24_workers() {
     assert_eq!(CALLBACKS.load(Ordering::Relaxed), THREADS * COMMANDS);
     done.store(true, Ordering::Relaxed);
 }
+
+const TRIANGLE: &str = r#"
+kernel void triangle(global float *out, global int *runs, int n) {
+    size_t j = get_global_id(0) + get_global_size(0) * get_global_id(1);
+    float s = 0.0f;
+    for (int k = (int)(j % 97); k < n; k++)
+        s += 1.0f;
+    out[j] = s;
+    runs[j] = runs[j] + 1;
+}
+"#;
+
+/// Groups too few for 24 workers are cut into pieces that run on several
+/// threads at once (sched/ndrange.rs `pieces`): every work-item still runs
+/// exactly once, in 1-D and 2-D groups, uniform and not.
+#[test]
+fn few_groups_cut_into_pieces_run_every_work_item_once_on_24_workers() {
+    std::env::set_var("FERROCL_WORKERS", WORKERS.to_string());
+    select_ferrocl();
+    let setup = Setup::new(platforms()[0]);
+    let q = setup.queue(0);
+    let n: i32 = 300;
+    let mut err = 0;
+    let (src, len) = (TRIANGLE.as_ptr() as *const c_char, TRIANGLE.len());
+    // SAFETY: valid context and device, one source string of len bytes.
+    let (program, kernel) = unsafe {
+        let p = clCreateProgramWithSource(setup.context, 1, &src, &len, &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        assert_eq!(
+            clBuildProgram(
+                p,
+                1,
+                &setup.device,
+                c"-cl-std=CL3.0".as_ptr(),
+                null(),
+                null_mut()
+            ),
+            CL_SUCCESS
+        );
+        let k = clCreateKernel(p, c"triangle".as_ptr(), &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        (p, k)
+    };
+    // (dimensions, global size, local size)
+    let ranges: [(u32, [usize; 2], [usize; 2]); 4] = [
+        (1, [1024, 1], [1024, 1]),
+        (1, [1000, 1], [384, 1]),
+        (2, [64, 40], [32, 8]),
+        (2, [70, 20], [16, 16]),
+    ];
+    for (dims, global, local) in ranges {
+        let items = global[0] * global[1];
+        let zeros = vec![0i32; items];
+        let mut out = vec![0f32; items];
+        let mut runs = vec![0i32; items];
+        // SAFETY: buffers of `items` elements, the kernel's three
+        // arguments, a launch within them, blocking reads into vectors of
+        // that length.
+        unsafe {
+            let flags = (CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
+            let bytes = items * 4;
+            let ptr = zeros.as_ptr() as *mut c_void;
+            let out_mem = clCreateBuffer(setup.context, flags, bytes, ptr, &mut err);
+            assert_eq!(err, CL_SUCCESS);
+            let runs_mem = clCreateBuffer(setup.context, flags, bytes, ptr, &mut err);
+            assert_eq!(err, CL_SUCCESS);
+            let mem = std::mem::size_of::<cl_mem>();
+            assert_eq!(
+                clSetKernelArg(kernel, 0, mem, &out_mem as *const _ as *const c_void),
+                0
+            );
+            assert_eq!(
+                clSetKernelArg(kernel, 1, mem, &runs_mem as *const _ as *const c_void),
+                0
+            );
+            assert_eq!(
+                clSetKernelArg(kernel, 2, 4, &n as *const i32 as *const c_void),
+                0
+            );
+            // Twice: the second launch knows how long the first's groups took.
+            for _ in 0..2 {
+                let launched = clEnqueueNDRangeKernel(
+                    q,
+                    kernel,
+                    dims,
+                    null(),
+                    global.as_ptr(),
+                    local.as_ptr(),
+                    0,
+                    null(),
+                    null_mut(),
+                );
+                assert_eq!(launched, CL_SUCCESS);
+            }
+            for (m, to) in [
+                (out_mem, out.as_mut_ptr() as *mut c_void),
+                (runs_mem, runs.as_mut_ptr() as *mut c_void),
+            ] {
+                let read = clEnqueueReadBuffer(q, m, CL_TRUE, 0, bytes, to, 0, null(), null_mut());
+                assert_eq!(read, CL_SUCCESS);
+                clReleaseMemObject(m);
+            }
+        }
+        for j in 0..items {
+            let want = (n - (j % 97) as i32).max(0) as f32;
+            assert_eq!(
+                (out[j], runs[j]),
+                (want, 2),
+                "work-item {j} of {global:?} in groups of {local:?}"
+            );
+        }
+    }
+    // SAFETY: the objects created above.
+    unsafe {
+        clReleaseKernel(kernel);
+        clReleaseProgram(program);
+        clReleaseCommandQueue(q);
+    }
+}

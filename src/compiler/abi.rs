@@ -44,6 +44,12 @@ pub struct WorkGroupContext {
     /// The highest address of the stack the running work-item uses (its
     /// fiber's, or the worker's above the kernel's frames): to_private.
     pub stack_top: *mut c_void,
+    /// The local ids a barrier-free kernel's work-group entry runs,
+    /// [items_begin, items_end) in each dimension: the whole group, or one
+    /// piece of it when the kernel is splittable (KernelInfo::splittable)
+    /// and other threads run the other pieces.
+    pub items_begin: [usize; 3],
+    pub items_end: [usize; 3],
 }
 
 /// FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local

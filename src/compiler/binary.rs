@@ -2,14 +2,16 @@
 //! metadata in front of the shared object, so that clCreateProgramWithBinary
 //! and the cache recover both.
 //!
-//! Layout (version 6): b"FERROCL\0", u32 format version, u64 metadata
+//! Layout (version 7): b"FERROCL\0", u32 format version, u64 metadata
 //! length, u64 shared object length (little endian), a 128-bit SipHash-2-4
 //! of everything else, then the metadata as text lines and the shared
 //! object's bytes.
 //!
 //! Version 5 added each kernel's flags for argument queries and flushed
 //! denormals (-cl-kernel-arg-info, -cl-denorms-are-zero); version 6 the
-//! shared object's length and the checksum.
+//! shared object's length and the checksum; version 7 the splittable flag,
+//! whose entries read the range of local ids to run from the context (an
+//! older entry would run whole groups for every piece).
 //!
 //! Why the checksum: a damaged binary (an application's file, a cache file
 //! cut short by a full disk) used to reach dlopen, and a shared object with
@@ -28,7 +30,7 @@ use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, Ob
 const GLOBAL_VARIABLES_SIZE_SYMBOL: &str = "__ferrocl_global_variables_size";
 
 const MAGIC: &[u8; 8] = b"FERROCL\0";
-const VERSION: u32 = 6;
+const VERSION: u32 = 7;
 /// Magic, version, the two lengths, the checksum.
 const HEADER: usize = 8 + 4 + 8 + 8 + 16;
 const SUM: std::ops::Range<usize> = 28..44;
@@ -132,7 +134,7 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     let mut meta = String::new();
     for k in kernels {
         meta += &format!(
-            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             esc(&k.name),
             dims(k.reqd_work_group_size),
             dims(k.work_group_size_hint),
@@ -145,7 +147,8 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
             k.arg_info as u8,
             k.denormals_are_zero as u8,
             k.inner_dimension,
-            k.may_wait_for_others as u8
+            k.may_wait_for_others as u8,
+            k.splittable as u8
         );
         for a in &k.args {
             meta += &format!(
@@ -219,7 +222,7 @@ fn parse_kernels<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<KernelI
     for line in lines {
         let f: Vec<&str> = line.split('\t').collect();
         match f.as_slice() {
-            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, arg_info, denormals, inner, waits] => {
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, arg_info, denormals, inner, waits, splittable] => {
                 kernels.push(KernelInfo {
                     name: unesc(name),
                     args: Vec::new(),
@@ -235,6 +238,7 @@ fn parse_kernels<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<KernelI
                     denormals_are_zero: *denormals == "1",
                     inner_dimension: inner.parse().ok().filter(|d: &usize| *d < 3)?,
                     may_wait_for_others: *waits == "1",
+                    splittable: *splittable == "1",
                 })
             }
             ["arg", space, size, ty, name, access, qual] => {

@@ -165,6 +165,8 @@ fn load() -> Result<Llvm, String> {
             ("local_size", offset_of!(WorkGroupContext, local_size)),
             ("frame", offset_of!(WorkGroupContext, frame)),
             ("local_id", offset_of!(WorkGroupContext, local_id)),
+            ("items_begin", offset_of!(WorkGroupContext, items_begin)),
+            ("items_end", offset_of!(WorkGroupContext, items_end)),
             ("frame_skew", FRAME_SKEW),
         ];
         for (name, value) in offsets {

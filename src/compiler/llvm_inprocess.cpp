@@ -650,6 +650,8 @@ int64_t ferrocl_llvm_abi_constant(const char *name)
         {"local_size", ferrocl::CONTEXT_LOCAL_SIZE},
         {"frame", ferrocl::CONTEXT_FRAME},
         {"local_id", ferrocl::CONTEXT_LOCAL_ID},
+        {"items_begin", ferrocl::CONTEXT_ITEMS_BEGIN},
+        {"items_end", ferrocl::CONTEXT_ITEMS_END},
         {"max_work_group_size", ferrocl::MAX_WORK_GROUP_SIZE},
         {"frame_align", ferrocl::FRAME_ALIGN},
         {"frame_skew", ferrocl::FRAME_SKEW},

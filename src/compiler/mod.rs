@@ -255,6 +255,10 @@ pub struct KernelInfo {
     /// passes/kernel_calls.h may_wait_for_others), so it must not run on
     /// the enqueuing thread (sched::run_here).
     pub may_wait_for_others: bool,
+    /// Its work-group entry may run one group in pieces (ranges of local
+    /// ids, WorkGroupContext::items_begin/end) on several threads at once:
+    /// the work-items cannot tell (passes/work_group_entries.cpp).
+    pub splittable: bool,
 }
 
 /// A built program, loaded and ready to run.

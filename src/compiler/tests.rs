@@ -58,6 +58,8 @@ fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
         local_arena_begin: std::ptr::null_mut(),
         local_arena_end: std::ptr::null_mut(),
         stack_top: std::ptr::null_mut(),
+        items_begin: [0; 3],
+        items_end: [local, 1, 1],
     }
 }
 
@@ -370,6 +372,7 @@ fn run_range(
                     enqueued_local_size: local,
                     num_groups: groups,
                     group_id,
+                    items_end: local_size,
                     ..ctx(1, 1, 0)
                 };
                 if group_entry {
@@ -780,6 +783,14 @@ fn the_passes_agree_on_the_abi() {
         context_field("local_id"),
         Some(std::mem::offset_of!(WorkGroupContext, local_id))
     );
+    assert_eq!(
+        context_field("items_begin"),
+        Some(std::mem::offset_of!(WorkGroupContext, items_begin))
+    );
+    assert_eq!(
+        context_field("items_end"),
+        Some(std::mem::offset_of!(WorkGroupContext, items_end))
+    );
     assert_eq!(context_field("frame_align"), Some(64));
     assert_eq!(
         context_field("frame_skew"),
@@ -858,5 +869,75 @@ kernel void pipe_consumer(read_only pipe int p, global int *out) {
         "pipe_consumer",
     ] {
         assert!(waits(name), "{name}");
+    }
+}
+
+#[test]
+fn work_group_entries_run_the_contexts_range_and_say_when_it_may_be_cut() {
+    let src = r#"
+kernel void triangle(global float *out, int n) {
+    int j = get_global_id(0);
+    float s = 0.0f;
+    for (int k = j; k < n; k++)
+        s += (float)k;
+    out[j] = s + get_local_id(0) * 1000.0f;
+}
+kernel void local_variable(global int *out) {
+    local int shared[64];
+    shared[get_local_id(0)] = 1;
+    out[get_global_id(0)] = shared[get_local_id(0)];
+}
+kernel void local_argument(global int *out, local int *scratch) {
+    scratch[get_local_id(0)] = 1;
+    out[get_global_id(0)] = scratch[get_local_id(0)];
+}
+kernel void global_atomics(global int *count) {
+    atomic_inc(count);
+}
+kernel void enqueues(global int *out) {
+    out[get_global_id(0)] = 1;
+    if (get_global_id(0) == 0)
+        enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),
+                       ^{ out[0] = 2; });
+}
+"#;
+    let exe = compile(src, "-cl-std=CL3.0").unwrap_or_else(|e| panic!("{}", e.log()));
+    let info = |n| &exe.kernels[exe.kernel_index(n).unwrap()];
+    assert!(info("triangle").group_entry && info("triangle").splittable);
+    for name in [
+        "local_variable",
+        "local_argument",
+        "global_atomics",
+        "enqueues",
+    ] {
+        assert!(!info(name).splittable, "{name}");
+    }
+    // The entry runs the local ids of [items_begin, items_end) only.
+    let k = exe.kernel_index("triangle").unwrap();
+    let entry = exe.group_entry(k).expect("a work-group entry");
+    let n: i32 = 64;
+    let mut out = vec![-1.0f32; 64];
+    let po = out.as_mut_ptr();
+    let args: [*mut c_void; 2] = [
+        &po as *const _ as *mut c_void,
+        &n as *const _ as *mut c_void,
+    ];
+    for (begin, end) in [(0, 20), (20, 21), (40, 64), (30, 30)] {
+        let mut cx = WorkGroupContext {
+            items_begin: [begin, 0, 0],
+            items_end: [end, 1, 1],
+            ..ctx(64, 64, 0)
+        };
+        // SAFETY: args match the kernel's parameters.
+        unsafe { entry(args.as_ptr(), &mut cx) };
+    }
+    for (j, &v) in out.iter().enumerate() {
+        let ran = !(21..40).contains(&j);
+        let want = if ran {
+            (j..64).sum::<usize>() as f32 + j as f32 * 1000.0
+        } else {
+            -1.0
+        };
+        assert_eq!(v, want, "out[{j}]");
     }
 }

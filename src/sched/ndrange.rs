@@ -1,6 +1,9 @@
 //! Running an NDRange: the work-groups are spread over the device's
 //! workers (`Pool::parallel_for`), each group runs on one thread with its
-//! own context and __local buffers.
+//! own context and __local buffers. When the groups are too few for the
+//! workers, a kernel whose work-items cannot tell (KernelInfo::splittable)
+//! has each group cut into pieces, ranges of its local ids, which run on
+//! several threads at once (`pieces`).
 //!
 //! A kernel without barriers runs its work-items one after the other: in
 //! the compiled work-group entry's loops when it has one, else by calling
@@ -440,6 +443,60 @@ fn group_id_of(g: usize, groups: [usize; 3], inner: usize) -> [usize; 3] {
     id
 }
 
+/// How a launch's groups are cut into pieces that run on several threads
+/// at once (KernelInfo::splittable): each group into `count` ranges of
+/// `step` local ids along dimension `dim` (the last may be shorter, or
+/// empty in a smaller last group).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pieces {
+    dim: usize,
+    step: usize,
+    count: usize,
+}
+
+/// Local ids along a work-group entry's innermost loop (the vectorized
+/// one) per piece at least: a few vectors of the widest registers.
+const PIECE_LANES: usize = 32;
+
+/// A group whose last launch took less than this stays whole: a piece's
+/// set-up and claim cost about a microsecond at worst.
+const PIECE_WORTH: std::time::Duration = std::time::Duration::from_micros(20);
+
+/// The pieces of a launch of `groups` groups whose enqueued local size is
+/// `local`, on `threads` threads, for a kernel whose innermost work-item
+/// loop runs along `inner` and whose groups took `pace` nanoseconds each
+/// last time (0: not run yet); None: whole groups.
+///
+/// Only when the groups are too few to keep every thread busy and even out
+/// uneven groups (four per thread), along the outermost loop that has more
+/// than one local id (rows of a 2-D group, so the innermost loop keeps its
+/// length), into at most as many pieces per group as make four per thread
+/// overall.
+fn pieces(
+    local: [usize; 3],
+    groups: usize,
+    threads: usize,
+    inner: usize,
+    pace: u64,
+) -> Option<Pieces> {
+    let want = 4 * threads;
+    if threads <= 1 || groups >= want || (pace != 0 && (pace as u128) < PIECE_WORTH.as_nanos()) {
+        return None;
+    }
+    // The work-group entry's loops, outermost first (work_group_entries.cpp).
+    let order = match inner {
+        1 => [2, 0, 1],
+        2 => [1, 0, 2],
+        _ => [2, 1, 0],
+    };
+    let dim = order.into_iter().find(|&d| local[d] > 1)?;
+    let lanes = if dim == order[2] { PIECE_LANES } else { 1 };
+    let count = want.div_ceil(groups).min(local[dim].div_ceil(lanes));
+    let step = local[dim].div_ceil(count).div_ceil(lanes) * lanes;
+    let count = local[dim].div_ceil(step);
+    (count > 1).then_some(Pieces { dim, step, count })
+}
+
 fn execute_groups(
     pool: &Pool,
     launch: &Launch,
@@ -460,6 +517,18 @@ fn execute_groups(
     let failed = std::sync::atomic::AtomicI32::new(CL_SUCCESS);
     let groups = range.groups;
     let printf = PrintfBuffer::default();
+    let group_pace = &launch.executable.group_pace[launch.index];
+    let split = match group_entry {
+        Some(_) if info.splittable => pieces(
+            range.local,
+            range.group_count(),
+            pool.threads,
+            info.inner_dimension,
+            group_pace.load(std::sync::atomic::Ordering::Relaxed),
+        ),
+        _ => None,
+    };
+    let per_group = split.map_or(1, |p| p.count);
     // Called once per participating thread: the per-thread set-up below is
     // paid once, however many ranges of groups the thread then claims.
     let body = |claims: &mut Claims<'_>| {
@@ -482,10 +551,20 @@ fn execute_groups(
         // below this one.
         let stack_marker = 0u8;
         let stack_top = std::ptr::addr_of!(stack_marker) as *mut c_void;
-        for g in claims.flatten() {
+        for unit in claims.flatten() {
+            let g = unit / per_group;
             let group_id = group_id_of(g, groups, info.inner_dimension);
             let local_size = [0, 1, 2]
                 .map(|d| range.local[d].min(range.global[d] - group_id[d] * range.local[d]));
+            let (mut items_begin, mut items_end) = ([0; 3], local_size);
+            if let Some(p) = split {
+                let piece = unit % per_group;
+                items_begin[p.dim] = (piece * p.step).min(local_size[p.dim]);
+                items_end[p.dim] = ((piece + 1) * p.step).min(local_size[p.dim]);
+                if items_begin[p.dim] == items_end[p.dim] {
+                    continue;
+                }
+            }
             let mut ctx = WorkGroupContext {
                 work_dim: range.work_dim,
                 reserved: 0,
@@ -508,6 +587,8 @@ fn execute_groups(
                 local_arena_begin,
                 local_arena_end,
                 stack_top,
+                items_begin,
+                items_end,
             };
             device_queue::install(&mut ctx, side);
             // SAFETY: the kernel's entry, with the argument array laid out
@@ -523,15 +604,29 @@ fn execute_groups(
                     Ok(())
                 }
             };
-            side.group_done(device_queue::linear_group_id(group_id, groups));
+            // A split kernel enqueues no children (it calls nothing through
+            // the context), so no group gate waits for its pieces.
+            if split.is_none() {
+                side.group_done(device_queue::linear_group_id(group_id, groups));
+            }
             if let Err(code) = result {
                 failed.store(code, std::sync::atomic::Ordering::Relaxed);
                 return;
             }
         }
     };
-    let pace = &launch.executable.group_pace[launch.index];
-    let ran = pool.parallel_for(range.group_count(), 0, pace, &body);
+    let ran = match split {
+        None => pool.parallel_for(range.group_count(), 0, group_pace, &body),
+        Some(_) => {
+            // The pace is kept per group: a piece's is a share of it.
+            use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+            let count = per_group as u64;
+            let piece_pace = AtomicU64::new(group_pace.load(Relaxed) / count);
+            let ran = pool.parallel_for(range.group_count() * per_group, 0, &piece_pace, &body);
+            group_pace.store(piece_pace.load(Relaxed).saturating_mul(count), Relaxed);
+            ran
+        }
+    };
     printf.flush();
     ran.map_err(|_| CL_OUT_OF_RESOURCES)?;
     match failed.into_inner() {

@@ -29,6 +29,10 @@ inline constexpr uint64_t CONTEXT_FRAME = 200;
 // The fields before local_id do not change while a group runs (work_dim to
 // group_id): what the work-item functions' loop twins read.
 inline constexpr uint64_t CONTEXT_LOCAL_ID = 152;
+// The local ids a barrier-free work-group entry runs, [begin, end) in each
+// dimension: the whole group, or one piece of it (SPLITTABLE_ATTRIBUTE).
+inline constexpr uint64_t CONTEXT_ITEMS_BEGIN = 272;
+inline constexpr uint64_t CONTEXT_ITEMS_END = 296;
 // CL_DEVICE_MAX_WORK_GROUP_SIZE (core/kernel.rs MAX_WORK_GROUP_SIZE).
 inline constexpr uint64_t MAX_WORK_GROUP_SIZE = 1024;
 // The frame's alignment: the widest a slot gets (abi.rs WorkGroupContext::frame).
@@ -47,6 +51,9 @@ inline constexpr const char *FRAME_SIZE_ATTRIBUTE = "ferrocl-frame-size";
 // On a work-group entry whose innermost loop is not dimension 0's: that
 // dimension (work_group_entries.cpp; KernelInfo::inner_dimension).
 inline constexpr const char *INNER_DIMENSION_ATTRIBUTE = "ferrocl-inner-dimension";
+// On a work-group entry whose work-items may run in pieces on several
+// threads at once (work_group_entries.cpp; KernelInfo::splittable).
+inline constexpr const char *SPLITTABLE_ATTRIBUTE = "ferrocl-splittable";
 // Named metadata: the kernels with barriers that could not be cut into
 // regions (they run on fibers; the build log says so).
 inline constexpr const char *FIBER_KERNELS = "ferrocl.fibers";

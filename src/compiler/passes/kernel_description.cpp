@@ -163,13 +163,14 @@ void describe(const Module &m, const Function &k, std::string &out)
     if (group && group->hasFnAttribute(INNER_DIMENSION_ATTRIBUTE))
         group->getFnAttribute(INNER_DIMENSION_ATTRIBUTE).getValueAsString().getAsInteger(10, inner);
     bool uniform = k.getFnAttribute("uniform-work-group-size").getValueAsString() == "true";
+    bool splittable = group && group->hasFnAttribute(SPLITTABLE_ATTRIBUTE);
     out += "kernel\t" + escaped(k.getName()) + "\t" + reqd.value_or("-") + "\t" +
            hint.value_or("-") + "\t" + (uses_barriers(k) ? "1" : "0") + "\t" +
            (group ? "1" : "0") + "\t" + escaped(attributes) + "\t" + std::to_string(locals) +
            "\t" + (uniform ? "1" : "0") + "\t" + std::to_string(frame) + "\t" +
            (attached(k, "kernel_arg_name") ? "1" : "0") + "\t" +
            (attached(k, "ferrocl.denorms_are_zero") ? "1" : "0") + "\t" + std::to_string(inner) +
-           "\t" + (waits ? "1" : "0") + "\n";
+           "\t" + (waits ? "1" : "0") + "\t" + (splittable ? "1" : "0") + "\n";
     const MDNode *spaces = attached(k, "kernel_arg_addr_space");
     const MDNode *types = attached(k, "kernel_arg_type");
     const MDNode *names = attached(k, "kernel_arg_name");

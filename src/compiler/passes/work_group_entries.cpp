@@ -1,12 +1,27 @@
 // `ferrocl-work-group-entries`: each kernel without barriers whose
 // work-item functions can become loop variables (kernel_calls.h loop_safe)
 // gets a work-group entry, `__ferrocl_wg_K`, that runs its work-group copy
-// for every local id of the group, z outermost, x innermost, unless the
-// kernel's memory is contiguous along y or z (contiguous_dimension.h): then
-// that dimension's loop is innermost, and the entry says so to the runtime
-// (INNER_DIMENSION_ATTRIBUTE). The innermost loop is parallel
-// (parallel_access.h), so LLVM vectorizes it across work-items.
-// Kernels that already have one (region_entries.cpp) are left alone.
+// for the local ids of the context's [items_begin, items_end), z
+// outermost, x innermost, unless the kernel's memory is contiguous along y
+// or z (contiguous_dimension.h): then that dimension's loop is innermost,
+// and the entry says so to the runtime (INNER_DIMENSION_ATTRIBUTE). The
+// innermost loop is parallel (parallel_access.h), so LLVM vectorizes it
+// across work-items. Kernels that already have one (region_entries.cpp)
+// are left alone.
+//
+// The range is the whole group, or one piece of it: an entry marked
+// SPLITTABLE_ATTRIBUTE may run a group in pieces on several threads at once
+// (sched/ndrange.rs), when its work-items cannot tell: no __local memory
+// (variables are the thread's own copy, arguments the thread's arena), no
+// operation that may wait for or talk to another work-item or command
+// (kernel_calls.h may_wait_for_others: atomics, volatile accesses, pipes,
+// inline asm), and no device-side enqueue (a child may wait for its
+// parent's group to end: CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP) nor call
+// through a pointer.
+//
+// Why: PolyBench's correlation has two groups of 256 work-items, the first
+// with 3/4 of the work (its loops are triangular); whole groups on two
+// cores took 3/4 of the serial time, and on 16 cores 14 of them idled.
 #include "contiguous_dimension.h"
 #include "kernel_abi.h"
 #include "kernel_calls.h"
@@ -14,6 +29,8 @@
 #include "passes.h"
 #include "work_group_copy.h"
 
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 
 using namespace llvm;
@@ -22,10 +39,32 @@ namespace ferrocl {
 
 namespace {
 
+// Whether running pieces of one group on several threads at once cannot
+// change what the kernel does (see the top of the file). Fails closed.
+bool splittable(const Function &kernel)
+{
+    for (const Argument &a : kernel.args())
+        if (a.getType()->isPointerTy() && a.getType()->getPointerAddressSpace() == 3)
+            return false;
+    if (!local_variables(kernel).empty() || may_wait_for_others(kernel))
+        return false;
+    for (const Function *f : reachable_functions(kernel)) {
+        // Device-side enqueue: a block's kernel passed to enqueue_kernel, or
+        // the builtins (declared until the back end links them).
+        if (is_block_kernel(f->getName()) || f->getName().contains("enqueue"))
+            return false;
+        for (const Instruction &i : instructions(*f))
+            if (const auto *call = dyn_cast<CallBase>(&i); call && call->isIndirectCall())
+                return false;
+    }
+    return true;
+}
+
 void add_group_entry(Function &kernel)
 {
     // Read on the kernel's own body, before the copy.
     unsigned inner = contiguous_dimension(kernel);
+    bool pieces = splittable(kernel);
     ParallelAccess access(kernel.getContext());
     Function *copy = work_group_copy(kernel, access);
     IRBuilder<> b(kernel.getContext());
@@ -33,7 +72,25 @@ void add_group_entry(Function &kernel)
     Function *entry = start.entry.entry;
     if (inner != 0)
         entry->addFnAttr(INNER_DIMENSION_ATTRIBUTE, std::to_string(inner));
+    if (pieces)
+        entry->addFnAttr(SPLITTABLE_ATTRIBUTE);
     LLVMContext &ctx = kernel.getContext();
+    Type *i64 = b.getInt64Ty();
+    // The local ids to run, [begin, end) per dimension, within the group.
+    Value *begin[3], *end[3];
+    Value *empty = start.empty;
+    for (unsigned d = 0; d < 3; d++) {
+        auto field = [&](uint64_t offset, const char *name) {
+            Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), start.entry.context,
+                                           b.getInt64(offset + 8 * d), Twine(name) + ".p" + Twine(d));
+            return b.CreateAlignedLoad(i64, p, Align(8), Twine(name) + Twine(d));
+        };
+        begin[d] = field(CONTEXT_ITEMS_BEGIN, "begin");
+        end[d] = b.CreateBinaryIntrinsic(Intrinsic::umin, field(CONTEXT_ITEMS_END, "end"),
+                                         start.local_size[d], nullptr, "items.end" + Twine(d));
+        empty = b.CreateOr(empty, b.CreateICmpUGE(begin[d], end[d]));
+    }
+    empty->setName("no.items");
     BasicBlock *head = b.GetInsertBlock();
     // The dimensions from the outermost loop in: `inner` last, the others
     // z before y before x.
@@ -46,8 +103,7 @@ void add_group_entry(Function &kernel)
     for (unsigned level = 2; level-- > 0;)
         latches[level] = BasicBlock::Create(ctx, names[dims[level]] + ".latch", entry);
     BasicBlock *done = BasicBlock::Create(ctx, "done", entry);
-    b.CreateCondBr(start.empty, done, heads[0]);
-    Type *i64 = b.getInt64Ty();
+    b.CreateCondBr(empty, done, heads[0]);
     PHINode *ids[3];
     for (unsigned level = 0; level < 3; level++) {
         b.SetInsertPoint(heads[level]);
@@ -64,7 +120,7 @@ void add_group_entry(Function &kernel)
         if (level < 2)
             b.SetInsertPoint(latches[level]);
         next[d] = b.CreateNUWAdd(ids[d], b.getInt64(1), "l" + names[d] + ".next");
-        Value *more = b.CreateICmpULT(next[d], start.local_size[d], names[d] + ".more");
+        Value *more = b.CreateICmpULT(next[d], end[d], names[d] + ".more");
         BasicBlock *out = level == 0 ? done : latches[level - 1];
         BranchInst *br = b.CreateCondBr(more, heads[level], out);
         // The innermost loop is the parallel one.
@@ -73,11 +129,11 @@ void add_group_entry(Function &kernel)
     }
     b.SetInsertPoint(done);
     b.CreateRetVoid();
-    ids[dims[0]]->addIncoming(b.getInt64(0), head);
+    ids[dims[0]]->addIncoming(begin[dims[0]], head);
     ids[dims[0]]->addIncoming(next[dims[0]], latches[0]);
-    ids[dims[1]]->addIncoming(b.getInt64(0), heads[0]);
+    ids[dims[1]]->addIncoming(begin[dims[1]], heads[0]);
     ids[dims[1]]->addIncoming(next[dims[1]], latches[1]);
-    ids[dims[2]]->addIncoming(b.getInt64(0), heads[1]);
+    ids[dims[2]]->addIncoming(begin[dims[2]], heads[1]);
     ids[dims[2]]->addIncoming(next[dims[2]], heads[2]);
 }
 

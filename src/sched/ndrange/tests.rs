@@ -57,6 +57,7 @@ fn kernel_info(name: &str, args: Vec<KernelArg>, barriers: bool) -> KernelInfo {
         denormals_are_zero: false,
         inner_dimension: 0,
         may_wait_for_others: false,
+        splittable: false,
     }
 }
 
@@ -215,6 +216,7 @@ fn executable() -> Arc<Executable> {
         (
             KernelInfo {
                 may_wait_for_others: true,
+                splittable: false,
                 ..kernel_info("fill_waiting", vec![global("out"), private("value")], false)
             },
             fill,
@@ -813,4 +815,28 @@ fn a_launch_is_short_once_its_kernel_ran_fast_unless_it_shares_host_memory() {
     let launch = Launch::new(&waiting, &s.queue.device).unwrap();
     launch.executable.group_pace[launch.index].store(100, Relaxed);
     assert!(!sched::ndrange::is_short(&launch, Some(&range(64))));
+}
+
+#[test]
+fn few_long_groups_are_cut_into_pieces_along_their_outermost_loop() {
+    use super::{pieces, Pieces};
+    let cut = |dim, step, count| Some(Pieces { dim, step, count });
+    // PolyBench's correlation on two threads: two groups of 256, four
+    // pieces of 64 each, eight in all.
+    assert_eq!(pieces([256, 1, 1], 2, 2, 0, 0), cut(0, 64, 4));
+    // Enough groups to share: whole.
+    assert_eq!(pieces([256, 1, 1], 8, 2, 0, 0), None);
+    // A group that was short last time stays whole, a long one does not.
+    assert_eq!(pieces([256, 1, 1], 1, 2, 0, 5_000), None);
+    assert_eq!(pieces([256, 1, 1], 1, 2, 0, 50_000), cut(0, 32, 8));
+    // One thread: nothing to share with.
+    assert_eq!(pieces([256, 1, 1], 1, 1, 0, 0), None);
+    // Too narrow for two pieces of whole vectors.
+    assert_eq!(pieces([32, 1, 1], 1, 16, 0, 0), None);
+    // A 32 x 8 group: cut into rows, the innermost loop (x) stays whole.
+    assert_eq!(pieces([32, 8, 1], 1, 4, 0, 0), cut(1, 1, 8));
+    // Innermost loop along y: the loops are z, x, y, and x is cut.
+    assert_eq!(pieces([64, 4, 1], 1, 2, 1, 0), cut(0, 8, 8));
+    // Uneven: 100 work-items in pieces of whole vectors, the last shorter.
+    assert_eq!(pieces([100, 1, 1], 1, 2, 0, 0), cut(0, 32, 4));
 }

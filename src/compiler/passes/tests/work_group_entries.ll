@@ -6,7 +6,10 @@
 ; the context the twins read (%ctx.invariant). A helper
 ; named like a work-group function is ordinary code; a kernel calling a real
 ; work-group function, or whose callee asks for a work-item id itself,
-; gets no entry.
+; gets no entry. The loops run the context's [items_begin, items_end) of
+; local ids (within the group's size), and an entry whose work-items cannot
+; tell is marked for running in pieces on several threads; one with a
+; __local argument is not.
 
 ; CHECK-LABEL: define spir_kernel void @scale(
 ; CHECK: call i64 @_Z13get_global_idj(i32 0)
@@ -20,23 +23,31 @@
 ; CHECK: store float %z, ptr addrspace(1) %p, align 4, !alias.scope [[MEMORY]], !noalias [[OTHERS]], !llvm.access.group [[GROUP]]
 
 ; CHECK-LABEL: define void @__ferrocl_wg_scale(ptr %args, ptr noalias readonly %ctx)
+; CHECK-SAME: [[PIECES:#[0-9]+]]
 ; CHECK: store ptr %ctx, ptr @__ferrocl_ctx
 ; CHECK: %v1 = load float, ptr %a1, align 1
 ; CHECK: %ls0 = load i64, ptr %ls.p0, align 8, !range [[RANGE:![0-9]+]]
 ; CHECK: %ctx.invariant = alloca [152 x i8], align 8
 ; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %ctx.invariant, ptr align 8 %ctx, i64 152, i1 false)
-; CHECK: br i1 %ls.zero, label %done, label %z
+; CHECK: %begin0 = load i64, ptr %begin.p0, align 8
+; CHECK: %end0 = load i64, ptr %end.p0, align 8
+; CHECK: %items.end0 = call i64 @llvm.umin.i64(i64 %end0, i64 %ls0)
+; CHECK: br i1 %no.items, label %done, label %z
 ; CHECK: x:
-; CHECK-NEXT: %lx = phi i64 [ 0, %y ], [ %lx.next, %x ]
+; CHECK-NEXT: %lx = phi i64 [ %begin0, %y ], [ %lx.next, %x ]
 ; CHECK-NEXT: call void @__ferrocl_wgbody.scale(ptr addrspace(1) %v0, float %v1, ptr %ctx.invariant, i64 %lx, i64 %ly, i64 %lz)
+; CHECK: %x.more = icmp ult i64 %lx.next, %items.end0
 ; CHECK: br i1 %x.more, label %x, label %y.latch, !llvm.loop [[LOOP:![0-9]+]]
 
+; CHECK-LABEL: define void @__ferrocl_wg_scratch(ptr %args, ptr noalias readonly %ctx) {
 ; CHECK-LABEL: define internal void @__ferrocl_wgbody.named(
 ; CHECK-LABEL: define void @__ferrocl_wg_named(
+; CHECK-SAME: [[PIECES]]
 ; CHECK-NOT: @__ferrocl_wg_reduce
 ; CHECK-NOT: @__ferrocl_wg_indirect
 
 ; CHECK: attributes [[COPY]] = { alwaysinline }
+; CHECK: attributes [[PIECES]] = { "ferrocl-splittable" }
 ; CHECK: [[RANGE]] = !{i64 0, i64 1025}
 ; CHECK: [[LOOP]] = distinct !{[[LOOP]], [[PARALLEL:![0-9]+]], [[ONCE:![0-9]+]], [[NORUNTIME:![0-9]+]]}
 ; CHECK: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses", [[GROUP]]}
@@ -53,6 +64,13 @@ entry:
   store float %y, ptr %t, align 4
   %z = load float, ptr %t, align 4
   store float %z, ptr addrspace(1) %p, align 4
+  ret void
+}
+
+define spir_kernel void @scratch(ptr addrspace(1) %out, ptr addrspace(3) %s) {
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %p = getelementptr inbounds i32, ptr addrspace(3) %s, i64 %l
+  store i32 1, ptr addrspace(3) %p, align 4
   ret void
 }
 

@@ -8,25 +8,25 @@
 
 ; CHECK-LABEL: define void @__ferrocl_wg_fan2(
 ; CHECK-SAME: [[FAN2:#[0-9]+]]
-; CHECK: br i1 %ls.zero, label %done, label %z
+; CHECK: br i1 %no.items, label %done, label %z
 ; CHECK: z:
-; CHECK-NEXT: %lz = phi i64 [ 0, %entry ], [ %lz.next, %z.latch ]
+; CHECK-NEXT: %lz = phi i64 [ %begin2, %entry ], [ %lz.next, %z.latch ]
 ; CHECK: x:
-; CHECK-NEXT: %lx = phi i64 [ 0, %z ], [ %lx.next, %x.latch ]
+; CHECK-NEXT: %lx = phi i64 [ %begin0, %z ], [ %lx.next, %x.latch ]
 ; CHECK: y:
-; CHECK-NEXT: %ly = phi i64 [ 0, %x ], [ %ly.next, %y ]
-; CHECK: %y.more = icmp ult i64 %ly.next, %ls1
+; CHECK-NEXT: %ly = phi i64 [ %begin1, %x ], [ %ly.next, %y ]
+; CHECK: %y.more = icmp ult i64 %ly.next, %items.end1
 ; CHECK-NEXT: br i1 %y.more, label %y, label %x.latch, !llvm.loop
 ; CHECK: x.latch:
-; CHECK: %x.more = icmp ult i64 %lx.next, %ls0
+; CHECK: %x.more = icmp ult i64 %lx.next, %items.end0
 ; CHECK-NEXT: br i1 %x.more, label %x, label %z.latch
 
 ; CHECK-LABEL: define void @__ferrocl_wg_rows(
 ; CHECK-NOT: ferrocl-inner-dimension
 ; CHECK: x:
-; CHECK-NEXT: %lx = phi i64 [ 0, %y ], [ %lx.next, %x ]
+; CHECK-NEXT: %lx = phi i64 [ %begin0, %y ], [ %lx.next, %x ]
 
-; CHECK: attributes [[FAN2]] = { "ferrocl-inner-dimension"="1" }
+; CHECK: attributes [[FAN2]] = { "ferrocl-inner-dimension"="1" "ferrocl-splittable" }
 define spir_kernel void @fan2(ptr addrspace(1) %m, ptr addrspace(1) %a, i32 %size, i32 %t) {
 entry:
   %gx = call i64 @_Z13get_global_idj(i32 0)
