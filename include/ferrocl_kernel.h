@@ -92,7 +92,7 @@ struct ferrocl_wg_ctx {
     /* The local ids a barrier-free kernel's work-group entry runs,
      * [items_begin, items_end) in each dimension: the whole group, or, for
      * an entry marked splittable, one piece of it while other threads run
-     * the others. */
+     * the others. Never beyond local_size. */
     size_t items_begin[3];
     size_t items_end[3];
 };

@@ -47,7 +47,8 @@ pub struct WorkGroupContext {
     /// The local ids a barrier-free kernel's work-group entry runs,
     /// [items_begin, items_end) in each dimension: the whole group, or one
     /// piece of it when the kernel is splittable (KernelInfo::splittable)
-    /// and other threads run the other pieces.
+    /// and other threads run the other pieces. Never beyond `local_size`:
+    /// the entry does not check.
     pub items_begin: [usize; 3],
     pub items_end: [usize; 3],
 }

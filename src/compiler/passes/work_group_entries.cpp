@@ -1,7 +1,8 @@
 // `ferrocl-work-group-entries`: each kernel without barriers whose
 // work-item functions can become loop variables (kernel_calls.h loop_safe)
 // gets a work-group entry, `__ferrocl_wg_K`, that runs its work-group copy
-// for the local ids of the context's [items_begin, items_end), z
+// for the local ids of the context's [items_begin, items_end) (within the
+// group: abi.rs WorkGroupContext::items_begin), z
 // outermost, x innermost, unless the kernel's memory is contiguous along y
 // or z (contiguous_dimension.h): then that dimension's loop is innermost,
 // and the entry says so to the runtime (INNER_DIMENSION_ATTRIBUTE). The
@@ -30,7 +31,7 @@
 #include "work_group_copy.h"
 
 #include <llvm/IR/InstIterator.h>
-#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 using namespace llvm;
@@ -76,18 +77,24 @@ void add_group_entry(Function &kernel)
         entry->addFnAttr(SPLITTABLE_ATTRIBUTE);
     LLVMContext &ctx = kernel.getContext();
     Type *i64 = b.getInt64Ty();
-    // The local ids to run, [begin, end) per dimension, within the group.
+    // The local ids to run, [begin, end) per dimension, within the group
+    // (the runtime sees to it). Tested for emptiness all the same: under
+    // that test LLVM knows each loop's trip count to be end - begin, and
+    // without it Rodinia's Fan2 ran 1.7x slower.
+    MDNode *ids_range =
+        MDBuilder(ctx).createRange(APInt(64, 0), APInt(64, MAX_WORK_GROUP_SIZE + 1));
     Value *begin[3], *end[3];
     Value *empty = start.empty;
     for (unsigned d = 0; d < 3; d++) {
         auto field = [&](uint64_t offset, const char *name) {
             Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), start.entry.context,
                                            b.getInt64(offset + 8 * d), Twine(name) + ".p" + Twine(d));
-            return b.CreateAlignedLoad(i64, p, Align(8), Twine(name) + Twine(d));
+            LoadInst *v = b.CreateAlignedLoad(i64, p, Align(8), Twine(name) + Twine(d));
+            v->setMetadata(LLVMContext::MD_range, ids_range);
+            return v;
         };
         begin[d] = field(CONTEXT_ITEMS_BEGIN, "begin");
-        end[d] = b.CreateBinaryIntrinsic(Intrinsic::umin, field(CONTEXT_ITEMS_END, "end"),
-                                         start.local_size[d], nullptr, "items.end" + Twine(d));
+        end[d] = field(CONTEXT_ITEMS_END, "end");
         empty = b.CreateOr(empty, b.CreateICmpUGE(begin[d], end[d]));
     }
     empty->setName("no.items");

@@ -29,14 +29,13 @@
 ; CHECK: %ls0 = load i64, ptr %ls.p0, align 8, !range [[RANGE:![0-9]+]]
 ; CHECK: %ctx.invariant = alloca [152 x i8], align 8
 ; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %ctx.invariant, ptr align 8 %ctx, i64 152, i1 false)
-; CHECK: %begin0 = load i64, ptr %begin.p0, align 8
-; CHECK: %end0 = load i64, ptr %end.p0, align 8
-; CHECK: %items.end0 = call i64 @llvm.umin.i64(i64 %end0, i64 %ls0)
+; CHECK: %begin0 = load i64, ptr %begin.p0, align 8, !range [[RANGE]]
+; CHECK: %end0 = load i64, ptr %end.p0, align 8, !range [[RANGE]]
 ; CHECK: br i1 %no.items, label %done, label %z
 ; CHECK: x:
 ; CHECK-NEXT: %lx = phi i64 [ %begin0, %y ], [ %lx.next, %x ]
 ; CHECK-NEXT: call void @__ferrocl_wgbody.scale(ptr addrspace(1) %v0, float %v1, ptr %ctx.invariant, i64 %lx, i64 %ly, i64 %lz)
-; CHECK: %x.more = icmp ult i64 %lx.next, %items.end0
+; CHECK: %x.more = icmp ult i64 %lx.next, %end0
 ; CHECK: br i1 %x.more, label %x, label %y.latch, !llvm.loop [[LOOP:![0-9]+]]
 
 ; CHECK-LABEL: define void @__ferrocl_wg_scratch(ptr %args, ptr noalias readonly %ctx) {

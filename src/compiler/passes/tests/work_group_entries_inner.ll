@@ -15,10 +15,10 @@
 ; CHECK-NEXT: %lx = phi i64 [ %begin0, %z ], [ %lx.next, %x.latch ]
 ; CHECK: y:
 ; CHECK-NEXT: %ly = phi i64 [ %begin1, %x ], [ %ly.next, %y ]
-; CHECK: %y.more = icmp ult i64 %ly.next, %items.end1
+; CHECK: %y.more = icmp ult i64 %ly.next, %end1
 ; CHECK-NEXT: br i1 %y.more, label %y, label %x.latch, !llvm.loop
 ; CHECK: x.latch:
-; CHECK: %x.more = icmp ult i64 %lx.next, %items.end0
+; CHECK: %x.more = icmp ult i64 %lx.next, %end0
 ; CHECK-NEXT: br i1 %x.more, label %x, label %z.latch
 
 ; CHECK-LABEL: define void @__ferrocl_wg_rows(
