@@ -259,13 +259,38 @@ kernel void triangle(global float *out, global int *runs, int n) {
     out[j] = s;
     runs[j] = runs[j] + 1;
 }
+// Its loop has one trip count for every work-item: it gets implicit
+// barriers and runs as regions.
+kernel void uniform_loop(global float *out, global int *runs, int n) {
+    size_t j = get_global_id(0) + get_global_size(0) * get_global_id(1);
+    float s = 0.0f;
+    for (int k = 0; k < n; k++)
+        s += (float)((j + k) % 97 == 0);
+    out[j] = s;
+    runs[j] = runs[j] + 1;
+}
 "#;
 
 /// Groups too few for 24 workers are cut into pieces that run on several
 /// threads at once (sched/ndrange.rs `pieces`): every work-item still runs
-/// exactly once, in 1-D and 2-D groups, uniform and not.
+/// exactly once, in 1-D and 2-D groups, uniform and not. A kernel run as
+/// regions (implicit barriers) runs whole groups beside it.
 #[test]
 fn few_groups_cut_into_pieces_run_every_work_item_once_on_24_workers() {
+    for (name, want) in [
+        (
+            c"triangle",
+            (|j: usize, n: i32| (n - (j % 97) as i32).max(0) as f32) as fn(usize, i32) -> f32,
+        ),
+        (c"uniform_loop", |j, n| {
+            (0..n as usize).filter(|k| (j + k) % 97 == 0).count() as f32
+        }),
+    ] {
+        run_in_pieces(name, want);
+    }
+}
+
+fn run_in_pieces(name: &std::ffi::CStr, want: fn(usize, i32) -> f32) {
     std::env::set_var("FERROCL_WORKERS", WORKERS.to_string());
     select_ferrocl();
     let setup = Setup::new(platforms()[0]);
@@ -288,7 +313,7 @@ fn few_groups_cut_into_pieces_run_every_work_item_once_on_24_workers() {
             ),
             CL_SUCCESS
         );
-        let k = clCreateKernel(p, c"triangle".as_ptr(), &mut err);
+        let k = clCreateKernel(p, name.as_ptr(), &mut err);
         assert_eq!(err, CL_SUCCESS);
         (p, k)
     };
@@ -353,11 +378,10 @@ fn few_groups_cut_into_pieces_run_every_work_item_once_on_24_workers() {
             }
         }
         for j in 0..items {
-            let want = (n - (j % 97) as i32).max(0) as f32;
             assert_eq!(
                 (out[j], runs[j]),
-                (want, 2),
-                "work-item {j} of {global:?} in groups of {local:?}"
+                (want(j, n), 2),
+                "{name:?}: work-item {j} of {global:?} in groups of {local:?}"
             );
         }
     }

@@ -894,6 +894,19 @@ kernel void local_argument(global int *out, local int *scratch) {
 kernel void global_atomics(global int *count) {
     atomic_inc(count);
 }
+kernel void implicit_only(global float *out, global const float *a, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; k++)
+        s += a[k] * (float)get_global_id(0);
+    out[get_global_id(0)] = s;
+}
+kernel void real_barrier(global float *out, global const float *a, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; k++)
+        s += a[k] * (float)get_global_id(0);
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[get_global_id(0)] = s;
+}
 kernel void enqueues(global int *out) {
     out[get_global_id(0)] = 1;
     if (get_global_id(0) == 0)
@@ -904,11 +917,19 @@ kernel void enqueues(global int *out) {
     let exe = compile(src, "-cl-std=CL3.0").unwrap_or_else(|e| panic!("{}", e.log()));
     let info = |n| &exe.kernels[exe.kernel_index(n).unwrap()];
     assert!(info("triangle").group_entry && info("triangle").splittable);
+    // Run as regions (its loop gets implicit barriers): whole groups. The
+    // region entries' loops take no range (tried: reading it cost kernels
+    // run as regions up to 1.6x, Rodinia's backprop among them).
+    let implicit = info("implicit_only");
+    assert!(implicit.group_entry && implicit.frame_size > 0);
+    assert!(info("real_barrier").group_entry && info("real_barrier").frame_size > 0);
     for name in [
         "local_variable",
         "local_argument",
         "global_atomics",
         "enqueues",
+        "implicit_only",
+        "real_barrier",
     ] {
         assert!(!info(name).splittable, "{name}");
     }

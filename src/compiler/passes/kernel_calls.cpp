@@ -149,6 +149,28 @@ bool only_own_barriers(const Function &kernel)
     return true;
 }
 
+bool may_run_in_pieces(const Function &kernel)
+{
+    for (const Argument &a : kernel.args())
+        if (a.getType()->isPointerTy() && a.getType()->getPointerAddressSpace() == 3)
+            return false;
+    if (!local_variables(kernel).empty() || may_wait_for_others(kernel))
+        return false;
+    for (const Function *f : reachable_functions(kernel)) {
+        StringRef name = f->getName();
+        if (is_wait(name) && name != IMPLICIT_BARRIER)
+            return false;
+        // Device-side enqueue: a block's kernel passed to enqueue_kernel, or
+        // the builtins (declared until the back end links them).
+        if (is_block_kernel(name) || name.contains("enqueue"))
+            return false;
+        for (const Instruction &i : instructions(*f))
+            if (const auto *call = dyn_cast<CallBase>(&i); call && call->isIndirectCall())
+                return false;
+    }
+    return true;
+}
+
 bool calls_implicit_barrier(const Function &kernel)
 {
     for (const GlobalValue *g : named(kernel))

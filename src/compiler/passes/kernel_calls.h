@@ -43,6 +43,16 @@ bool only_own_barriers(const llvm::Function &kernel);
 // thread enqueues.
 bool may_wait_for_others(const llvm::Function &kernel);
 
+// Pieces of one of its work-groups (ranges of local ids) may run on
+// several threads at once: its work-items cannot tell (work_group_entries.cpp
+// marks barrier-free kernels' entries so; region entries take no range). No __local memory
+// (variables are a thread's own copy, arguments a thread's arena), no
+// barrier but implicit ones (implicit_barriers.cpp, which order nothing
+// OpenCL orders), nothing that may wait for another work-item or command
+// (may_wait_for_others), no device-side enqueue (a child may wait for its
+// parent's work-group to end) and no call through a pointer. Fails closed.
+bool may_run_in_pieces(const llvm::Function &kernel);
+
 // It calls the implicit barrier (implicit_barriers.cpp) itself.
 bool calls_implicit_barrier(const llvm::Function &kernel);
 

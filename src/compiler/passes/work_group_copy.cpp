@@ -135,4 +135,25 @@ GroupEntryStart start_group_entry(Function &kernel, IRBuilder<> &b)
     return start;
 }
 
+ItemRange load_item_range(IRBuilder<> &b, const GroupEntryStart &start)
+{
+    MDNode *ids = MDBuilder(b.getContext())
+                      .createRange(APInt(64, 0), APInt(64, MAX_WORK_GROUP_SIZE + 1));
+    ItemRange range{{}, {}, start.empty};
+    for (unsigned d = 0; d < 3; d++) {
+        auto field = [&](uint64_t offset, const char *name) {
+            Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), start.entry.context,
+                                           b.getInt64(offset + 8 * d), Twine(name) + ".p" + Twine(d));
+            LoadInst *v = b.CreateAlignedLoad(b.getInt64Ty(), p, Align(8), Twine(name) + Twine(d));
+            v->setMetadata(LLVMContext::MD_range, ids);
+            return v;
+        };
+        range.begin[d] = field(CONTEXT_ITEMS_BEGIN, "begin");
+        range.end[d] = field(CONTEXT_ITEMS_END, "end");
+        range.empty = b.CreateOr(range.empty, b.CreateICmpUGE(range.begin[d], range.end[d]));
+    }
+    range.empty->setName("no.items");
+    return range;
+}
+
 } // namespace ferrocl

@@ -12,13 +12,8 @@
 //
 // The range is the whole group, or one piece of it: an entry marked
 // SPLITTABLE_ATTRIBUTE may run a group in pieces on several threads at once
-// (sched/ndrange.rs), when its work-items cannot tell: no __local memory
-// (variables are the thread's own copy, arguments the thread's arena), no
-// operation that may wait for or talk to another work-item or command
-// (kernel_calls.h may_wait_for_others: atomics, volatile accesses, pipes,
-// inline asm), and no device-side enqueue (a child may wait for its
-// parent's group to end: CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP) nor call
-// through a pointer.
+// (sched/ndrange.rs), when its work-items cannot tell (kernel_calls.h
+// may_run_in_pieces).
 //
 // Why: PolyBench's correlation has two groups of 256 work-items, the first
 // with 3/4 of the work (its loops are triangular); whole groups on two
@@ -30,8 +25,6 @@
 #include "passes.h"
 #include "work_group_copy.h"
 
-#include <llvm/IR/InstIterator.h>
-#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 
 using namespace llvm;
@@ -40,32 +33,11 @@ namespace ferrocl {
 
 namespace {
 
-// Whether running pieces of one group on several threads at once cannot
-// change what the kernel does (see the top of the file). Fails closed.
-bool splittable(const Function &kernel)
-{
-    for (const Argument &a : kernel.args())
-        if (a.getType()->isPointerTy() && a.getType()->getPointerAddressSpace() == 3)
-            return false;
-    if (!local_variables(kernel).empty() || may_wait_for_others(kernel))
-        return false;
-    for (const Function *f : reachable_functions(kernel)) {
-        // Device-side enqueue: a block's kernel passed to enqueue_kernel, or
-        // the builtins (declared until the back end links them).
-        if (is_block_kernel(f->getName()) || f->getName().contains("enqueue"))
-            return false;
-        for (const Instruction &i : instructions(*f))
-            if (const auto *call = dyn_cast<CallBase>(&i); call && call->isIndirectCall())
-                return false;
-    }
-    return true;
-}
-
 void add_group_entry(Function &kernel)
 {
     // Read on the kernel's own body, before the copy.
     unsigned inner = contiguous_dimension(kernel);
-    bool pieces = splittable(kernel);
+    bool pieces = may_run_in_pieces(kernel);
     ParallelAccess access(kernel.getContext());
     Function *copy = work_group_copy(kernel, access);
     IRBuilder<> b(kernel.getContext());
@@ -77,27 +49,8 @@ void add_group_entry(Function &kernel)
         entry->addFnAttr(SPLITTABLE_ATTRIBUTE);
     LLVMContext &ctx = kernel.getContext();
     Type *i64 = b.getInt64Ty();
-    // The local ids to run, [begin, end) per dimension, within the group
-    // (the runtime sees to it). Tested for emptiness all the same: under
-    // that test LLVM knows each loop's trip count to be end - begin, and
-    // without it Rodinia's Fan2 ran 1.7x slower.
-    MDNode *ids_range =
-        MDBuilder(ctx).createRange(APInt(64, 0), APInt(64, MAX_WORK_GROUP_SIZE + 1));
-    Value *begin[3], *end[3];
-    Value *empty = start.empty;
-    for (unsigned d = 0; d < 3; d++) {
-        auto field = [&](uint64_t offset, const char *name) {
-            Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), start.entry.context,
-                                           b.getInt64(offset + 8 * d), Twine(name) + ".p" + Twine(d));
-            LoadInst *v = b.CreateAlignedLoad(i64, p, Align(8), Twine(name) + Twine(d));
-            v->setMetadata(LLVMContext::MD_range, ids_range);
-            return v;
-        };
-        begin[d] = field(CONTEXT_ITEMS_BEGIN, "begin");
-        end[d] = field(CONTEXT_ITEMS_END, "end");
-        empty = b.CreateOr(empty, b.CreateICmpUGE(begin[d], end[d]));
-    }
-    empty->setName("no.items");
+    ItemRange range = load_item_range(b, start);
+    Value *const *begin = range.begin, *const *end = range.end;
     BasicBlock *head = b.GetInsertBlock();
     // The dimensions from the outermost loop in: `inner` last, the others
     // z before y before x.
@@ -110,7 +63,7 @@ void add_group_entry(Function &kernel)
     for (unsigned level = 2; level-- > 0;)
         latches[level] = BasicBlock::Create(ctx, names[dims[level]] + ".latch", entry);
     BasicBlock *done = BasicBlock::Create(ctx, "done", entry);
-    b.CreateCondBr(empty, done, heads[0]);
+    b.CreateCondBr(range.empty, done, heads[0]);
     PHINode *ids[3];
     for (unsigned level = 0; level < 3; level++) {
         b.SetInsertPoint(heads[level]);
