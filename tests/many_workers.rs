@@ -10,7 +10,7 @@
 
 mod common;
 use common::*;
-use std::ffi::{c_char, c_void};
+use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
@@ -83,16 +83,9 @@ fn many_threads_and_queues_with_cross_queue_dependencies_on_24_workers() {
     let per_thread = items_per_thread();
     let total = per_thread * THREADS;
     let mut err = 0;
-    let (src, len) = (SOURCE.as_ptr() as *const c_char, SOURCE.len());
-    // SAFETY: valid context and device, one source string of len bytes, a
-    // zero-initialized buffer of `total` ints.
+    let p = setup.build(SOURCE, None);
+    // SAFETY: a valid context, a zero-initialized buffer of `total` ints.
     let (program, hits) = unsafe {
-        let p = clCreateProgramWithSource(setup.context, 1, &src, &len, &mut err);
-        assert_eq!(err, CL_SUCCESS);
-        assert_eq!(
-            clBuildProgram(p, 1, &setup.device, null(), null(), null_mut()),
-            CL_SUCCESS
-        );
         let zeros = vec![0i32; total];
         let flags = (CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
         let hits = clCreateBuffer(
@@ -297,22 +290,9 @@ fn run_in_pieces(name: &std::ffi::CStr, want: fn(usize, i32) -> f32) {
     let q = setup.queue(0);
     let n: i32 = 300;
     let mut err = 0;
-    let (src, len) = (TRIANGLE.as_ptr() as *const c_char, TRIANGLE.len());
-    // SAFETY: valid context and device, one source string of len bytes.
+    let p = setup.build(TRIANGLE, Some(c"-cl-std=CL3.0"));
+    // SAFETY: a built program with that kernel.
     let (program, kernel) = unsafe {
-        let p = clCreateProgramWithSource(setup.context, 1, &src, &len, &mut err);
-        assert_eq!(err, CL_SUCCESS);
-        assert_eq!(
-            clBuildProgram(
-                p,
-                1,
-                &setup.device,
-                c"-cl-std=CL3.0".as_ptr(),
-                null(),
-                null_mut()
-            ),
-            CL_SUCCESS
-        );
         let k = clCreateKernel(p, name.as_ptr(), &mut err);
         assert_eq!(err, CL_SUCCESS);
         (p, k)

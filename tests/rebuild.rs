@@ -5,7 +5,7 @@
 
 mod common;
 use common::*;
-use std::ffi::{c_char, c_void};
+use std::ffi::c_void;
 use std::ptr::{null, null_mut};
 
 /// Three kernels; `add`'s constant is what an edit changes.
@@ -25,16 +25,10 @@ fn source(add: i32) -> String {
 
 /// The program built from `src`, and its build log.
 fn build(s: &Setup, src: &str) -> (cl_program, String) {
-    let (p, len, mut err) = (src.as_ptr() as *const c_char, src.len(), 0);
-    // SAFETY: one string of len bytes; a valid program and device, and
-    // out-pointers of the sizes given.
+    let prog = s.build(src, None);
+    // SAFETY: a valid program and device, and out-pointers of the sizes
+    // given.
     unsafe {
-        let prog = clCreateProgramWithSource(s.context, 1, &p, &len, &mut err);
-        assert_eq!(err, CL_SUCCESS);
-        assert_eq!(
-            clBuildProgram(prog, 1, &s.device, null(), null(), null_mut()),
-            CL_SUCCESS
-        );
         let mut n = 0;
         let log_query = CL_PROGRAM_BUILD_LOG;
         assert_eq!(

@@ -528,7 +528,6 @@ fn execute_groups(
         ),
         _ => None,
     };
-    let per_group = split.map_or(1, |p| p.count);
     // Called once per participating thread: the per-thread set-up below is
     // paid once, however many ranges of groups the thread then claims.
     let body = |claims: &mut Claims<'_>| {
@@ -556,7 +555,7 @@ fn execute_groups(
             // groups of 128 work-items, 30 ns each.
             let (g, piece) = match split {
                 None => (unit, 0),
-                Some(_) => (unit / per_group, unit % per_group),
+                Some(p) => (unit / p.count, unit % p.count),
             };
             let group_id = group_id_of(g, groups, info.inner_dimension);
             let local_size = [0, 1, 2]
@@ -608,8 +607,9 @@ fn execute_groups(
                     Ok(())
                 }
             };
-            // A split kernel enqueues no children (it calls nothing through
-            // the context), so no group gate waits for its pieces.
+            // A split kernel enqueues no children (the compiler marks no
+            // kernel that may: may_run_in_pieces), so no group gate waits
+            // for its pieces.
             if split.is_none() {
                 side.group_done(device_queue::linear_group_id(group_id, groups));
             }
@@ -621,12 +621,12 @@ fn execute_groups(
     };
     let ran = match split {
         None => pool.parallel_for(range.group_count(), 0, group_pace, &body),
-        Some(_) => {
+        Some(p) => {
             // The pace is kept per group: a piece's is a share of it.
             use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-            let count = per_group as u64;
+            let count = p.count as u64;
             let piece_pace = AtomicU64::new(group_pace.load(Relaxed) / count);
-            let ran = pool.parallel_for(range.group_count() * per_group, 0, &piece_pace, &body);
+            let ran = pool.parallel_for(range.group_count() * p.count, 0, &piece_pace, &body);
             group_pace.store(piece_pace.load(Relaxed).saturating_mul(count), Relaxed);
             ran
         }

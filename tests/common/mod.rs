@@ -258,6 +258,29 @@ impl Setup {
         }
     }
 
+    /// The program of `source` built for the device with `options`;
+    /// creating and building it must succeed.
+    pub fn build(&self, source: &str, options: Option<&std::ffi::CStr>) -> cl_program {
+        let (src, len, mut err) = (source.as_ptr() as *const c_char, source.len(), 0);
+        let options = options.map_or(std::ptr::null(), |o| o.as_ptr());
+        // SAFETY: one string of len bytes; a valid context and device, a
+        // NUL-terminated option string or null.
+        unsafe {
+            let p = clCreateProgramWithSource(self.context, 1, &src, &len, &mut err);
+            assert_eq!(err, CL_SUCCESS);
+            let built = clBuildProgram(
+                p,
+                1,
+                &self.device,
+                options,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            );
+            assert_eq!(built, CL_SUCCESS);
+            p
+        }
+    }
+
     pub fn queue(&self, properties: cl_command_queue_properties) -> cl_command_queue {
         let props = [CL_QUEUE_PROPERTIES as cl_queue_properties, properties, 0];
         let mut err = 0;

@@ -44,8 +44,9 @@ bool only_own_barriers(const llvm::Function &kernel);
 bool may_wait_for_others(const llvm::Function &kernel);
 
 // Pieces of one of its work-groups (ranges of local ids) may run on
-// several threads at once: its work-items cannot tell (work_group_entries.cpp
-// marks barrier-free kernels' entries so; region entries take no range). No __local memory
+// several threads at once: its work-items cannot tell
+// (work_group_entries.cpp marks barrier-free kernels' entries so; region
+// entries take no range). No __local memory
 // (variables are a thread's own copy, arguments a thread's arena), no
 // barrier but implicit ones (implicit_barriers.cpp, which order nothing
 // OpenCL orders), nothing that may wait for another work-item or command
