@@ -443,6 +443,30 @@ fn group_id_of(g: usize, groups: [usize; 3], inner: usize) -> [usize; 3] {
     id
 }
 
+/// group_id_of's order of dimensions, fastest first.
+fn walk_order(inner: usize) -> [usize; 3] {
+    let inner = if inner < 3 { inner } else { 0 };
+    let mut order = [inner, 0, 0];
+    for (slot, d) in order[1..].iter_mut().zip((0..3).filter(|&d| d != inner)) {
+        *slot = d;
+    }
+    order
+}
+
+/// The id of the group after `id` in group_id_of's order (`order` from
+/// walk_order): counted up in place, without group_id_of's division per
+/// dimension. Why: SHOC's Triad runs 32,768 groups of 30 ns each, where
+/// the executor's cost per group shows.
+fn next_group_id(id: &mut [usize; 3], groups: [usize; 3], order: [usize; 3]) {
+    for d in order {
+        id[d] += 1;
+        if id[d] < groups[d] {
+            return;
+        }
+        id[d] = 0;
+    }
+}
+
 /// How a launch's groups are cut into pieces that run on several threads
 /// at once (KernelInfo::splittable): each group into `count` ranges of
 /// `step` local ids along dimension `dim` (the last may be shorter, or
@@ -550,72 +574,102 @@ fn execute_groups(
         // below this one.
         let stack_marker = 0u8;
         let stack_top = std::ptr::addr_of!(stack_marker) as *mut c_void;
-        for unit in claims.flatten() {
-            // No division per group unless split: SHOC's Triad runs 32,768
-            // groups of 128 work-items, 30 ns each.
-            let (g, piece) = match split {
-                None => (unit, 0),
-                Some(p) => (unit / p.count, unit % p.count),
-            };
-            let group_id = group_id_of(g, groups, info.inner_dimension);
-            let local_size = [0, 1, 2]
-                .map(|d| range.local[d].min(range.global[d] - group_id[d] * range.local[d]));
-            let (mut items_begin, mut items_end) = ([0; 3], local_size);
-            if let Some(p) = split {
-                items_begin[p.dim] = (piece * p.step).min(local_size[p.dim]);
-                items_end[p.dim] = ((piece + 1) * p.step).min(local_size[p.dim]);
-                if items_begin[p.dim] == items_end[p.dim] {
-                    continue;
+        // One context per thread: each group sets its own fields, and
+        // those the executors below change are set again.
+        let mut ctx = WorkGroupContext {
+            work_dim: range.work_dim,
+            reserved: 0,
+            global_offset: range.offset,
+            global_size: range.global,
+            local_size: range.local,
+            enqueued_local_size: range.local,
+            num_groups: groups,
+            group_id: [0; 3],
+            local_id: [0; 3],
+            barrier: barrier_unexpected,
+            printf_fn: printf_entry,
+            executor: std::ptr::null_mut(),
+            frame: frame.as_mut_ptr() as *mut c_void,
+            frame_end: frame.as_mut_ptr_range().end as *mut c_void,
+            collective_scratch: scratch.as_mut_ptr(),
+            enqueue_fn: device_queue::enqueue_unavailable,
+            device_op: device_queue::device_op_unavailable,
+            device_side: std::ptr::null_mut(),
+            local_arena_begin,
+            local_arena_end,
+            stack_top,
+            items_begin: [0; 3],
+            items_end: range.local,
+        };
+        device_queue::install(&mut ctx, side);
+        let collective_scratch = ctx.collective_scratch;
+        // Runs the group ctx.group_id names, or one piece of it: false once
+        // a group failed.
+        let run = |ctx: &mut WorkGroupContext, piece: Option<(Pieces, usize)>| -> bool {
+            for d in 0..3 {
+                let size = range.local[d].min(range.global[d] - ctx.group_id[d] * range.local[d]);
+                ctx.local_size[d] = size;
+                ctx.items_begin[d] = 0;
+                ctx.items_end[d] = size;
+                ctx.local_id[d] = 0;
+            }
+            ctx.barrier = barrier_unexpected;
+            ctx.executor = std::ptr::null_mut();
+            ctx.collective_scratch = collective_scratch;
+            if let Some((p, piece)) = piece {
+                ctx.items_begin[p.dim] = (piece * p.step).min(ctx.local_size[p.dim]);
+                ctx.items_end[p.dim] = ((piece + 1) * p.step).min(ctx.local_size[p.dim]);
+                if ctx.items_begin[p.dim] == ctx.items_end[p.dim] {
+                    return true;
                 }
             }
-            let mut ctx = WorkGroupContext {
-                work_dim: range.work_dim,
-                reserved: 0,
-                global_offset: range.offset,
-                global_size: range.global,
-                local_size,
-                enqueued_local_size: range.local,
-                num_groups: groups,
-                group_id,
-                local_id: [0; 3],
-                barrier: barrier_unexpected,
-                printf_fn: printf_entry,
-                executor: std::ptr::null_mut(),
-                frame: frame.as_mut_ptr() as *mut c_void,
-                frame_end: frame.as_mut_ptr_range().end as *mut c_void,
-                collective_scratch: scratch.as_mut_ptr(),
-                enqueue_fn: device_queue::enqueue_unavailable,
-                device_op: device_queue::device_op_unavailable,
-                device_side: std::ptr::null_mut(),
-                local_arena_begin,
-                local_arena_end,
-                stack_top,
-                items_begin,
-                items_end,
-            };
-            device_queue::install(&mut ctx, side);
             // SAFETY: the kernel's entry, with the argument array laid out
             // for it (ArgBlock) and a context describing this group.
             let result = unsafe {
                 if let Some(group_entry) = group_entry {
-                    group_entry(args, &mut ctx);
+                    group_entry(args, ctx);
                     Ok(())
                 } else if barriers {
-                    run_group_fibers(entry, args, &mut ctx)
+                    run_group_fibers(entry, args, ctx)
                 } else {
-                    run_group_loop(entry, args, &mut ctx);
+                    run_group_loop(entry, args, ctx);
                     Ok(())
                 }
             };
             // A split kernel enqueues no children (the compiler marks no
             // kernel that may: may_run_in_pieces), so no group gate waits
             // for its pieces.
-            if split.is_none() {
-                side.group_done(device_queue::linear_group_id(group_id, groups));
+            if piece.is_none() {
+                side.group_done(device_queue::linear_group_id(ctx.group_id, groups));
             }
-            if let Err(code) = result {
-                failed.store(code, std::sync::atomic::Ordering::Relaxed);
-                return;
+            match result {
+                Ok(()) => true,
+                Err(code) => {
+                    failed.store(code, std::sync::atomic::Ordering::Relaxed);
+                    false
+                }
+            }
+        };
+        let order = walk_order(info.inner_dimension);
+        for claim in claims {
+            match split {
+                None => {
+                    ctx.group_id = group_id_of(claim.start, groups, info.inner_dimension);
+                    for _ in claim {
+                        if !run(&mut ctx, None) {
+                            return;
+                        }
+                        next_group_id(&mut ctx.group_id, groups, order);
+                    }
+                }
+                Some(p) => {
+                    for unit in claim {
+                        ctx.group_id = group_id_of(unit / p.count, groups, info.inner_dimension);
+                        if !run(&mut ctx, Some((p, unit % p.count))) {
+                            return;
+                        }
+                    }
+                }
             }
         }
     };

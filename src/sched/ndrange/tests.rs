@@ -756,6 +756,27 @@ fn groups_run_inner_dimension_fastest_and_each_once() {
 }
 
 #[test]
+fn counting_groups_up_from_any_start_gives_group_id_of_each_next_group() {
+    use super::{group_id_of, next_group_id, walk_order};
+    for groups in [[3, 4, 2], [1, 5, 1], [2, 1, 3], [1, 1, 1]] {
+        let count: usize = groups.iter().product();
+        for inner in [0, 1, 2, 7] {
+            for start in 0..count {
+                let mut id = group_id_of(start, groups, inner);
+                for g in start..count {
+                    assert_eq!(
+                        id,
+                        group_id_of(g, groups, inner),
+                        "{groups:?} inner {inner} from {start}"
+                    );
+                    next_group_id(&mut id, groups, walk_order(inner));
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_launch_is_short_once_its_kernel_ran_fast_unless_it_shares_host_memory() {
     use std::sync::atomic::Ordering::Relaxed;
     let s = setup();
