@@ -962,3 +962,111 @@ kernel void enqueues(global int *out) {
         assert_eq!(v, want, "out[{j}]");
     }
 }
+
+#[test]
+fn the_innermost_dimension_is_the_one_addresses_are_contiguous_in_through_loops_and_sizes() {
+    // SHOC's Stencil2D: rows by a loop's counter times a size the kernel
+    // asks for, columns by local id 1. Before loop counters and
+    // get_local_size counted as unknown, x stayed innermost and every
+    // access became a gather.
+    let src = r#"
+kernel void rows_by_counter(global float *out, global const float *in, int n) {
+    int w = get_local_size(1) + 2;
+    for (int i = 0; i < n; i++) {
+        int row = get_local_id(0) * n + i;
+        out[row * w + get_local_id(1)] = in[row * w + get_local_id(1) + 1];
+    }
+}
+int flat(int row, int col, int width) { return (row + 1) * (width + 2) + col + 1; }
+kernel void rows_by_helper(global float *out, global const float *in, int n) {
+    int w = get_local_size(1);
+    for (int i = 0; i < n; i++) {
+        int row = get_local_id(0) * n + i;
+        out[flat(row, get_local_id(1), w)] = in[flat(row - 1, get_local_id(1), w)];
+    }
+}
+kernel void columns_by_x(global float *out, int n) {
+    for (int i = 0; i < n; i++)
+        out[i * get_global_size(0) + get_global_id(0)] = (float)i;
+}
+kernel void rows_by_private_index(global float *out, global const int *map) {
+    int y = map[get_global_id(1)];
+    out[y * 1024 + get_global_id(0)] = 1.0f;
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let inner = |n| exe.kernels[exe.kernel_index(n).unwrap()].inner_dimension;
+    assert_eq!(inner("rows_by_counter"), 1);
+    // Through an index helper not inlined yet.
+    assert_eq!(inner("rows_by_helper"), 1);
+    assert_eq!(inner("columns_by_x"), 0);
+    // A loaded index moves the address as the load's address does: y's row
+    // is unknown, x stays innermost.
+    assert_eq!(inner("rows_by_private_index"), 0);
+}
+
+#[test]
+fn regions_of_a_kernel_contiguous_along_y_run_every_work_item_in_groups_one_wide_or_not() {
+    // Memory contiguous along y and a value kept across a barrier: groups
+    // one work-item wide run their y loop innermost, the others rows.
+    let src = r#"
+kernel void columns(global float *out, global const float *in, int n) {
+    int x = get_global_id(0), y = get_global_id(1);
+    float v = in[x * n + y] * 2.0f;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[x * n + y] = v + in[x * n + (y + 1) % n];
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("columns").unwrap();
+    let info = &exe.kernels[k];
+    assert!(info.uses_barriers && info.frame_size > 0);
+    let entry = exe.group_entry(k).expect("a work-group entry");
+    #[repr(align(64))]
+    #[derive(Clone, Copy)]
+    struct Line {
+        _bytes: [u8; 64],
+    }
+    let (gx, n) = (4usize, 16i32);
+    let input: Vec<f32> = (0..gx * n as usize).map(|i| (i * 7 % 13) as f32).collect();
+    for local in [[1, 16], [1, 4], [2, 8], [4, 4]] {
+        let mut out = vec![-1.0f32; input.len()];
+        let (po, pi) = (out.as_mut_ptr(), input.as_ptr());
+        let args: [*mut c_void; 3] = [
+            &po as *const _ as *mut c_void,
+            &pi as *const _ as *mut c_void,
+            &n as *const _ as *mut c_void,
+        ];
+        let items = local[0] * local[1];
+        let bytes = info.frame_size * items + crate::compiler::abi::FRAME_SKEW;
+        let mut frame = vec![Line { _bytes: [0; 64] }; bytes.div_ceil(64)];
+        let groups = [gx / local[0], n as usize / local[1], 1];
+        for gy in 0..groups[1] {
+            for gxi in 0..groups[0] {
+                let range = frame.as_mut_ptr_range();
+                let mut cx = WorkGroupContext {
+                    work_dim: 2,
+                    global_size: [gx, n as usize, 1],
+                    local_size: [local[0], local[1], 1],
+                    enqueued_local_size: [local[0], local[1], 1],
+                    num_groups: groups,
+                    group_id: [gxi, gy, 0],
+                    frame: range.start as *mut c_void,
+                    frame_end: range.end as *mut c_void,
+                    items_end: [local[0], local[1], 1],
+                    ..ctx(gx, 1, 0)
+                };
+                // SAFETY: args match the kernel's parameters; the frame
+                // holds frame_size bytes per work-item.
+                unsafe { entry(args.as_ptr(), &mut cx) };
+            }
+        }
+        for x in 0..gx {
+            for y in 0..n as usize {
+                let at = x * n as usize + y;
+                let want = 2.0 * input[at] + input[x * n as usize + (y + 1) % n as usize];
+                assert_eq!(out[at], want, "local {local:?}, ({x}, {y})");
+            }
+        }
+    }
+}

@@ -14,8 +14,12 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
 
+#include <functional>
 #include <optional>
 
 using namespace llvm;
@@ -26,6 +30,8 @@ namespace {
 
 // Deeper address computations count as unknown.
 constexpr unsigned MAX_DEPTH = 24;
+// So do values that take more than this many to tell id-free (id_free).
+constexpr unsigned MAX_ID_FREE_VALUES = 256;
 
 // The dimension a call to get_global_id or get_local_id with a constant
 // argument asks for.
@@ -41,16 +47,57 @@ std::optional<unsigned> id_dimension(const Value *v)
 // arguments, and adds, subtracts, constant multiples and shifts, casts and
 // address arithmetic of them. Other values (loads, phis, calls) are
 // unknown.
-std::optional<int64_t> step(const Value *v, function_ref<std::optional<int64_t>(const Value *)> variable,
-                            const DataLayout &layout, unsigned depth)
+// A call step() looks into: the arguments its callee's own are bound to,
+// and the call it was made from, if any.
+struct Binding {
+    const CallBase *call;
+    const Binding *outer;
+};
+
+// The value a function returns when it is a pure expression of its
+// arguments: no memory, no calls, one return (SHOC's ToFlatHaloedIdx, which
+// index helpers are, before they are inlined). Null otherwise.
+const Value *pure_result(const Function *f)
 {
-    if (isa<Constant>(v) || isa<Argument>(v))
+    if (!f || f->isDeclaration() || f->isVarArg())
+        return nullptr;
+    const Value *result = nullptr;
+    for (const BasicBlock &b : *f)
+        for (const Instruction &i : b) {
+            if (i.mayReadOrWriteMemory() || isa<CallBase>(i) || isa<PHINode>(i))
+                return nullptr;
+            if (const auto *ret = dyn_cast<ReturnInst>(&i)) {
+                if (result || !ret->getReturnValue())
+                    return nullptr;
+                result = ret->getReturnValue();
+            }
+        }
+    return result;
+}
+
+std::optional<int64_t> step(const Value *v, function_ref<std::optional<int64_t>(const Value *)> variable,
+                            const DataLayout &layout, unsigned depth, const Binding *bound = nullptr)
+{
+    if (const auto *arg = dyn_cast<Argument>(v)) {
+        // A callee's argument moves as what the call passed; the kernel's
+        // own do not move.
+        if (bound && arg->getParent() == bound->call->getCalledFunction())
+            return step(bound->call->getArgOperand(arg->getArgNo()), variable, layout, depth + 1,
+                        bound->outer);
+        return 0;
+    }
+    if (isa<Constant>(v))
         return 0;
     if (depth > MAX_DEPTH)
         return std::nullopt;
     if (auto known = variable(v))
         return known;
-    auto of = [&](const Value *x) { return step(x, variable, layout, depth + 1); };
+    if (const auto *call = dyn_cast<CallBase>(v))
+        if (const Value *result = pure_result(call->getCalledFunction())) {
+            Binding inner{call, bound};
+            return step(result, variable, layout, depth + 1, &inner);
+        }
+    auto of = [&](const Value *x) { return step(x, variable, layout, depth + 1, bound); };
     if (const auto *cast = dyn_cast<CastInst>(v)) {
         if (isa<SExtInst>(cast) || isa<ZExtInst>(cast) || isa<TruncInst>(cast) ||
             isa<BitCastInst>(cast) || isa<AddrSpaceCastInst>(cast))
@@ -119,6 +166,96 @@ auto id_of(unsigned dim)
     };
 }
 
+// Work-item functions whose value is the same for every work-item of a group.
+bool uniform_query(const Value *v)
+{
+    for (const char *name : {"_Z12get_group_idj", "_Z14get_local_sizej", "_Z23get_enqueued_local_sizej",
+                             "_Z14get_num_groupsj", "_Z15get_global_sizej", "_Z17get_global_offsetj"})
+        if (dimension_of(v, name))
+            return true;
+    return false;
+}
+
+// Whether `v` is the same for every work-item at one point of their run: no
+// work-item id flows into it, through phis (a loop's counter), loads (from an
+// address the same for all) and arithmetic. Calls other than the uniform
+// queries and LLVM's intrinsics are not. A phi joining divergent branches
+// passes too: fine for choosing a dimension (such an address counts as
+// uniform in all three alike), not for proving anything.
+bool id_free(const Value *v, SmallPtrSetImpl<const Value *> &seen, unsigned depth)
+{
+    if (isa<Constant>(v) || isa<Argument>(v) || uniform_query(v))
+        return true;
+    if (depth > MAX_DEPTH || id_dimension(v))
+        return false;
+    const auto *inst = dyn_cast<Instruction>(v);
+    if (!inst)
+        return false;
+    if (!seen.insert(v).second)
+        return true; // a cycle through a phi: the rest of it decides
+    // Big expressions count as unknown (the walk stays cheap).
+    if (isa<AllocaInst>(inst) || seen.size() > MAX_ID_FREE_VALUES)
+        return false;
+    // Private memory is each work-item's own: a variable of it (a kernel
+    // run as regions keeps its values in them) is id-free when everything
+    // stored to it is.
+    if (const auto *load = dyn_cast<LoadInst>(inst))
+        if (load->getPointerAddressSpace() == 0) {
+            const auto *var = dyn_cast<AllocaInst>(load->getPointerOperand());
+            if (!var)
+                return false;
+            if (!seen.insert(var).second)
+                return true;
+            for (const User *u : var->users()) {
+                if (const auto *st = dyn_cast<StoreInst>(u)) {
+                    if (st->getPointerOperand() != var || !id_free(st->getValueOperand(), seen, depth + 1))
+                        return false;
+                } else if (!isa<LoadInst>(u)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    if (const auto *call = dyn_cast<CallInst>(inst)) {
+        const Function *f = call->getCalledFunction();
+        if (!f || !f->isIntrinsic())
+            return false;
+        return all_of(call->args(), [&](const Value *a) { return id_free(a, seen, depth + 1); });
+    }
+    if (inst->mayHaveSideEffects())
+        return false;
+    return all_of(inst->operands(), [&](const Value *o) { return id_free(o, seen, depth + 1); });
+}
+
+// The one store to `var` when that and loads are all its uses.
+const StoreInst *single_store(const AllocaInst *var)
+{
+    const StoreInst *only = nullptr;
+    for (const User *u : var->users()) {
+        if (const auto *st = dyn_cast<StoreInst>(u)) {
+            if (only || st->getPointerOperand() != var)
+                return nullptr;
+            only = st;
+        } else if (!isa<LoadInst>(u)) {
+            return nullptr;
+        }
+    }
+    return only;
+}
+
+// The private variable `v` loads, when it has a single store and is not
+// one of those being followed already (a value stored from its own load).
+const AllocaInst *stored_once(const Value *v, const SmallPtrSetImpl<const AllocaInst *> &following)
+{
+    const auto *load = dyn_cast<LoadInst>(v);
+    if (!load)
+        return nullptr;
+    const auto *var = dyn_cast<AllocaInst>(load->getPointerOperand());
+    if (!var || following.contains(var) || !single_store(var))
+        return nullptr;
+    return var;
+}
+
 } // namespace
 
 std::optional<int64_t> address_step(const Value *address, unsigned dim, const DataLayout &layout)
@@ -156,6 +293,7 @@ unsigned contiguous_dimension(const Function &kernel)
 {
     const DataLayout &layout = kernel.getParent()->getDataLayout();
     int score[3] = {0, 0, 0}, contiguous[3] = {0, 0, 0};
+    DenseMap<const Value *, bool> uniform;
     for (const BasicBlock &b : kernel)
         for (const Instruction &i : b) {
             const Value *pointer = nullptr;
@@ -172,7 +310,39 @@ unsigned contiguous_dimension(const Function &kernel)
                 continue;
             auto size = (int64_t)layout.getTypeStoreSize(type).getFixedValue();
             for (unsigned d = 0; d < 3; d++) {
-                std::optional<int64_t> s = address_step(pointer, d, layout);
+                // Loop counters, loaded sizes and uniform queries move no
+                // address: SHOC's Stencil2D indexes rows by its loop's
+                // counter times get_local_size(1) and columns by local id
+                // 1; read as unknown, they left x innermost and every
+                // access a gather.
+                auto id = id_of(d);
+                SmallPtrSet<const AllocaInst *, 4> following;
+                std::function<std::optional<int64_t>(const Value *)> variable;
+                variable = [&](const Value *v) -> std::optional<int64_t> {
+                    if (auto known = id(v))
+                        return known;
+                    // A private variable stored once (a kernel keeps its
+                    // values in them once its loops got implicit barriers)
+                    // moves as the value stored.
+                    if (const AllocaInst *var = stored_once(v, following)) {
+                        following.insert(var);
+                        std::optional<int64_t> moved = step(single_store(var)->getValueOperand(), variable, layout, 0);
+                        following.erase(var);
+                        if (moved)
+                            return moved;
+                    }
+                    if (isa<BinaryOperator>(v) || isa<CastInst>(v) || isa<GEPOperator>(v))
+                        return std::nullopt; // step() looks inside
+                    auto [at, added] = uniform.try_emplace(v, false);
+                    if (added) {
+                        SmallPtrSet<const Value *, 16> seen;
+                        at->second = id_free(v, seen, 0);
+                    }
+                    if (at->second)
+                        return 0;
+                    return std::nullopt;
+                };
+                std::optional<int64_t> s = step(pointer, variable, layout, 0);
                 score[d] += s && (*s == 0 || *s == size) ? 1 : -1;
                 contiguous[d] += s && *s == size;
             }

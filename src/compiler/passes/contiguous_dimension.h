@@ -23,6 +23,10 @@ namespace ferrocl {
 // access counts for each dimension: +1 contiguous or the same address,
 // -1 a stride or an address it cannot tell), among the dimensions some
 // access is contiguous in. Dimension 0 unless another scores higher (fail closed: x innermost is what kernels are written for).
+// Values no work-item id flows into (loop counters, sizes the kernel asks
+// for, loads from such addresses) move no address; private variables
+// stored once move as their value; calls of index helpers (pure functions
+// of their arguments) as their result.
 unsigned contiguous_dimension(const llvm::Function &kernel);
 
 // How many bytes `address` moves when dimension `dim`'s work-item id grows

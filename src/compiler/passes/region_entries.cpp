@@ -9,7 +9,9 @@
 // work-group entry runs one region for every work-item in loops (z, y, x; x
 // innermost and parallel, so vectorized across work-items like a
 // barrier-free kernel), then the region the work-items' barrier named, until
-// the kernel returns. This is correct in any control flow OpenCL allows
+// the kernel returns. A kernel whose memory is contiguous along y
+// (contiguous_dimension.h) run in groups one work-item wide gets a y loop
+// innermost and parallel instead. This is correct in any control flow OpenCL allows
 // around barriers (loops, uniformly taken branches, inlined calls), because a
 // region is a copy of the whole kernel.
 //
@@ -22,6 +24,7 @@
 // before). A kernel whose shape the plan does not handle keeps running on
 // fibers, and the module's FIBER_KERNELS metadata names it for the build
 // log.
+#include "contiguous_dimension.h"
 #include "idle_work_items.h"
 #include "kernel_abi.h"
 #include "kernel_calls.h"
@@ -236,7 +239,7 @@ MDNode *outer_loop(LLVMContext &ctx)
 
 // The work-group entry of a kernel run as regions.
 void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Function *> regions,
-                       ArrayRef<Function *> bounds, const ParallelAccess &access)
+                       ArrayRef<Function *> bounds, const ParallelAccess &access, bool columns)
 {
     LLVMContext &ctx = kernel.getContext();
     IRBuilder<> b(ctx);
@@ -284,6 +287,39 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
             x_end = b.CreateSelect(b.CreateICmpEQ(below, zero, p + "none"), b.getInt64(1), below,
                                    p + "x.end");
         }
+        if (columns) {
+            // A kernel whose memory is contiguous along y, run in groups
+            // one work-item wide (SHOC's Stencil2D: 1x256), gets a y loop
+            // innermost and parallel: its x loop would run one work-item
+            // per vector. The frame stays contiguous, a work-item's linear
+            // id being lz * ly + ly there.
+            auto *cz = BasicBlock::Create(ctx, p + "cz", entry, dispatch),
+                 *cy = BasicBlock::Create(ctx, p + "cy", entry, dispatch),
+                 *cz_latch = BasicBlock::Create(ctx, p + "czlatch", entry, dispatch),
+                 *rows = BasicBlock::Create(ctx, p + "rows", entry, dispatch);
+            b.CreateCondBr(b.CreateICmpEQ(ls[0], b.getInt64(1), p + "one.wide"), cz, rows);
+            b.SetInsertPoint(cz);
+            PHINode *lz = b.CreatePHI(i64, 2, p + "clz");
+            Value *plane = b.CreateMul(lz, ls[1], p + "plane");
+            b.CreateBr(cy);
+            b.SetInsertPoint(cy);
+            PHINode *ly = b.CreatePHI(i64, 2, p + "cly");
+            Value *wi = b.CreateAdd(plane, ly, p + "cwi");
+            call_copy(b, kernel, regions[r], arguments({b.getInt64(0), ly, lz, wi, nwi, frame, uniform}));
+            Value *ly_next = b.CreateNUWAdd(ly, b.getInt64(1), p + "cly.next");
+            b.CreateCondBr(b.CreateICmpULT(ly_next, ls[1], p + "cy.more"), cy, cz_latch)
+                ->setMetadata(LLVMContext::MD_loop, access.loop_metadata());
+            b.SetInsertPoint(cz_latch);
+            Value *lz_next = b.CreateNUWAdd(lz, b.getInt64(1), p + "clz.next");
+            b.CreateCondBr(b.CreateICmpULT(lz_next, ls[2], p + "cz.more"), cz, dispatch)
+                ->setMetadata(LLVMContext::MD_loop, outer_loop(ctx));
+            lz->addIncoming(b.getInt64(0), runs[r]);
+            lz->addIncoming(lz_next, cz_latch);
+            ly->addIncoming(b.getInt64(0), cz);
+            ly->addIncoming(ly_next, cy);
+            b.SetInsertPoint(rows);
+        }
+        BasicBlock *nest = b.GetInsertBlock();
         auto *z = BasicBlock::Create(ctx, p + "z", entry, dispatch),
              *y = BasicBlock::Create(ctx, p + "y", entry, dispatch),
              *x = BasicBlock::Create(ctx, p + "x", entry, dispatch),
@@ -316,7 +352,7 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
         Value *lz_next = b.CreateNUWAdd(lz, b.getInt64(1), p + "lz.next");
         b.CreateCondBr(b.CreateICmpULT(lz_next, ls[2], p + "z.more"), z, dispatch)
             ->setMetadata(LLVMContext::MD_loop, outer_loop(ctx));
-        lz->addIncoming(b.getInt64(0), runs[r]);
+        lz->addIncoming(b.getInt64(0), nest);
         lz->addIncoming(lz_next, y_latch);
         ly->addIncoming(b.getInt64(0), z);
         ly->addIncoming(ly_next, x_done);
@@ -351,6 +387,8 @@ bool add_regions(Function &kernel, std::string &why)
     ParallelAccess access(ctx);
     Type *i64 = Type::getInt64Ty(ctx), *ptr = PointerType::get(ctx, 0);
     std::string base = ("__ferrocl_region." + kernel.getName() + ".").str();
+    // Read on the kernel's own body, before the copy.
+    bool columns = contiguous_dimension(kernel) == 1;
     Function *copy = work_group_copy(kernel, access, {i64, i64, ptr, ptr}, REGION_PARAMETERS,
                                      base + "copy");
     unsigned first = kernel.arg_size();
@@ -374,7 +412,7 @@ bool add_regions(Function &kernel, std::string &why)
         write_region(*region, *plan, map, r, first, access);
         regions.push_back(region);
     }
-    write_group_entry(kernel, *plan, regions, bounds, access);
+    write_group_entry(kernel, *plan, regions, bounds, access, columns);
     copy->eraseFromParent();
     return true;
 }
