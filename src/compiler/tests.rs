@@ -1021,6 +1021,8 @@ kernel void columns(global float *out, global const float *in, int n) {
     let k = exe.kernel_index("columns").unwrap();
     let info = &exe.kernels[k];
     assert!(info.uses_barriers && info.frame_size > 0);
+    // Groups the runtime sizes itself are then y-long, one work-item wide.
+    assert_eq!(info.inner_dimension, 1);
     let entry = exe.group_entry(k).expect("a work-group entry");
     #[repr(align(64))]
     #[derive(Clone, Copy)]

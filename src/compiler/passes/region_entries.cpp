@@ -246,6 +246,11 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
     GroupEntryStart start = start_group_entry(kernel, b);
     Function *entry = start.entry.entry;
     entry->addFnAttr(FRAME_SIZE_ATTRIBUTE, std::to_string(plan.frame_size));
+    // The runtime then sizes groups it chooses y-long and one work-item
+    // wide, the shape the y nest below runs vectorized, and walks groups
+    // along y.
+    if (columns)
+        entry->addFnAttr(INNER_DIMENSION_ATTRIBUTE, "1");
     Value **ls = start.local_size;
     Value *context = start.entry.context;
     Type *i8 = b.getInt8Ty(), *i64 = b.getInt64Ty(), *ptr = b.getPtrTy();

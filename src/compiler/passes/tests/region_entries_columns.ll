@@ -5,9 +5,10 @@
 ; group is one work-item wide, and if so runs a y loop innermost, marked
 ; parallel like the x loop (lx 0, the work-item's linear id lz * ly + ly);
 ; otherwise the z, y, x nest as for any kernel. SHOC's Stencil2D runs
-; groups of 1x256.
+; groups of 1x256. The entry says y is the inner dimension, so groups the
+; runtime sizes itself take that shape.
 
-; CHECK: define void @__ferrocl_wg_columns(
+; CHECK: define void @__ferrocl_wg_columns({{.*}}) [[ENTRY:#[0-9]+]]
 ; CHECK: run0:
 ; CHECK: %r0.one.wide = icmp eq i64 %{{.*}}, 1
 ; CHECK-NEXT: br i1 %r0.one.wide, label %r0.cz, label %r0.rows
@@ -21,6 +22,7 @@
 ; CHECK: %r0.lz = phi i64 [ 0, %r0.rows ], [ %r0.lz.next, %r0.ylatch ]
 ; CHECK: br i1 %r0.x.more, label %r0.x, label %r0.x.done, !llvm.loop [[X:![0-9]+]]
 ; CHECK: r1.cy:
+; CHECK: attributes [[ENTRY]] = { "ferrocl-frame-size"="{{[0-9]+}}" "ferrocl-inner-dimension"="1" }
 ; CHECK: [[CY]] = distinct !{[[CY]], [[PARALLEL:![0-9]+]],
 ; CHECK: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses",
 ; CHECK: [[X]] = distinct !{[[X]], [[PARALLEL]],
