@@ -42,11 +42,6 @@ std::optional<unsigned> id_dimension(const Value *v)
     return dimension_of(v, "_Z12get_local_idj");
 }
 
-// How many bytes `v` moves when `variable` (a work-item id, a loop's
-// counter) grows by one, when that is a constant: the variable, constants,
-// arguments, and adds, subtracts, constant multiples and shifts, casts and
-// address arithmetic of them. Other values (loads, phis, calls) are
-// unknown.
 // A call step() looks into: the arguments its callee's own are bound to,
 // and the call it was made from, if any.
 struct Binding {
@@ -75,6 +70,12 @@ const Value *pure_result(const Function *f)
     return result;
 }
 
+// How many bytes `v` moves when `variable` (a work-item id, a loop's
+// counter) grows by one, when that is a constant: the variable, constants,
+// arguments, and adds, subtracts, constant multiples and shifts, casts and
+// address arithmetic of them, and calls of pure functions (pure_result) as
+// their result. Other values (loads, phis, other calls) are unknown unless
+// `variable` knows them.
 std::optional<int64_t> step(const Value *v, function_ref<std::optional<int64_t>(const Value *)> variable,
                             const DataLayout &layout, unsigned depth, const Binding *bound = nullptr)
 {
@@ -333,6 +334,10 @@ unsigned contiguous_dimension(const Function &kernel)
                     }
                     if (isa<BinaryOperator>(v) || isa<CastInst>(v) || isa<GEPOperator>(v))
                         return std::nullopt; // step() looks inside
+                    // Inside an index helper step() looks into, id_free
+                    // would take the helper's arguments for the kernel's.
+                    if (const auto *inst = dyn_cast<Instruction>(v); inst && inst->getFunction() != &kernel)
+                        return std::nullopt;
                     auto [at, added] = uniform.try_emplace(v, false);
                     if (added) {
                         SmallPtrSet<const Value *, 16> seen;
