@@ -167,25 +167,16 @@ auto id_of(unsigned dim)
     };
 }
 
-// Work-item functions whose value is the same for every work-item of a group.
-bool uniform_query(const Value *v)
-{
-    for (const char *name : {"_Z12get_group_idj", "_Z14get_local_sizej", "_Z23get_enqueued_local_sizej",
-                             "_Z14get_num_groupsj", "_Z15get_global_sizej", "_Z17get_global_offsetj"})
-        if (dimension_of(v, name))
-            return true;
-    return false;
-}
-
 // Whether `v` is the same for every work-item at one point of their run: no
 // work-item id flows into it, through phis (a loop's counter), loads (from an
 // address the same for all) and arithmetic. Calls other than the uniform
-// queries and LLVM's intrinsics are not. A phi joining divergent branches
-// passes too: fine for choosing a dimension (such an address counts as
-// uniform in all three alike), not for proving anything.
+// work-item functions (kernel_symbols.h) and LLVM's intrinsics are not. A
+// phi joining divergent branches passes too: fine for choosing a dimension
+// (such an address counts as uniform in all three alike), not for proving
+// anything.
 bool id_free(const Value *v, SmallPtrSetImpl<const Value *> &seen, unsigned depth)
 {
-    if (isa<Constant>(v) || isa<Argument>(v) || uniform_query(v))
+    if (isa<Constant>(v) || isa<Argument>(v))
         return true;
     if (depth > MAX_DEPTH || id_dimension(v))
         return false;
@@ -218,8 +209,8 @@ bool id_free(const Value *v, SmallPtrSetImpl<const Value *> &seen, unsigned dept
             return true;
         }
     if (const auto *call = dyn_cast<CallInst>(inst)) {
-        const Function *f = call->getCalledFunction();
-        if (!f || !f->isIntrinsic())
+        const Function *f = called_function(*call);
+        if (!f || !(f->isIntrinsic() || is_uniform_work_item_function(f->getName())))
             return false;
         return all_of(call->args(), [&](const Value *a) { return id_free(a, seen, depth + 1); });
     }
@@ -244,17 +235,16 @@ const StoreInst *single_store(const AllocaInst *var)
     return only;
 }
 
-// The private variable `v` loads, when it has a single store and is not
-// one of those being followed already (a value stored from its own load).
-const AllocaInst *stored_once(const Value *v, const SmallPtrSetImpl<const AllocaInst *> &following)
+// The single store to the private variable `v` loads, when it has one
+// and is not one of those being followed already (a value stored from its
+// own load).
+const StoreInst *stored_once(const Value *v, const SmallPtrSetImpl<const AllocaInst *> &following)
 {
     const auto *load = dyn_cast<LoadInst>(v);
-    if (!load)
+    const auto *var = load ? dyn_cast<AllocaInst>(load->getPointerOperand()) : nullptr;
+    if (!var || following.contains(var))
         return nullptr;
-    const auto *var = dyn_cast<AllocaInst>(load->getPointerOperand());
-    if (!var || following.contains(var) || !single_store(var))
-        return nullptr;
-    return var;
+    return single_store(var);
 }
 
 } // namespace
@@ -325,9 +315,10 @@ unsigned contiguous_dimension(const Function &kernel)
                     // A private variable stored once (a kernel keeps its
                     // values in them once its loops got implicit barriers)
                     // moves as the value stored.
-                    if (const AllocaInst *var = stored_once(v, following)) {
+                    if (const StoreInst *store = stored_once(v, following)) {
+                        const auto *var = cast<AllocaInst>(store->getPointerOperand());
                         following.insert(var);
-                        std::optional<int64_t> moved = step(single_store(var)->getValueOperand(), variable, layout, 0);
+                        std::optional<int64_t> moved = step(store->getValueOperand(), variable, layout, 0);
                         following.erase(var);
                         if (moved)
                             return moved;
