@@ -433,10 +433,9 @@ pub fn execute_child(
 /// the hardware prefetchers never caught up (3-4x slower than walking the
 /// rows in order, in plain C too).
 fn group_id_of(g: usize, groups: [usize; 3], inner: usize) -> [usize; 3] {
-    let inner = if inner < 3 { inner } else { 0 };
     let mut id = [0; 3];
     let mut rest = g;
-    for d in std::iter::once(inner).chain((0..3).filter(|&d| d != inner)) {
+    for d in walk_order(inner) {
         id[d] = rest % groups[d];
         rest /= groups[d];
     }
