@@ -878,8 +878,11 @@ fn work_group_entries_run_the_contexts_range_and_say_when_it_may_be_cut() {
 kernel void triangle(global float *out, int n) {
     int j = get_global_id(0);
     float s = 0.0f;
-    for (int k = j; k < n; k++)
-        s += (float)k;
+    // Down from n - j, the sum of j..n-1: a loop up from the global id
+    // would get one counter for the group (grid_stride_loops.cpp) and run
+    // as regions.
+    for (int k = n - j; k > 0; k--)
+        s += (float)(n - k);
     out[j] = s + get_local_id(0) * 1000.0f;
 }
 kernel void local_variable(global int *out) {
@@ -1069,6 +1072,127 @@ kernel void columns(global float *out, global const float *in, int n) {
                 let want = 2.0 * input[at] + input[x * n as usize + (y + 1) % n as usize];
                 assert_eq!(out[at], want, "local {local:?}, ({x}, {y})");
             }
+        }
+    }
+}
+
+/// Runs every group of a 1-D range through kernel `k`'s work-group entry,
+/// with a frame for a region kernel's values, the last group partial when
+/// `local` does not divide `global`.
+fn run_groups_with_frame(
+    exe: &Executable,
+    k: usize,
+    args: &[*mut c_void],
+    global: usize,
+    local: usize,
+) {
+    #[repr(align(64))]
+    #[derive(Clone, Copy)]
+    struct Line {
+        _bytes: [u8; 64],
+    }
+    let info = &exe.kernels[k];
+    let entry = exe.group_entry(k).expect("a work-group entry");
+    let bytes = info.frame_size * local + crate::compiler::abi::FRAME_SKEW;
+    let mut frame = vec![Line { _bytes: [0; 64] }; bytes.div_ceil(64)];
+    let groups = global.div_ceil(local);
+    for group in 0..groups {
+        let items = local.min(global - group * local);
+        let range = frame.as_mut_ptr_range();
+        let mut cx = WorkGroupContext {
+            local_size: [items, 1, 1],
+            frame: range.start as *mut c_void,
+            frame_end: range.end as *mut c_void,
+            items_end: [items, 1, 1],
+            ..ctx(global, local, group)
+        };
+        // SAFETY: args match the kernel's parameters; the frame holds
+        // frame_size bytes per work-item.
+        unsafe { entry(args.as_ptr(), &mut cx) };
+    }
+}
+
+#[test]
+fn a_histogram_in_a_grid_stride_loop_behind_a_bounds_check_runs_as_regions() {
+    // Each work-item counts into a private array indexed by the data, in a
+    // loop from its global id in steps of the global size, behind a check
+    // that returns early (Hetero-Mark's histogram has this shape). The
+    // loop gets one counter for the group, moves out of the check and gets
+    // implicit barriers: the array lives in the frame, and every count
+    // must still be right, in full groups and in a partial last one.
+    // Two programs: only the second multiplies, which alone would make
+    // its module worth regions (inline_into_kernels.cpp).
+    let counts = r#"
+kernel void counts(global const uint *in, global uint *out, uint bins, uint n) {
+    uint id = get_global_id(0);
+    uint step = get_global_size(0);
+    if (id >= n)
+        return;
+    uint own[64];
+    for (uint b = 0; b < bins; b++)
+        own[b] = 0;
+    for (uint i = id; i < n; i += step)
+        own[in[i] % bins]++;
+    for (uint b = 0; b < bins; b++)
+        if (own[b] > 0)
+            atomic_add(&out[b], own[b]);
+}
+"#;
+    let counts_int = r#"
+kernel void counts_int(global const int *in, global int *out, int bins, int n) {
+    int step = get_local_size(0) * get_num_groups(0);
+    int own[64];
+    for (int b = 0; b < bins; b++)
+        own[b] = 0;
+    for (int i = get_global_id(0); i < n; i += step)
+        own[in[i] % bins] += 1;
+    for (int b = 0; b < bins; b++)
+        atomic_add(&out[b], own[b]);
+}
+"#;
+    let bins = 37u32;
+    let input: Vec<u32> = (0..5000u32).map(|i| (i * 7919 + i / 3) % 1000).collect();
+    for (name, src) in [("counts", counts), ("counts_int", counts_int)] {
+        let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+        let k = exe.kernel_index(name).unwrap();
+        let info = &exe.kernels[k];
+        // The private array (and the loop's state) lives in the frame.
+        assert!(
+            info.group_entry && info.frame_size >= 64 * 4,
+            "{name}: frame {}",
+            info.frame_size
+        );
+        for (n, global, local) in [
+            (5000usize, 256usize, 64usize),
+            (5000, 1000, 64),
+            (37, 256, 64),
+            (1, 16, 16),
+            (4999, 96, 32),
+        ] {
+            // Each work-item's own walk, its step as the kernel computes it
+            // (get_local_size is the partial group's own in counts_int).
+            let mut want = vec![0u32; bins as usize];
+            let groups = global.div_ceil(local);
+            for id in 0..global {
+                let step = match name {
+                    "counts" => global,
+                    _ => local.min(global - id / local * local) * groups,
+                };
+                for i in (id..n).step_by(step) {
+                    want[(input[i] % bins) as usize] += 1;
+                }
+            }
+            let mut out = vec![0u32; bins as usize];
+            let (pi, po) = (input.as_ptr(), out.as_mut_ptr());
+            let n32 = n as u32;
+            let args: [*mut c_void; 4] = [
+                &pi as *const _ as *mut c_void,
+                &po as *const _ as *mut c_void,
+                &bins as *const _ as *mut c_void,
+                &n32 as *const _ as *mut c_void,
+            ];
+            run_groups_with_frame(&exe, k, &args, global, local);
+            assert_eq!(out, want, "{name}: n {n}, global {global}, local {local}");
         }
     }
 }

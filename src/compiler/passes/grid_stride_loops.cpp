@@ -29,14 +29,20 @@
 // carries in a phi (a sum) keeps its value on the path that skips the
 // body. Only loops whose index is not used after them, tested at their
 // header with a latch that only steps, without barriers or other waits
-// inside, entered by all work-items together.
+// inside.
+//
+// A loop behind a bounds check (`if (id >= n) return;` before it, as in
+// Hetero-Mark's histogram) is rewritten too, its start's parts computed in
+// the entry block: loops_out_of_guards.cpp then moves it out of the check.
+// Where it stays behind the check, each work-item runs it as before, plus
+// iterations that skip the body until the group's counter, at most a
+// group's size behind its index, reaches the end too.
 #include "branch_on_edge.h"
 #include "group_uniformity.h"
 #include "kernel_symbols.h"
 #include "passes.h"
 
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -138,12 +144,21 @@ std::optional<std::pair<Value *, Value *>> split_start(Value *start, Instruction
 {
     IRBuilder<> b(at);
     Type *type = start->getType();
-    if (const CallInst *gid = call_of(start, "_Z13get_global_idj")) {
+    // `uint i = get_global_id(0)`: the truncated id is the sum of the
+    // truncated parts.
+    Value *id = start;
+    if (auto *t = dyn_cast<TruncInst>(start))
+        id = t->getOperand(0);
+    if (const CallInst *gid = call_of(id, "_Z13get_global_idj")) {
         if (dimension_of(gid, "_Z13get_global_idj") != 0u)
             return std::nullopt;
         // get_global_id(0) = get_group_id(0) * get_enqueued_local_size(0)
         // + get_global_offset(0) + get_local_id(0), the first part from
-        // functions the uniformity analysis knows are the group's.
+        // functions the uniformity analysis knows are the group's. Built
+        // in the entry block, where every work-item has them: a loop
+        // behind a bounds check then moves out of it
+        // (loops_out_of_guards.cpp computes again only what is uniform).
+        b.SetInsertPoint(at->getFunction()->getEntryBlock().getTerminator());
         Module &m = *at->getModule();
         auto call = [&](StringRef name, const char *what) {
             FunctionCallee f = m.getOrInsertFunction(name, gid->getFunctionType());
@@ -155,7 +170,11 @@ std::optional<std::pair<Value *, Value *>> split_start(Value *start, Instruction
         Value *groups = b.CreateMul(group, size);
         Value *offset = call("_Z17get_global_offsetj", "offset");
         Value *first = b.CreateAdd(groups, offset, "group.start");
-        return std::make_pair(first, call("_Z12get_local_idj", "lid"));
+        Value *lid = call("_Z12get_local_idj", "lid");
+        if (id != start)
+            return std::make_pair(b.CreateTrunc(first, type, "group.start"),
+                                  b.CreateTrunc(lid, type, "lid"));
+        return std::make_pair(first, lid);
     }
     Value *sum = start;
     // sext or zext of a narrow sum, or trunc of a wide one (`uint i =
@@ -196,15 +215,13 @@ struct Stride {
     BasicBlock *preheader, *latch, *first_body;
 };
 
-std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u,
-                                  const PostDominatorTree &pdt, BasicBlock *entry)
+std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u)
 {
     Stride s{};
     s.preheader = l.getLoopPreheader();
     s.latch = l.getLoopLatch();
     BasicBlock *header = l.getHeader();
-    if (!s.preheader || !s.latch || s.latch == header || l.getExitingBlock() != header ||
-        (!u.together(s.preheader) && !pdt.dominates(s.preheader, entry)))
+    if (!s.preheader || !s.latch || s.latch == header || l.getExitingBlock() != header)
         return std::nullopt;
     auto *br = dyn_cast<BranchInst>(header->getTerminator());
     if (!br || !br->isConditional() || !l.contains(br->getSuccessor(0)))
@@ -290,11 +307,10 @@ PreservedAnalyses GridStrideLoopsPass::run(Module &m, ModuleAnalysisManager &mam
         if (f.isDeclaration() || !is_kernel(f) || kernel_waits(f).others)
             continue;
         auto &loops = fam.getResult<LoopAnalysis>(f);
-        auto &pdt = fam.getResult<PostDominatorTreeAnalysis>(f);
         GroupUniformity u(f);
         SmallVector<std::pair<Loop *, Stride>, 2> found;
         for (Loop *l : loops)
-            if (auto s = find_stride(*l, u, pdt, &f.getEntryBlock()))
+            if (auto s = find_stride(*l, u))
                 found.push_back({l, *s});
         bool any = false;
         // Judged again on the IR each rewrite leaves.

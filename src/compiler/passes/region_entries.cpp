@@ -57,6 +57,34 @@ Type *in_frame(Type *type)
     return type->isIntegerTy(1) ? Type::getInt8Ty(type->getContext()) : type;
 }
 
+// Tags the loads and stores through `slot`, a work-item's own slot in the
+// frame, and through addresses computed from it, as the frame's: no other
+// work-item reaches a work-item's private memory (OpenCL 3.0, 3.3.1), so
+// they are in the work-item loop's access group. A private array indexed
+// by data (Hetero-Mark's histogram, `priv_hist[color]++` in a grid-stride
+// loop) otherwise kept that loop from vectorizing. Addresses that go on
+// through anything but a GEP (a phi, a select, a store of the address)
+// are not followed: what they reach stays out of the group.
+void tag_own_accesses(Value *slot, const ParallelAccess &access)
+{
+    SmallVector<Value *, 8> work{slot};
+    SmallPtrSet<Value *, 16> seen;
+    while (!work.empty()) {
+        Value *v = work.pop_back_val();
+        if (!seen.insert(v).second)
+            continue;
+        for (User *u : v->users()) {
+            if (auto *gep = dyn_cast<GetElementPtrInst>(u); gep && gep->getPointerOperand() == v)
+                work.push_back(gep);
+            else if (auto *load = dyn_cast<LoadInst>(u); load && load->isSimple())
+                access.tag_slot(*load, AccessKind::Frame);
+            else if (auto *store = dyn_cast<StoreInst>(u);
+                     store && store->isSimple() && store->getPointerOperand() == v)
+                access.tag_slot(*store, AccessKind::Frame);
+        }
+    }
+}
+
 // Turns `f`, a clone of the planned copy (`map` from the copy's values to
 // its), into region `r`.
 void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, unsigned r,
@@ -101,6 +129,8 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
             a->replaceAllUsesWith(placed[k].at);
             a->eraseFromParent();
             placed[k].alloca = nullptr;
+            if (!plan.slots[k].uniform)
+                tag_own_accesses(placed[k].at, access);
         }
     }
     // Entered at the region's start, with the slots copied in.
