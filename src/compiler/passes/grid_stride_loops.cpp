@@ -34,15 +34,18 @@
 // A loop behind a bounds check (`if (id >= n) return;` before it, as in
 // Hetero-Mark's histogram) is rewritten too, its start's parts computed in
 // the entry block: loops_out_of_guards.cpp then moves it out of the check.
-// Where it stays behind the check, each work-item runs it as before, plus
+// Where it stays behind a guard, each work-item runs it as before, plus
 // iterations that skip the body until the group's counter, at most a
-// group's size behind its index, reaches the end too.
+// group's size behind its index, reaches the end too: at most one with a
+// step of a size, which is all such a loop may have (with a step of 1, a
+// loop behind `if (lid == 7)` would run 7 empty iterations).
 #include "branch_on_edge.h"
 #include "group_uniformity.h"
 #include "kernel_symbols.h"
 #include "passes.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -215,7 +218,28 @@ struct Stride {
     BasicBlock *preheader, *latch, *first_body;
 };
 
-std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u)
+// Whether `step` (which `positive` accepts) is at least the group's size in
+// dimension 0: get_global_size, get_local_size or get_enqueued_local_size
+// of dimension 0, or a product with one. A work-item's index is then less
+// than one step past the group's counter.
+bool covers_group(const Value *step, unsigned depth)
+{
+    if (depth > MAX_DEPTH)
+        return false;
+    if (const auto *cast = dyn_cast<CastInst>(step))
+        return covers_group(cast->getOperand(0), depth + 1);
+    if (const auto *mul = dyn_cast<BinaryOperator>(step); mul && mul->getOpcode() == Instruction::Mul)
+        return covers_group(mul->getOperand(0), depth + 1) ||
+               covers_group(mul->getOperand(1), depth + 1);
+    for (StringRef size :
+         {"_Z15get_global_sizej", "_Z14get_local_sizej", "_Z23get_enqueued_local_sizej"})
+        if (dimension_of(step, size) == 0u)
+            return true;
+    return false;
+}
+
+std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u,
+                                  const PostDominatorTree &pdt, BasicBlock *entry)
 {
     Stride s{};
     s.preheader = l.getLoopPreheader();
@@ -240,6 +264,13 @@ std::optional<Stride> find_stride(Loop &l, const GroupUniformity &u)
     s.next = s.index->getIncomingValueForBlock(s.latch);
     s.step = step_of(s.next, s.index, s.truncated);
     if (!s.step)
+        return std::nullopt;
+    // Where not all work-items enter the loop, it may stay behind its
+    // guard (loops_out_of_guards.cpp moves it out of bounds checks only):
+    // each work-item then runs the iterations its index is past the
+    // group's counter, which a step of a size bounds by one.
+    if (!u.together(s.preheader) && !pdt.dominates(s.preheader, entry) &&
+        !covers_group(s.step, 0))
         return std::nullopt;
     // The index is not used after the loop.
     for (const User *user : s.index->users())
@@ -307,10 +338,11 @@ PreservedAnalyses GridStrideLoopsPass::run(Module &m, ModuleAnalysisManager &mam
         if (f.isDeclaration() || !is_kernel(f) || kernel_waits(f).others)
             continue;
         auto &loops = fam.getResult<LoopAnalysis>(f);
+        auto &pdt = fam.getResult<PostDominatorTreeAnalysis>(f);
         GroupUniformity u(f);
         SmallVector<std::pair<Loop *, Stride>, 2> found;
         for (Loop *l : loops)
-            if (auto s = find_stride(*l, u))
+            if (auto s = find_stride(*l, u, pdt, &f.getEntryBlock()))
                 found.push_back({l, *s});
         bool any = false;
         // Judged again on the IR each rewrite leaves.

@@ -5,6 +5,9 @@
 ; group; its start's parts (the group's start and the local id, truncated
 ; alike) are computed in the entry block, where every work-item has them,
 ; so the loop then moves out of the check and gets its implicit barrier.
+; Behind a guard that is no bounds check (`lid == 7`), where it stays, a
+; loop stepping by 1 is left as it was (its work-item would run 7 empty
+; iterations), one stepping by the global size is rewritten.
 
 ; CHECK-LABEL: define spir_kernel void @hist(
 ; CHECK: entry:
@@ -63,6 +66,61 @@ skip:
   ret void
 }
 
+; CHECK-LABEL: define spir_kernel void @one_item_by_one(
+; CHECK: %i = phi i64 [ %g, %first ], [ %i.next, %latch ]
+; CHECK-NOT: __fcl.
+; CHECK: ret void
+define spir_kernel void @one_item_by_one(ptr addrspace(1) %z, i64 %n) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %seven = icmp eq i64 %l, 7
+  br i1 %seven, label %first, label %done
+first:
+  br label %head
+head:
+  %i = phi i64 [ %g, %first ], [ %i.next, %latch ]
+  %more = icmp ult i64 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %p = getelementptr inbounds i32, ptr addrspace(1) %z, i64 %i
+  store i32 1, ptr addrspace(1) %p
+  br label %latch
+latch:
+  %i.next = add i64 %i, 1
+  br label %head
+done:
+  ret void
+}
+
+; CHECK-LABEL: define spir_kernel void @one_item_by_size(
+; CHECK: %__fcl.grid.0 = phi i64
+; CHECK: ret void
+define spir_kernel void @one_item_by_size(ptr addrspace(1) %z, i64 %n) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  %gs = call i64 @_Z15get_global_sizej(i32 0)
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %seven = icmp eq i64 %l, 7
+  br i1 %seven, label %first, label %done
+first:
+  br label %head
+head:
+  %i = phi i64 [ %g, %first ], [ %i.next, %latch ]
+  %more = icmp ult i64 %i, %n
+  br i1 %more, label %body, label %done
+body:
+  %p = getelementptr inbounds i32, ptr addrspace(1) %z, i64 %i
+  store i32 1, ptr addrspace(1) %p
+  br label %latch
+latch:
+  %i.next = add i64 %i, %gs
+  br label %head
+done:
+  ret void
+}
+
+declare i64 @_Z12get_local_idj(i32)
 declare i64 @_Z13get_global_idj(i32)
 declare i64 @_Z15get_global_sizej(i32)
 declare i32 @_Z10atomic_addPU8CLglobalVjj(ptr addrspace(1), i32)
