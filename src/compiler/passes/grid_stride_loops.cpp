@@ -77,11 +77,7 @@ bool positive(const Value *v, unsigned depth)
         return positive(mul->getOperand(0), depth + 1) && positive(mul->getOperand(1), depth + 1);
     // Of a dimension the call names itself: the step is built again in
     // the latch (rebuild_step).
-    for (StringRef size : {"_Z15get_global_sizej", "_Z14get_local_sizej",
-                           "_Z23get_enqueued_local_sizej", "_Z14get_num_groupsj"})
-        if (const CallInst *call = call_of(v, size))
-            return isa<Constant>(call->getArgOperand(0));
-    return false;
+    return is_size_query(v) && isa<Constant>(cast<CallInst>(v)->getArgOperand(0));
 }
 
 // A copy of `step` (what `positive` accepts) built with `b`.

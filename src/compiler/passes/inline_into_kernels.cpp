@@ -57,17 +57,13 @@ void functions_named(const Value *v, SmallPtrSetImpl<const Function *> &out,
 
 // Whether `v`, through casts and a private variable it was stored to (the
 // pass sees clang's code before mem2reg), is one of the sizes a
-// grid-stride loop steps by (grid_stride_loops.cpp): a call of
-// get_global_size, get_local_size, get_enqueued_local_size or
-// get_num_groups.
+// grid-stride loop steps by (kernel_symbols.h is_size_query).
 bool is_size(const Value *v, bool through_memory = true)
 {
     while (const auto *cast = dyn_cast<CastInst>(v))
         v = cast->getOperand(0);
-    for (StringRef size : {"_Z15get_global_sizej", "_Z14get_local_sizej",
-                           "_Z23get_enqueued_local_sizej", "_Z14get_num_groupsj"})
-        if (call_of(v, size))
-            return true;
+    if (is_size_query(v))
+        return true;
     const auto *load = dyn_cast<LoadInst>(v);
     const auto *var = load ? dyn_cast<AllocaInst>(load->getPointerOperand()) : nullptr;
     if (!through_memory || !var)
@@ -79,48 +75,41 @@ bool is_size(const Value *v, bool through_memory = true)
     return false;
 }
 
-// Whether `f` has a loop and adds a size to something: it may have a
+// Whether `f` adds a size to something: with a loop, it may have a
 // grid-stride loop, which grid_stride_loops.cpp gives implicit barriers
 // even when its body only counts (Hetero-Mark's histogram: each
 // work-item walked the whole input with the global size's stride, 2.4x
 // slower than Intel's runtime). That pass decides on the real loop.
-bool steps_by_a_size(const Function &f)
+bool adds_a_size(const Function &f)
 {
-    bool adds_size = false;
     for (const Instruction &i : instructions(f))
         if (const auto *add = dyn_cast<BinaryOperator>(&i);
             add && add->getOpcode() == Instruction::Add &&
-            (is_size(add->getOperand(0)) || is_size(add->getOperand(1)))) {
-            adds_size = true;
-            break;
-        }
-    if (!adds_size)
-        return false;
-    SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> back_edges;
-    FindFunctionBackedges(f, back_edges);
-    return !back_edges.empty();
+            (is_size(add->getOperand(0)) || is_size(add->getOperand(1))))
+            return true;
+    return false;
 }
 
 // Whether some kernel may have a loop worth implicit barriers: a back
-// edge, and floating-point arithmetic or an integer product; or a
-// grid-stride loop.
+// edge, and floating-point arithmetic or an integer product, or a size
+// added (a grid-stride loop).
 bool worth_trying(const Function &f)
 {
-    if (steps_by_a_size(f))
-        return true;
-    bool computes = false;
-    for (const Instruction &i : instructions(f)) {
-        unsigned op = i.getOpcode();
-        computes = computes || op == Instruction::FAdd || op == Instruction::FMul ||
-                   op == Instruction::FSub || op == Instruction::Mul;
-        if (const auto *ii = dyn_cast<IntrinsicInst>(&i))
-            computes = computes || ii->getIntrinsicID() == Intrinsic::fmuladd;
-    }
-    if (!computes)
-        return false;
     SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> back_edges;
     FindFunctionBackedges(f, back_edges);
-    return !back_edges.empty();
+    if (back_edges.empty())
+        return false;
+    if (adds_a_size(f))
+        return true;
+    for (const Instruction &i : instructions(f)) {
+        unsigned op = i.getOpcode();
+        if (op == Instruction::FAdd || op == Instruction::FMul || op == Instruction::FSub ||
+            op == Instruction::Mul)
+            return true;
+        if (const auto *ii = dyn_cast<IntrinsicInst>(&i); ii && ii->getIntrinsicID() == Intrinsic::fmuladd)
+            return true;
+    }
+    return false;
 }
 
 // Whether the module calls a plain barrier or a work-group function's wait.

@@ -71,6 +71,15 @@ std::optional<unsigned> dimension_of(const Value *v, StringRef name)
     return dim->getZExtValue();
 }
 
+bool is_size_query(const Value *v)
+{
+    for (StringRef size : {"_Z15get_global_sizej", "_Z14get_local_sizej",
+                           "_Z23get_enqueued_local_sizej", "_Z14get_num_groupsj"})
+        if (call_of(v, size))
+            return true;
+    return false;
+}
+
 bool is_kernel(const Function &f) { return f.getCallingConv() == CallingConv::SPIR_KERNEL; }
 
 bool is_plain_barrier(StringRef name) { return contains(PLAIN_BARRIERS, name); }

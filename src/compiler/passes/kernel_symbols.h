@@ -53,6 +53,12 @@ const llvm::CallInst *call_of(const llvm::Value *v, llvm::StringRef name);
 // (`get_global_id(1)`: 1); none for other values.
 std::optional<unsigned> dimension_of(const llvm::Value *v, llvm::StringRef name);
 
+// Whether `v` is a direct call of a size a grid-stride loop steps by:
+// get_global_size, get_local_size, get_enqueued_local_size or
+// get_num_groups (grid_stride_loops.cpp; inline_into_kernels.cpp looks
+// for them before it).
+bool is_size_query(const llvm::Value *v);
+
 // Whether `f` is an OpenCL kernel.
 bool is_kernel(const llvm::Function &f);
 
