@@ -1196,3 +1196,107 @@ kernel void counts_int(global const int *in, global int *out, int bins, int n) {
         }
     }
 }
+
+#[test]
+fn neighbours_wrapped_around_the_group_or_clamped_to_the_row_read_the_right_work_items() {
+    // Addresses that choose by a test of the work-item's index: a
+    // neighbour around the group (clpeak's local_bandwidth rotates values
+    // through local memory with `(lid + 1) % lsize`), and neighbours
+    // clamped to the row (image filters). Rows of 256 work-items or more
+    // run the work-items whose choice is the index itself in a copy of the
+    // loop without the choices (index_choices_as_ranges.cpp), the others
+    // in the loop as it was; shorter rows, and partial groups, the loop as
+    // it was. Every work-item must read the same neighbour either way.
+    let rotate = r#"
+kernel void rotate(global float *out, local float *scratch, uint rounds, uint shift) {
+    uint lid = get_local_id(0);
+    uint lsize = get_local_size(0);
+    uint next = (lid + shift) % lsize;
+    int prev = ((int)lid + (int)lsize - 1) % (int)lsize;
+    float v = (float)get_global_id(0);
+    for (uint r = 0; r < rounds; r++) {
+        scratch[lid] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        v = scratch[next] + 0.5f * (r == 0) * scratch[prev];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    out[get_global_id(0)] = v;
+}
+"#;
+    let blur = r#"
+kernel void blur(global const float *in, global float *out, int w, int period) {
+    int x = get_global_id(0);
+    out[x] = in[clamp(x - 1, 0, w - 1)] + 2.0f * in[x] + 4.0f * in[min(x + 1, w - 1)]
+           + 8.0f * in[x % period];
+}
+"#;
+    let exe = compile(rotate, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("rotate").unwrap();
+    assert!(exe.kernels[k].group_entry);
+    for (global, local, rounds, shift) in [
+        (1024usize, 512usize, 3u32, 1u32),
+        (1000, 300, 2, 1),
+        (600, 300, 1, 7),
+        (640, 64, 3, 1),
+        (256, 256, 1, 255),
+    ] {
+        // The kernel, group by group, on the host.
+        let mut want = vec![0f32; global];
+        for start in (0..global).step_by(local) {
+            let items = local.min(global - start);
+            let mut v: Vec<f32> = (start..start + items).map(|g| g as f32).collect();
+            for r in 0..rounds {
+                let scratch = v.clone();
+                for (lid, x) in v.iter_mut().enumerate() {
+                    let next = (lid + shift as usize) % items;
+                    let prev = (lid + items - 1) % items;
+                    let first = if r == 0 { 1.0 } else { 0.0 };
+                    *x = scratch[next] + 0.5 * first * scratch[prev];
+                }
+            }
+            want[start..start + items].copy_from_slice(&v);
+        }
+        let mut out = vec![0f32; global];
+        let mut scratch = vec![0f32; local];
+        let (po, ps) = (out.as_mut_ptr(), scratch.as_mut_ptr());
+        let args: [*mut c_void; 4] = [
+            &po as *const _ as *mut c_void,
+            &ps as *const _ as *mut c_void,
+            &rounds as *const _ as *mut c_void,
+            &shift as *const _ as *mut c_void,
+        ];
+        run_groups_with_frame(&exe, k, &args, global, local);
+        assert_eq!(
+            out, want,
+            "rotate: global {global}, local {local}, shift {shift}"
+        );
+    }
+
+    let exe = compile(blur, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("blur").unwrap();
+    for (w, local, period) in [
+        (1000usize, 500usize, 7i32),
+        (2048, 1024, 1000),
+        (300, 100, 3),
+    ] {
+        let input: Vec<f32> = (0..w).map(|i| ((i * 37) % 101) as f32).collect();
+        let want: Vec<f32> = (0..w)
+            .map(|x| {
+                let left = x.saturating_sub(1);
+                let right = (x + 1).min(w - 1);
+                input[left] + 2.0 * input[x] + 4.0 * input[right] + 8.0 * input[x % period as usize]
+            })
+            .collect();
+        let mut out = vec![0f32; w];
+        let (pi, po) = (input.as_ptr(), out.as_mut_ptr());
+        let w32 = w as i32;
+        let args: [*mut c_void; 4] = [
+            &pi as *const _ as *mut c_void,
+            &po as *const _ as *mut c_void,
+            &w32 as *const _ as *mut c_void,
+            &period as *const _ as *mut c_void,
+        ];
+        run_groups_with_frame(&exe, k, &args, w, local);
+        assert_eq!(out, want, "blur: w {w}, local {local}, period {period}");
+    }
+}

@@ -46,6 +46,7 @@
 // unchanged in their geometric mean (cutcp, Fan2 and nn 8-17 ms longer).
 #include "parallel_access.h"
 #include "passes.h"
+#include "work_item_intervals.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -67,22 +68,9 @@ namespace ferrocl {
 
 namespace {
 
-// `index PRED bound`, index affine in the loop's iterations with step one
-// in an integer type of 32 to 64 bits, bound invariant.
-struct Test {
-    ICmpInst::Predicate pred;
-    const SCEVAddRecExpr *index;
-    Value *bound;
-};
-
 // Index tests of one check at most (`j > 0 && j < n - 1`: PolyBench's
 // 2dconv); the intervals that pass them all are at most 2^MAX_TESTS.
 constexpr unsigned MAX_TESTS = 2;
-
-// Rows of work-items at least this long run in the intervals: each
-// interval's last few work-items run one at a time after its vector loop,
-// which a long row pays for with its unmasked vectors.
-constexpr uint64_t LONG_ROW = 256;
 
 // The header's bounds check: the body (`body`, one successor of `br`; the
 // other is the latch) runs for the work-items that pass `tests` and the
@@ -123,40 +111,6 @@ bool without_effects(const BasicBlock &b)
         if (i.mayHaveSideEffects() || isa<AllocaInst>(i))
             return false;
     return true;
-}
-
-// Reads `cmp` (through a freeze) as a test of an index of `l` against an
-// invariant bound, negated where `negate`.
-std::optional<Test> read_test(Value *cond, bool negate, Loop *l, ScalarEvolution &se)
-{
-    Value *v = cond;
-    match(cond, m_Freeze(m_Value(v)));
-    auto *cmp = dyn_cast<ICmpInst>(v);
-    if (!cmp || !cmp->getOperand(0)->getType()->isIntegerTy())
-        return std::nullopt;
-    ICmpInst::Predicate pred = negate ? cmp->getInversePredicate() : cmp->getPredicate();
-    Value *lhs = cmp->getOperand(0);
-    Value *rhs = cmp->getOperand(1);
-    if (l->isLoopInvariant(lhs)) {
-        std::swap(lhs, rhs);
-        pred = ICmpInst::getSwappedPredicate(pred);
-    }
-    if (!l->isLoopInvariant(rhs))
-        return std::nullopt;
-    const auto *index = dyn_cast<SCEVAddRecExpr>(se.getSCEV(lhs));
-    unsigned width = lhs->getType()->getIntegerBitWidth();
-    // The bounds are computed in twice the width; the counter of a
-    // work-item loop runs over fewer than 2^32 work-items, so an index of 32
-    // bits or more wraps at most once.
-    if (!index || index->getLoop() != l || !index->isAffine() || width < 32 || width > 64)
-        return std::nullopt;
-    const auto *step = dyn_cast<SCEVConstant>(index->getStepRecurrence(se));
-    if (!step || !step->getValue()->isOne() || !se.isLoopInvariant(index->getStart(), l))
-        return std::nullopt;
-    SCEVExpander expander(se, l->getHeader()->getDataLayout(), "bounds");
-    if (!expander.isSafeToExpandAt(index->getStart(), l->getLoopPredecessor()->getTerminator()))
-        return std::nullopt;
-    return Test{pred, index, rhs};
 }
 
 // Reads the header's check `cond`: leaves joined by `and` when the body
@@ -249,71 +203,6 @@ bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
     return s.guard || s.point;
 }
 
-// Iterations [first, last) of the loop, as values before it.
-using Interval = std::pair<Value *, Value *>;
-
-// Clamps `v` to [from, to] (signed, in the wide type).
-Value *clamp(IRBuilder<> &b, Value *v, Value *from, Value *to)
-{
-    return b.CreateBinaryIntrinsic(Intrinsic::smin,
-                                   b.CreateBinaryIntrinsic(Intrinsic::smax, v, from), to);
-}
-
-// The iterations in [from, to) that pass `index PRED bound` where index =
-// iteration + offset exactly (no wrap in the piece): an interval, clamped
-// to [from, to).
-Interval interval_passing(IRBuilder<> &b, ICmpInst::Predicate pred, Value *offset, Value *bound,
-                          Value *from, Value *to)
-{
-    Value *at = b.CreateSub(bound, offset); // the iteration whose index is the bound
-    Value *after = b.CreateAdd(at, ConstantInt::get(bound->getType(), 1));
-    switch (pred) {
-    case ICmpInst::ICMP_EQ:
-        return {clamp(b, at, from, to), clamp(b, after, from, to)};
-    case ICmpInst::ICMP_SLT:
-    case ICmpInst::ICMP_ULT:
-        return {from, clamp(b, at, from, to)};
-    case ICmpInst::ICMP_SLE:
-    case ICmpInst::ICMP_ULE:
-        return {from, clamp(b, after, from, to)};
-    case ICmpInst::ICMP_SGT:
-    case ICmpInst::ICMP_UGT:
-        return {clamp(b, after, from, to), to};
-    default: // SGE, UGE
-        return {clamp(b, at, from, to), to};
-    }
-}
-
-// The (two) intervals of iterations in [0, count) whose work-items pass
-// test `t` (computed in `wide`, before the loop).
-SmallVector<Interval, 2> intervals_passing(IRBuilder<> &b, const Test &t, Value *count, Type *wide,
-                                           SCEVExpander &expander)
-{
-    unsigned width = t.index->getType()->getIntegerBitWidth();
-    bool is_signed = ICmpInst::isSigned(t.pred);
-    auto extend = [&](Value *v) {
-        // Frozen: where the check read poison, it passed or failed at will.
-        v = b.CreateFreeze(v);
-        return is_signed ? b.CreateSExtOrTrunc(v, wide) : b.CreateZExtOrTrunc(v, wide);
-    };
-    Value *first =
-        expander.expandCodeFor(t.index->getStart(), t.index->getType(), &*b.GetInsertPoint());
-    Value *start = extend(first);
-    Value *bound = extend(t.bound);
-    // The index runs up to its type's largest value, then on from its
-    // smallest.
-    unsigned wide_width = wide->getIntegerBitWidth();
-    APInt max = is_signed ? APInt::getSignedMaxValue(width) : APInt::getMaxValue(width);
-    Value *wraps_at = b.CreateAdd(b.CreateSub(ConstantInt::get(wide, max.zext(wide_width)), start),
-                                  ConstantInt::get(wide, 1));
-    Value *split = b.CreateBinaryIntrinsic(Intrinsic::smin, wraps_at, count);
-    Value *wrapped =
-        b.CreateSub(start, ConstantInt::get(wide, APInt::getOneBitSet(wide_width, width)));
-    Value *zero = ConstantInt::get(wide, 0);
-    return {interval_passing(b, t.pred, start, bound, zero, split),
-            interval_passing(b, t.pred, wrapped, bound, split, count)};
-}
-
 // The intervals of iterations in [0, count) whose work-items pass the
 // guard: those of its tests intersected.
 SmallVector<Interval, 8> guarded(IRBuilder<> &b, const Guard &g, Value *count, Type *wide,
@@ -348,20 +237,6 @@ Value *point_at(IRBuilder<> &b, const Point &p, Type *wide, SCEVExpander &expand
     return b.CreateZExt(at, wide);
 }
 
-// A copy of `blocks` (names ending in `suffix`), at the function's end;
-// `map` takes each original to its copy. Uses of the blocks' values in the
-// copies name the copies' values; uses of others stay.
-void copy_blocks(ArrayRef<BasicBlock *> blocks, const Twine &suffix, ValueToValueMapTy &map)
-{
-    SmallVector<BasicBlock *, 32> copies;
-    for (BasicBlock *b : blocks) {
-        BasicBlock *c = CloneBasicBlock(b, map, suffix, b->getParent());
-        map[b] = c;
-        copies.push_back(c);
-    }
-    remapInstructionsInBlocks(copies, map);
-}
-
 // Rewrites the loop of `s`, whose rows are long.
 void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
 {
@@ -369,15 +244,7 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     BasicBlock *header = l->getHeader();
     BasicBlock *latch = l->getLoopLatch();
     LLVMContext &ctx = header->getContext();
-    // Where the bounds are computed: a block of the loop's own before it.
-    BasicBlock *preheader = l->getLoopPreheader();
-    if (!preheader)
-        preheader = SplitEdge(l->getLoopPredecessor(), header);
-    // The pieces' loop (and the copy) leave through a block of their own,
-    // without phis (the exit's phis then name it).
-    BasicBlock *exit_block = l->getExitBlock();
-    if (exit_block->getSinglePredecessor() != latch || !exit_block->phis().empty())
-        exit_block = SplitEdge(latch, exit_block);
+    auto [preheader, exit_block] = own_preheader_and_exit(l);
     // The loop as it was, copied, for the work-item at the point.
     ValueToValueMapTy map;
     if (s.point)
@@ -416,28 +283,8 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
                             b.CreateAdd(s.start, b.CreateTrunc(hi, counter_type))});
 
     // The loop over the intervals.
-    BasicBlock *head = SplitBlock(preheader, preheader->getTerminator());
-    head->setName("pieces");
-    BasicBlock *enter = SplitBlock(head, head->getTerminator());
-    enter->setName("pieces.enter");
+    Pieces p = open_pieces(preheader, exit_block, counters);
     Function *f = header->getParent();
-    BasicBlock *next_piece = BasicBlock::Create(ctx, "pieces.next", f, exit_block);
-    b.SetInsertPoint(head->getTerminator());
-    PHINode *piece = b.CreatePHI(b.getInt32Ty(), 2, "piece");
-    piece->addIncoming(b.getInt32(0), preheader);
-    Value *lo = counters[0].first, *hi = counters[0].second;
-    for (unsigned i = 1; i < counters.size(); i++) {
-        Value *is = b.CreateICmpEQ(piece, b.getInt32(i));
-        lo = b.CreateSelect(is, counters[i].first, lo);
-        hi = b.CreateSelect(is, counters[i].second, hi);
-    }
-    lo->setName("piece.lo");
-    hi->setName("piece.hi");
-    b.CreateCondBr(b.CreateICmpULT(lo, hi), enter, next_piece);
-    head->getTerminator()->eraseFromParent();
-    b.SetInsertPoint(next_piece);
-    Value *following = b.CreateAdd(piece, b.getInt32(1), "piece.next");
-    piece->addIncoming(following, next_piece);
     // Then the copy for the point, if the loop has its work-item.
     BasicBlock *after_pieces = exit_block;
     if (s.point) {
@@ -451,17 +298,10 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
         counter->setIncomingValueForBlock(after_pieces, from);
         cast<ICmpInst>(map[s.exit])->setOperand(1, to);
     }
-    BranchInst *again = b.CreateCondBr(
-        b.CreateICmpEQ(following, b.getInt32(counters.size())), after_pieces, head);
-    // A few trips, each around a vector loop: not unrolled.
-    MDNode *unroll = MDNode::get(ctx, MDString::get(ctx, "llvm.loop.unroll.disable"));
-    MDNode *id = MDNode::getDistinct(ctx, {nullptr, unroll});
-    id->replaceOperandWith(0, id);
-    again->setMetadata(LLVMContext::MD_loop, id);
-
-    s.counter->setIncomingValueForBlock(enter, lo);
-    s.exit->setOperand(1, hi);
-    latch->getTerminator()->replaceSuccessorWith(exit_block, next_piece);
+    close_pieces(p, after_pieces);
+    s.counter->setIncomingValueForBlock(p.enter, p.lo);
+    s.exit->setOperand(1, p.hi);
+    latch->getTerminator()->replaceSuccessorWith(exit_block, p.next);
     // In the intervals, the check always passes and no work-item is at
     // the point.
     for (auto [br, to] : {std::pair{s.guard ? s.guard->br : nullptr,

@@ -151,6 +151,15 @@ struct BoundsChecksAsRangesPass : llvm::PassInfoMixin<BoundsChecksAsRangesPass> 
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-index-choices-as-ranges`: an innermost work-item loop whose
+// addresses choose by a test of its index (`min(x + 1, w - 1)`, `(lid + 1)
+// % lsize`) runs the work-items where every test chooses the index in a
+// copy without the choices (index_choices_as_ranges.cpp); the back end
+// runs it where its vectorizer starts.
+struct IndexChoicesAsRangesPass : llvm::PassInfoMixin<IndexChoicesAsRangesPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-libmvec-avx512-variants`: float sin, cos, tan, exp and pow
 // calls name glibc's 16-lane versions on AVX-512 hosts; the back end runs
 // it where its vectorizer starts (libmvec_avx512_variants.cpp). With

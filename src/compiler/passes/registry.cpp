@@ -89,6 +89,7 @@ const struct {
     {"ferrocl-scalarize-work-item-loops", add_function<ScalarizeWorkItemLoopsPass>},
     {"ferrocl-interleave-work-items", add_function<InterleaveWorkItemsPass>},
     {"ferrocl-bounds-checks-as-ranges", add_function<BoundsChecksAsRangesPass>},
+    {"ferrocl-index-choices-as-ranges", add_function<IndexChoicesAsRangesPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -156,6 +157,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(ScalarizeWorkItemLoopsPass());
             fpm.addPass(InterleaveWorkItemsPass());
             fpm.addPass(BoundsChecksAsRangesPass());
+            fpm.addPass(IndexChoicesAsRangesPass());
         }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.

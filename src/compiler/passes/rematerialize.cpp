@@ -17,16 +17,40 @@
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace ferrocl {
 
 namespace {
 
+// Whether `d` is a size (get_local_size and the other is_size_query
+// sizes), through casts and guard_division.cpp's `d == 0 ? 1 : d`.
+bool is_size_divisor(const Value *d)
+{
+    const Value *guarded;
+    if (match(d, m_Select(m_Value(), m_One(), m_Value(guarded))))
+        d = guarded;
+    while (const auto *cast = dyn_cast<CastInst>(d))
+        d = cast->getOperand(0);
+    return is_size_query(d);
+}
+
 // Operations whose results a block can compute again.
 bool cheap_shape(const Instruction &i)
 {
+    // Comparisons and choices between cheap values (a neighbour clamped
+    // at the row's ends, `min(x + 1, w - 1)`), and a remainder by a size (a
+    // neighbour around the group, `(lid + 1) % lsize`): computed again in
+    // each work-item loop, where index_choices_as_ranges.cpp finds them the
+    // index itself for all but a few work-items; read from the frame, each
+    // was a gather's index for every work-item.
+    if (isa<ICmpInst>(i) || isa<SelectInst>(i))
+        return true;
+    if (i.getOpcode() == Instruction::URem || i.getOpcode() == Instruction::SRem)
+        return is_size_divisor(i.getOperand(1));
     if (const auto *call = dyn_cast<CallInst>(&i)) {
         // A work-item function with constant arguments.
         const Function *f = called_function(i);

@@ -1,0 +1,336 @@
+// `ferrocl-index-choices-as-ranges`: in the back end, right before the
+// loop vectorizer, an innermost work-item loop whose addresses choose
+// between values by testing its own index runs the work-items for which
+// every such test chooses the index in a copy of the loop where the
+// choices are gone:
+//
+//     for (x = 0; x < n; x++)              for (piece = 0; piece < 5; piece++)
+//         A[min(x + 1, w - 1)]                 for (x = lo[piece]; x < hi[piece]; x++)
+//         B[(x + 1) % n]                           if (piece is 1 or 3)
+//                                                      A[x + 1], B[x + 1]
+//                                                  else
+//                                                      A[min(x + 1, w - 1)], B[(x + 1) % n]
+//
+// (each piece's loop is its own copy, chosen once per piece). Why: a
+// neighbour clamped at the row's ends (image filters, Rodinia's hotspot)
+// or wrapped around the group (clpeak's local_bandwidth, `(lid + 1) %
+// lsize`) is an address the vectorizer cannot see as contiguous, so every
+// work-item's access became a gather; all but a few work-items take the
+// index itself, contiguous. clpeak's local_bandwidth_v8 gathered each of
+// its float8's components: 2.4x PoCL's time.
+//
+// The choices read: `select(index PRED bound, a, b)` where one arm is the
+// index (or the only one that changes with it), `min`/`max` of an index and
+// a bound, and `index % d` (the index while `index < d`; a signed
+// remainder also needs d > 0). Each is a test on the index that holds in at
+// most two intervals of the loop (work_item_intervals.h): before the
+// indices wrap around their types, where every test holds is one interval,
+// and after they all have, another. The copy runs those two; the loop as it
+// was runs the rest, so nothing is assumed where an interval cannot be
+// computed. Only for long rows (LONG_ROW): a short row cut into pieces
+// runs each piece's end one work-item at a time.
+//
+// Why it is sound: in the intervals each test holds, so each choice is the
+// value it chooses there; the work-items run in the same order as before.
+// A remainder whose divisor is 0 (poison, or guard_division.cpp's 1) is
+// never the index's: `index < d` fails.
+#include "parallel_access.h"
+#include "passes.h"
+#include "work_item_intervals.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/PatternMatch.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace ferrocl {
+
+namespace {
+
+// Choices one loop's copy leaves out at most; each costs a few
+// instructions before the loop.
+constexpr unsigned MAX_CHOICES = 4;
+
+// The largest loop copied, in instructions.
+constexpr unsigned MAX_LOOP = 400;
+
+// A choice of the loop: `value` is `taken` where `test` holds (and, for
+// a signed remainder, where its divisor `positive` is above 0).
+struct Choice {
+    Instruction *value;
+    Value *taken;
+    Test test;
+    Value *positive;
+};
+
+// The choices of a loop found so far, by value.
+using Choices = SmallDenseMap<const Value *, Choice, MAX_CHOICES>;
+
+// `v` as an index of `l`, or a choice that takes one (`clamp(x - 1, 0,
+// w - 1)` is a min of a max of the index).
+const SCEVAddRecExpr *index_of(Value *v, Loop *l, ScalarEvolution &se, const Choices &found)
+{
+    if (auto it = found.find(v); it != found.end())
+        v = it->second.taken;
+    return read_index(v, l, se);
+}
+
+// Whether `v` ends in an address: the address of a load or store, through
+// arithmetic, casts, choices and getelementptrs.
+bool feeds_address(Instruction *v)
+{
+    SmallVector<Instruction *, 16> work = {v};
+    SmallPtrSet<Instruction *, 32> seen = {v};
+    while (!work.empty()) {
+        Instruction *i = work.pop_back_val();
+        for (User *u : i->users()) {
+            auto *ui = dyn_cast<Instruction>(u);
+            if (!ui || !seen.insert(ui).second || seen.size() > 64)
+                continue;
+            if (auto *load = dyn_cast<LoadInst>(ui); load && load->getPointerOperand() == i)
+                return true;
+            if (auto *store = dyn_cast<StoreInst>(ui); store && store->getPointerOperand() == i)
+                return true;
+            if (isa<BinaryOperator>(ui) || isa<CastInst>(ui) || isa<GetElementPtrInst>(ui) ||
+                isa<SelectInst>(ui) || isa<MinMaxIntrinsic>(ui))
+                work.push_back(ui);
+        }
+    }
+    return false;
+}
+
+// `i` as a choice of `l` on its index, or none.
+std::optional<Choice> read_choice(Instruction &i, Loop *l, ScalarEvolution &se,
+                                  const Choices &found)
+{
+    if (auto *sel = dyn_cast<SelectInst>(&i)) {
+        if (!sel->getType()->isIntegerTy())
+            return std::nullopt;
+        std::optional<Test> t = read_test(sel->getCondition(), false, l, se);
+        if (!t)
+            return std::nullopt;
+        // The arm to keep: the index itself, or the only arm that changes
+        // with it (a clamp's bound does not).
+        Value *arms[2] = {sel->getTrueValue(), sel->getFalseValue()};
+        int keep = -1;
+        for (int k = 0; k < 2 && keep < 0; k++)
+            if (se.getSCEV(arms[k]) == t->index)
+                keep = k;
+        for (int k = 0; k < 2 && keep < 0; k++)
+            if (!l->isLoopInvariant(arms[k]) && l->isLoopInvariant(arms[1 - k]))
+                keep = k;
+        if (keep < 0)
+            return std::nullopt;
+        if (keep == 1)
+            t = read_test(sel->getCondition(), true, l, se);
+        return Choice{&i, arms[keep], *t, nullptr};
+    }
+    if (auto *mm = dyn_cast<MinMaxIntrinsic>(&i)) {
+        for (int k = 0; k < 2; k++) {
+            Value *v = mm->getOperand(k), *bound = mm->getOperand(1 - k);
+            const SCEVAddRecExpr *index =
+                l->isLoopInvariant(bound) ? index_of(v, l, se, found) : nullptr;
+            if (!index)
+                continue;
+            // min(v, b) is v while v <= b; max(v, b) while v >= b.
+            ICmpInst::Predicate pred = ICmpInst::getNonStrictPredicate(mm->getPredicate());
+            return Choice{&i, v, Test{pred, index, bound}, nullptr};
+        }
+        return std::nullopt;
+    }
+    unsigned op = i.getOpcode();
+    if (op == Instruction::URem || op == Instruction::SRem) {
+        Value *v = i.getOperand(0), *d = i.getOperand(1);
+        const SCEVAddRecExpr *index = l->isLoopInvariant(d) ? index_of(v, l, se, found) : nullptr;
+        if (!index)
+            return std::nullopt;
+        return Choice{&i, v, Test{ICmpInst::ICMP_ULT, index, d},
+                      op == Instruction::SRem ? d : nullptr};
+    }
+    return std::nullopt;
+}
+
+// A loop this pass rewrites: its counter runs from `start` while the
+// latch's `exit` test (`next == end`, or `!=`) fails.
+struct Shape {
+    Loop *loop;
+    PHINode *counter;
+    Value *start;
+    ICmpInst *exit;
+    Value *end;
+    SmallVector<Choice, MAX_CHOICES> choices;
+};
+
+bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
+{
+    if (!l->isInnermost() || !is_work_item_loop(l))
+        return false;
+    BasicBlock *latch = l->getLoopLatch();
+    BasicBlock *preheader = l->getLoopPredecessor();
+    if (!latch || !preheader || !l->getExitBlock() || l->getExitingBlock() != latch)
+        return false;
+    std::optional<WorkItemCounter> c = read_work_item_counter(*l);
+    if (!c)
+        return false;
+    // No value of the loop is used after it (LCSSA: none outside it).
+    unsigned size = 0;
+    for (BasicBlock *b : l->blocks())
+        for (Instruction &i : *b) {
+            size++;
+            for (User *u : i.users())
+                if (!l->contains(cast<Instruction>(u)))
+                    return false;
+        }
+    if (size > MAX_LOOP)
+        return false;
+    s.loop = l;
+    s.counter = c->id;
+    s.start = c->id->getIncomingValueForBlock(preheader);
+    s.exit = c->exit;
+    s.end = c->end;
+    // Found again until none is new: a choice may read one found later
+    // (the loop's blocks are not in order).
+    Choices found;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (BasicBlock *b : l->blocks())
+            for (Instruction &i : *b) {
+                if (found.contains(&i))
+                    continue;
+                std::optional<Choice> choice = read_choice(i, l, se, found);
+                if (!choice || !feeds_address(&i))
+                    continue;
+                if (found.size() == MAX_CHOICES)
+                    return false;
+                found[&i] = *choice;
+                grew = true;
+            }
+    }
+    // In the copy, each is replaced in the order they were found: an
+    // earlier one's value may be a later one's operand.
+    for (BasicBlock *b : l->blocks())
+        for (Instruction &i : *b)
+            if (auto it = found.find(&i); it != found.end())
+                s.choices.push_back(it->second);
+    return !s.choices.empty();
+}
+
+// Rewrites the loop of `s` into pieces.
+void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
+{
+    Loop *l = s.loop;
+    BasicBlock *header = l->getHeader();
+    BasicBlock *latch = l->getLoopLatch();
+    LLVMContext &ctx = header->getContext();
+    auto [preheader, exit_block] = own_preheader_and_exit(l);
+    // The copy without the choices.
+    ValueToValueMapTy map;
+    copy_blocks(l->getBlocks(), ".chosen", map);
+    for (const Choice &c : s.choices) {
+        auto *copy = cast<Instruction>(map[c.value]);
+        Value *taken = map.lookup(c.taken);
+        copy->replaceAllUsesWith(taken ? taken : c.taken);
+        RecursivelyDeleteTriviallyDeadInstructions(copy);
+    }
+
+    // Before the loop: the two intervals where every test holds.
+    unsigned width = 32;
+    for (const Choice &c : s.choices)
+        width = std::max(width, c.test.index->getType()->getIntegerBitWidth());
+    Type *wide = IntegerType::get(ctx, 2 * width);
+    Type *counter_type = s.counter->getType();
+    IRBuilder<> b(preheader->getTerminator());
+    SCEVExpander expander(se, dl, "bounds");
+    Value *count = b.CreateZExtOrTrunc(b.CreateSub(s.end, s.start), wide);
+    Interval before = {ConstantInt::get(wide, 0), count}, after = before;
+    Value *holds = b.CreateICmpUGE(count, ConstantInt::get(wide, LONG_ROW));
+    for (const Choice &c : s.choices) {
+        SmallVector<Interval, 2> passing = intervals_passing(b, c.test, count, wide, expander);
+        for (auto [all, one] : {std::pair{&before, passing[0]}, std::pair{&after, passing[1]}})
+            *all = {b.CreateBinaryIntrinsic(Intrinsic::smax, all->first, one.first),
+                    b.CreateBinaryIntrinsic(Intrinsic::smin, all->second, one.second)};
+        if (c.positive)
+            holds = b.CreateAnd(holds, b.CreateICmpSGT(b.CreateFreeze(c.positive),
+                                                       ConstantInt::get(c.positive->getType(), 0)));
+    }
+    // Pieces [0, p1) as it was, [p1, p2) chosen, [p2, p3) as it was,
+    // [p3, p4) chosen, [p4, count) as it was; all as it was where the
+    // tests cannot hold.
+    Value *p1 = b.CreateSelect(holds, before.first, count);
+    Value *p2 = b.CreateBinaryIntrinsic(Intrinsic::smax, before.second, p1);
+    Value *p3 = b.CreateBinaryIntrinsic(Intrinsic::smax, after.first, p2);
+    Value *p4 = b.CreateBinaryIntrinsic(Intrinsic::smax, after.second, p3);
+    p2 = b.CreateSelect(holds, p2, count);
+    p3 = b.CreateSelect(holds, p3, count);
+    p4 = b.CreateSelect(holds, p4, count);
+    Value *cuts[] = {ConstantInt::get(wide, 0), p1, p2, p3, p4, count};
+    constexpr unsigned PIECES = 5;
+    SmallVector<Interval, PIECES> counters;
+    for (unsigned k = 0; k < PIECES; k++)
+        counters.push_back({b.CreateAdd(s.start, b.CreateTrunc(cuts[k], counter_type)),
+                            b.CreateAdd(s.start, b.CreateTrunc(cuts[k + 1], counter_type))});
+
+    // The loop over the pieces: pieces 1 and 3 in the copy.
+    Pieces p = open_pieces(preheader, exit_block, counters);
+    b.SetInsertPoint(p.enter->getTerminator());
+    Value *chosen = b.CreateTrunc(p.piece, b.getInt1Ty(), "piece.chosen");
+    b.CreateCondBr(chosen, cast<BasicBlock>(map[header]), header);
+    p.enter->getTerminator()->eraseFromParent();
+    close_pieces(p, exit_block);
+
+    // Both loops run a piece: from lo, until hi, then to the next.
+    for (auto [counter, exit, from_latch] :
+         {std::tuple{s.counter, s.exit, latch},
+          std::tuple{cast<PHINode>(map[s.counter]), cast<ICmpInst>(map[s.exit]),
+                     cast<BasicBlock>(map[latch])}}) {
+        // (Splitting the preheader moved the loop's own edge to `enter`,
+        // not the copy's.)
+        int from_before = counter->getBasicBlockIndex(preheader);
+        if (from_before >= 0)
+            counter->setIncomingBlock(from_before, p.enter);
+        counter->setIncomingValueForBlock(p.enter, p.lo);
+        exit->setOperand(exit->getOperand(0) == s.end ? 0 : 1, p.hi);
+        from_latch->getTerminator()->replaceSuccessorWith(exit_block, p.next);
+    }
+}
+
+} // namespace
+
+PreservedAnalyses IndexChoicesAsRangesPass::run(Function &f, FunctionAnalysisManager &fam)
+{
+    if (f.isDeclaration())
+        return PreservedAnalyses::all();
+    LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
+    ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
+    SmallVector<BasicBlock *, 4> headers;
+    for (Loop *l : loops.getLoopsInPreorder()) {
+        Shape s;
+        if (read_shape(l, se, s))
+            headers.push_back(l->getHeader());
+    }
+    if (headers.empty())
+        return PreservedAnalyses::all();
+    // One loop at a time, each read again with analyses that see the
+    // loops cut before it (the loops are apart: cutting one changes none
+    // of the others' blocks).
+    for (BasicBlock *header : headers) {
+        fam.invalidate(f, PreservedAnalyses::none());
+        Loop *l = fam.getResult<LoopAnalysis>(f).getLoopFor(header);
+        ScalarEvolution &fresh = fam.getResult<ScalarEvolutionAnalysis>(f);
+        Shape s;
+        if (l && l->getHeader() == header && read_shape(l, fresh, s))
+            rewrite(s, fresh, f.getDataLayout());
+    }
+    return PreservedAnalyses::none();
+}
+
+} // namespace ferrocl
