@@ -91,14 +91,10 @@ struct Point {
     Test test;
 };
 
-// A loop this pass rewrites: its counter runs from `start` while the
-// latch's `exit` test (`next == end`) fails.
+// A loop this pass rewrites: its row (the latch's `exit` test is `next ==
+// end`), and the check or point it takes out.
 struct Shape {
-    Loop *loop;
-    PHINode *counter;
-    Value *start;
-    ICmpInst *exit;
-    Value *end;
+    Row row;
     std::optional<Guard> guard;
     std::optional<Point> point;
 };
@@ -174,30 +170,12 @@ std::optional<Point> read_point(Loop *l, ScalarEvolution &se, const BranchInst *
 
 bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
 {
-    if (!l->isInnermost() || !is_work_item_loop(l))
+    std::optional<Row> row = read_row(l);
+    // The latch apart from the header (the guard's branch is the header's),
+    // and `end` second in the exit test (the rewrite gives it another bound).
+    if (!row || l->getLoopLatch() == l->getHeader() || row->exit->getOperand(0) != row->next)
         return false;
-    BasicBlock *header = l->getHeader();
-    BasicBlock *latch = l->getLoopLatch();
-    BasicBlock *preheader = l->getLoopPredecessor();
-    BasicBlock *exit_block = l->getExitBlock();
-    if (!latch || !preheader || !exit_block || latch == header || l->getExitingBlock() != latch)
-        return false;
-    // The counter and the exit test, `next == end` with `end` second (the
-    // rewrite gives it another bound).
-    std::optional<WorkItemCounter> c = read_work_item_counter(*l);
-    if (!c || c->exit->getOperand(0) != c->next)
-        return false;
-    // No value of the loop is used after it (LCSSA: none outside it).
-    for (BasicBlock *b : l->blocks())
-        for (Instruction &i : *b)
-            for (User *u : i.users())
-                if (!l->contains(cast<Instruction>(u)))
-                    return false;
-    s.loop = l;
-    s.counter = c->id;
-    s.start = c->id->getIncomingValueForBlock(preheader);
-    s.exit = c->exit;
-    s.end = c->end;
+    s.row = *row;
     s.guard = read_guard(l, se);
     s.point = read_point(l, se, s.guard ? s.guard->br : nullptr);
     return s.guard || s.point;
@@ -240,7 +218,8 @@ Value *point_at(IRBuilder<> &b, const Point &p, Type *wide, SCEVExpander &expand
 // Rewrites the loop of `s`, whose rows are long.
 void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
 {
-    Loop *l = s.loop;
+    const Row &r = s.row;
+    Loop *l = r.loop;
     BasicBlock *header = l->getHeader();
     BasicBlock *latch = l->getLoopLatch();
     LLVMContext &ctx = header->getContext();
@@ -249,7 +228,7 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     ValueToValueMapTy map;
     if (s.point)
         copy_blocks(l->getBlocks(), ".unchanged", map);
-    Type *counter_type = s.counter->getType();
+    Type *counter_type = r.counter->getType();
     unsigned width = 32;
     if (s.guard)
         for (const Test &t : s.guard->tests)
@@ -261,7 +240,7 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     // Before the loop: the intervals.
     IRBuilder<> b(preheader->getTerminator());
     SCEVExpander expander(se, dl, "bounds");
-    Value *count = b.CreateZExtOrTrunc(b.CreateSub(s.end, s.start), wide);
+    Value *count = b.CreateZExtOrTrunc(b.CreateSub(r.end, r.start), wide);
     Value *zero = ConstantInt::get(wide, 0);
     SmallVector<Interval, 8> pieces = {{zero, count}};
     if (s.guard)
@@ -279,8 +258,8 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     }
     SmallVector<Interval, 8> counters;
     for (auto [lo, hi] : pieces)
-        counters.push_back({b.CreateAdd(s.start, b.CreateTrunc(lo, counter_type)),
-                            b.CreateAdd(s.start, b.CreateTrunc(hi, counter_type))});
+        counters.push_back({b.CreateAdd(r.start, b.CreateTrunc(lo, counter_type)),
+                            b.CreateAdd(r.start, b.CreateTrunc(hi, counter_type))});
 
     // The loop over the intervals.
     Pieces p = open_pieces(preheader, exit_block, counters);
@@ -290,17 +269,17 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     if (s.point) {
         after_pieces = BasicBlock::Create(ctx, "unchanged", f, exit_block);
         IRBuilder<> pb(after_pieces);
-        Value *from = pb.CreateAdd(s.start, pb.CreateTrunc(at, counter_type), "at");
+        Value *from = pb.CreateAdd(r.start, pb.CreateTrunc(at, counter_type), "at");
         Value *to = pb.CreateAdd(from, ConstantInt::get(counter_type, 1), "at.next");
         pb.CreateCondBr(pb.CreateICmpULT(at, count), cast<BasicBlock>(map[header]), exit_block);
-        auto *counter = cast<PHINode>(map[s.counter]);
+        auto *counter = cast<PHINode>(map[r.counter]);
         counter->setIncomingBlock(counter->getBasicBlockIndex(preheader), after_pieces);
         counter->setIncomingValueForBlock(after_pieces, from);
-        cast<ICmpInst>(map[s.exit])->setOperand(1, to);
+        cast<ICmpInst>(map[r.exit])->setOperand(1, to);
     }
     close_pieces(p, after_pieces);
-    s.counter->setIncomingValueForBlock(p.enter, p.lo);
-    s.exit->setOperand(1, p.hi);
+    r.counter->setIncomingValueForBlock(p.enter, p.lo);
+    r.exit->setOperand(1, p.hi);
     latch->getTerminator()->replaceSuccessorWith(exit_block, p.next);
     // In the intervals, the check always passes and no work-item is at
     // the point.
@@ -379,12 +358,12 @@ PreservedAnalyses BoundsChecksAsRangesPass::run(Function &f, FunctionAnalysisMan
     Shape s;
     const BasicBlock &entry = f.getEntryBlock();
     if (!l || !read_shape(l, fam.getResult<ScalarEvolutionAnalysis>(f), s) ||
-        !at_entry(s.start, entry) || !at_entry(s.end, entry))
+        !at_entry(s.row.start, entry) || !at_entry(s.row.end, entry))
         return PreservedAnalyses::all();
     // Long rows take the copy of the body, where the loop is rewritten.
     IRBuilder<> b(f.getEntryBlock().getTerminator());
-    Value *long_rows = b.CreateICmpUGE(b.CreateSub(s.end, s.start),
-                                       ConstantInt::get(s.end->getType(), LONG_ROW), "long.rows");
+    Value *long_rows = b.CreateICmpUGE(b.CreateSub(s.row.end, s.row.start),
+                                       ConstantInt::get(s.row.end->getType(), LONG_ROW), "long.rows");
     ValueToValueMapTy map;
     copy_body_for_long_rows(f, long_rows, map);
     auto *header = cast<BasicBlock>(map[l->getHeader()]);

@@ -34,7 +34,6 @@
 // value it chooses there; the work-items run in the same order as before.
 // A remainder whose divisor is 0 (poison, or guard_division.cpp's 1) is
 // never the index's: `index < d` fails.
-#include "parallel_access.h"
 #include "passes.h"
 #include "work_item_intervals.h"
 
@@ -159,44 +158,23 @@ std::optional<Choice> read_choice(Instruction &i, Loop *l, ScalarEvolution &se,
     return std::nullopt;
 }
 
-// A loop this pass rewrites: its counter runs from `start` while the
-// latch's `exit` test (`next == end`, or `!=`) fails.
+// A loop this pass rewrites: its row and the choices it takes out.
 struct Shape {
-    Loop *loop;
-    PHINode *counter;
-    Value *start;
-    ICmpInst *exit;
-    Value *end;
+    Row row;
     SmallVector<Choice, MAX_CHOICES> choices;
 };
 
 bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
 {
-    if (!l->isInnermost() || !is_work_item_loop(l))
+    std::optional<Row> row = read_row(l);
+    if (!row)
         return false;
-    BasicBlock *latch = l->getLoopLatch();
-    BasicBlock *preheader = l->getLoopPredecessor();
-    if (!latch || !preheader || !l->getExitBlock() || l->getExitingBlock() != latch)
-        return false;
-    std::optional<WorkItemCounter> c = read_work_item_counter(*l);
-    if (!c)
-        return false;
-    // No value of the loop is used after it (LCSSA: none outside it).
     unsigned size = 0;
     for (BasicBlock *b : l->blocks())
-        for (Instruction &i : *b) {
-            size++;
-            for (User *u : i.users())
-                if (!l->contains(cast<Instruction>(u)))
-                    return false;
-        }
+        size += b->size();
     if (size > MAX_LOOP)
         return false;
-    s.loop = l;
-    s.counter = c->id;
-    s.start = c->id->getIncomingValueForBlock(preheader);
-    s.exit = c->exit;
-    s.end = c->end;
+    s.row = *row;
     // Found again until none is new: a choice may read one found later
     // (the loop's blocks are not in order).
     Choices found;
@@ -215,8 +193,8 @@ bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
                 grew = true;
             }
     }
-    // In the copy, each is replaced in the order they were found: an
-    // earlier one's value may be a later one's operand.
+    // In the loop's order (the map's is the pointers'), so that a kernel
+    // gets the same code in every build.
     for (BasicBlock *b : l->blocks())
         for (Instruction &i : *b)
             if (auto it = found.find(&i); it != found.end())
@@ -227,7 +205,8 @@ bool read_shape(Loop *l, ScalarEvolution &se, Shape &s)
 // Rewrites the loop of `s` into pieces.
 void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
 {
-    Loop *l = s.loop;
+    const Row &r = s.row;
+    Loop *l = r.loop;
     BasicBlock *header = l->getHeader();
     BasicBlock *latch = l->getLoopLatch();
     LLVMContext &ctx = header->getContext();
@@ -247,10 +226,10 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     for (const Choice &c : s.choices)
         width = std::max(width, c.test.index->getType()->getIntegerBitWidth());
     Type *wide = IntegerType::get(ctx, 2 * width);
-    Type *counter_type = s.counter->getType();
+    Type *counter_type = r.counter->getType();
     IRBuilder<> b(preheader->getTerminator());
     SCEVExpander expander(se, dl, "bounds");
-    Value *count = b.CreateZExtOrTrunc(b.CreateSub(s.end, s.start), wide);
+    Value *count = b.CreateZExtOrTrunc(b.CreateSub(r.end, r.start), wide);
     Interval before = {ConstantInt::get(wide, 0), count}, after = before;
     Value *holds = b.CreateICmpUGE(count, ConstantInt::get(wide, LONG_ROW));
     for (const Choice &c : s.choices) {
@@ -264,20 +243,18 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     }
     // Pieces [0, p1) as it was, [p1, p2) chosen, [p2, p3) as it was,
     // [p3, p4) chosen, [p4, count) as it was; all as it was where the
-    // tests cannot hold.
+    // tests cannot hold (p1 = count: every interval ends by count, so the
+    // later cuts are count too).
     Value *p1 = b.CreateSelect(holds, before.first, count);
     Value *p2 = b.CreateBinaryIntrinsic(Intrinsic::smax, before.second, p1);
     Value *p3 = b.CreateBinaryIntrinsic(Intrinsic::smax, after.first, p2);
     Value *p4 = b.CreateBinaryIntrinsic(Intrinsic::smax, after.second, p3);
-    p2 = b.CreateSelect(holds, p2, count);
-    p3 = b.CreateSelect(holds, p3, count);
-    p4 = b.CreateSelect(holds, p4, count);
     Value *cuts[] = {ConstantInt::get(wide, 0), p1, p2, p3, p4, count};
     constexpr unsigned PIECES = 5;
     SmallVector<Interval, PIECES> counters;
     for (unsigned k = 0; k < PIECES; k++)
-        counters.push_back({b.CreateAdd(s.start, b.CreateTrunc(cuts[k], counter_type)),
-                            b.CreateAdd(s.start, b.CreateTrunc(cuts[k + 1], counter_type))});
+        counters.push_back({b.CreateAdd(r.start, b.CreateTrunc(cuts[k], counter_type)),
+                            b.CreateAdd(r.start, b.CreateTrunc(cuts[k + 1], counter_type))});
 
     // The loop over the pieces: pieces 1 and 3 in the copy.
     Pieces p = open_pieces(preheader, exit_block, counters);
@@ -289,8 +266,8 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
 
     // Both loops run a piece: from lo, until hi, then to the next.
     for (auto [counter, exit, from_latch] :
-         {std::tuple{s.counter, s.exit, latch},
-          std::tuple{cast<PHINode>(map[s.counter]), cast<ICmpInst>(map[s.exit]),
+         {std::tuple{r.counter, r.exit, latch},
+          std::tuple{cast<PHINode>(map[r.counter]), cast<ICmpInst>(map[r.exit]),
                      cast<BasicBlock>(map[latch])}}) {
         // (Splitting the preheader moved the loop's own edge to `enter`,
         // not the copy's.)
@@ -298,7 +275,7 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
         if (from_before >= 0)
             counter->setIncomingBlock(from_before, p.enter);
         counter->setIncomingValueForBlock(p.enter, p.lo);
-        exit->setOperand(exit->getOperand(0) == s.end ? 0 : 1, p.hi);
+        exit->setOperand(exit->getOperand(0) == r.end ? 0 : 1, p.hi);
         from_latch->getTerminator()->replaceSuccessorWith(exit_block, p.next);
     }
 }

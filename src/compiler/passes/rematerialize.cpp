@@ -42,7 +42,7 @@ bool is_size_divisor(const Value *d)
 bool cheap_shape(const Instruction &i)
 {
     // Comparisons and choices between cheap values (a neighbour clamped
-    // at the row's ends, `min(x + 1, w - 1)`), and a remainder by a size (a
+    // at the row's ends, `x > 0 ? x - 1 : 0`), and a remainder by a size (a
     // neighbour around the group, `(lid + 1) % lsize`): computed again in
     // each work-item loop, where index_choices_as_ranges.cpp finds them the
     // index itself for all but a few work-items; read from the frame, each

@@ -1,5 +1,6 @@
 // The intervals of work_item_intervals.h.
 #include "work_item_intervals.h"
+#include "parallel_access.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
@@ -118,6 +119,26 @@ SmallVector<Interval, 2> intervals_passing(IRBuilder<> &b, const Test &t, Value 
     Value *zero = ConstantInt::get(wide, 0);
     return {interval_passing(b, t.pred, start, bound, zero, split),
             interval_passing(b, t.pred, wrapped, bound, split, count)};
+}
+
+std::optional<Row> read_row(Loop *l)
+{
+    if (!l->isInnermost() || !is_work_item_loop(l))
+        return std::nullopt;
+    BasicBlock *latch = l->getLoopLatch();
+    BasicBlock *preheader = l->getLoopPredecessor();
+    if (!latch || !preheader || !l->getExitBlock() || l->getExitingBlock() != latch)
+        return std::nullopt;
+    std::optional<WorkItemCounter> c = read_work_item_counter(*l);
+    if (!c)
+        return std::nullopt;
+    // No value of the loop is used after it (LCSSA: none outside it).
+    for (BasicBlock *b : l->blocks())
+        for (Instruction &i : *b)
+            for (User *u : i.users())
+                if (!l->contains(cast<Instruction>(u)))
+                    return std::nullopt;
+    return Row{l, c->id, c->id->getIncomingValueForBlock(preheader), c->exit, c->next, c->end};
 }
 
 std::pair<BasicBlock *, BasicBlock *> own_preheader_and_exit(Loop *l)

@@ -60,6 +60,20 @@ llvm::SmallVector<Interval, 2> intervals_passing(llvm::IRBuilder<> &b, const Tes
                                                  llvm::Value *count, llvm::Type *wide,
                                                  llvm::SCEVExpander &expander);
 
+// An innermost work-item loop as the passes that cut it into pieces read
+// it: its latch is its only exit, no value of it is used after it, and its
+// counter runs from `start` while the latch's `exit` test of `next`
+// against `end` (parallel_access.h, WorkItemCounter) fails.
+struct Row {
+    llvm::Loop *loop;
+    llvm::PHINode *counter;
+    llvm::Value *start;
+    llvm::ICmpInst *exit;
+    llvm::Value *next;
+    llvm::Value *end;
+};
+std::optional<Row> read_row(llvm::Loop *l);
+
 // The loop's ends as a loop over pieces of it needs them: a block of its
 // own before it (where the bounds are computed), and an exit only its
 // latch reaches, without phis (the exit's phis then name the new one).
