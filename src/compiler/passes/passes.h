@@ -107,6 +107,13 @@ struct UniformGathersPass : llvm::PassInfoMixin<UniformGathersPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-full-masked-stores-as-stores`: on CPUs with slow masked stores
+// (AMD before Zen 4), masked stores in loops stored plainly when every lane
+// is on (full_masked_stores_as_stores.cpp); the back end runs it at its end.
+struct FullMaskedStoresAsStoresPass : llvm::PassInfoMixin<FullMaskedStoresAsStoresPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-skip-idle-masked-accesses`: masked loads, stores, gathers and
 // scatters in loops made only when some lane is active
 // (skip_idle_masked_accesses.cpp); the back end runs it at its end.

@@ -79,6 +79,7 @@ const struct {
     {"ferrocl-uniform-gathers", add_function<UniformGathersPass>},
     {"ferrocl-power-of-two-remainders", add_function<PowerOfTwoRemaindersPass>},
     {"ferrocl-align-stack-for-vector-calls", add_function<AlignStackForVectorCallsPass>},
+    {"ferrocl-full-masked-stores-as-stores", add_function<FullMaskedStoresAsStoresPass>},
     {"ferrocl-skip-idle-masked-accesses", add_function<SkipIdleMaskedAccessesPass>},
     {"ferrocl-fallback-vector-variants", add_function<FallbackVectorVariantsPass>},
     {"ferrocl-register-keepers-without-vzeroupper",
@@ -169,6 +170,7 @@ void add_back_end_passes(PassBuilder &pb)
             mpm.addPass(ExpandFallbackVariantsPass());
             FunctionPassManager fpm;
             fpm.addPass(UniformGathersPass());
+            fpm.addPass(FullMaskedStoresAsStoresPass());
             fpm.addPass(SkipIdleMaskedAccessesPass());
             fpm.addPass(AlignStackForVectorCallsPass());
             mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
