@@ -170,6 +170,11 @@ fn pass_sources() -> Result<Vec<PathBuf>, String> {
 
 /// Builds src/compiler/llvm_inprocess.cpp against LLVM 19's libclang-cpp and
 /// libLLVM into `libferrocl_llvm.so` (the compiler's in-process steps).
+/// Each C++ file compiles on its own, as many at once as the machine has
+/// cores, and not at all when the C++ sources and the command are those of
+/// the library already built (a stamp of their hash beside it): a change
+/// to the Rust side of the compiler reruns this script, and the shim took
+/// ten minutes on two cores.
 fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
     let config = llvm_tool("llvm-config");
     let query = |arg: &str| -> Result<String, String> {
@@ -182,31 +187,96 @@ fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
     let libdir = PathBuf::from(query("--libdir")?);
     let includedir = PathBuf::from(query("--includedir")?);
     let cxx = env::var("CXX").unwrap_or_else(|_| "c++".into());
-    let mut cmd = Command::new(cxx);
-    cmd.args(["-shared", "-fPIC", "-O1", "-fno-rtti", "-Wl,--no-undefined"])
-        .args(query("--cxxflags")?.split_whitespace())
-        .arg("src/compiler/llvm_inprocess.cpp")
-        .args(pass_sources()?);
+    let mut flags: Vec<String> = ["-fPIC", "-O1", "-fno-rtti"].map(String::from).to_vec();
+    flags.extend(query("--cxxflags")?.split_whitespace().map(String::from));
     // lld's ELF linker (liblld-19-dev), when present, links programs in
     // process too; else ld runs as a tool.
     let lld = ["liblldELF.a", "liblldCommon.a"].map(|a| libdir.join(a));
-    if lld.iter().all(|a| a.exists()) && includedir.join("lld/Common/Driver.h").exists() {
-        // Its output compression needs zlib and zstd (llvm-19-dev's
-        // dependencies).
-        cmd.arg("-DFERROCL_HAVE_LLD")
-            .args(lld)
-            .args(["-lz", "-lzstd"]);
+    let have_lld =
+        lld.iter().all(|a| a.exists()) && includedir.join("lld/Common/Driver.h").exists();
+    if have_lld {
+        flags.push("-DFERROCL_HAVE_LLD".into());
     } else {
         println!(
             "cargo:warning=ferrocl: liblld-19-dev not found: programs are linked by ld as a tool"
         );
     }
+    let mut sources = vec![PathBuf::from("src/compiler/llvm_inprocess.cpp")];
+    sources.extend(pass_sources()?);
+    let library = out_dir.join("libferrocl_llvm.so");
+    let stamp = out_dir.join("libferrocl_llvm.stamp");
+    let key = shim_key(&cxx, &flags, &libdir);
+    if library.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(key.as_str()) {
+        return Ok(());
+    }
+    let _ = std::fs::remove_file(&stamp);
+    let objects: Vec<PathBuf> = sources
+        .iter()
+        .map(|s| out_dir.join(s.file_name().unwrap()).with_extension("o"))
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..cores.min(sources.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(source) = sources.get(i) else { break };
+                let mut cmd = Command::new(&cxx);
+                cmd.args(&flags)
+                    .arg("-c")
+                    .arg(source)
+                    .arg("-o")
+                    .arg(&objects[i]);
+                if let Err(e) = run(&mut cmd) {
+                    failures.lock().unwrap().push(e);
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    if !failures.is_empty() {
+        return Err(failures.join("\n"));
+    }
+    let mut cmd = Command::new(&cxx);
+    cmd.args(["-shared", "-fPIC", "-Wl,--no-undefined"])
+        .args(&objects);
+    if have_lld {
+        // Its output compression needs zlib and zstd (llvm-19-dev's
+        // dependencies).
+        cmd.args(lld).args(["-lz", "-lzstd"]);
+    }
     run(cmd
         .arg("-o")
-        .arg(out_dir.join("libferrocl_llvm.so"))
+        .arg(&library)
         .arg(libdir.join("libclang-cpp.so.19.1"))
         .arg(format!("-L{}", libdir.display()))
-        .arg("-lLLVM-19"))
+        .arg("-lLLVM-19"))?;
+    std::fs::write(&stamp, key).map_err(|e| format!("{}: {e}", stamp.display()))
+}
+
+/// What the shim is built from: its C++ sources and headers, the compiler
+/// and flags, and LLVM's library directory.
+fn shim_key(cxx: &str, flags: &[String], libdir: &Path) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut add = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        h = (h ^ 0xff).wrapping_mul(0x0100_0000_01b3);
+    };
+    add(cxx.as_bytes());
+    for f in flags {
+        add(f.as_bytes());
+    }
+    add(libdir.as_os_str().as_encoded_bytes());
+    for f in compiler_sources() {
+        if f.extension().is_some_and(|x| x == "cpp" || x == "h") {
+            add(f.as_os_str().as_encoded_bytes());
+            add(&std::fs::read(&f).unwrap_or_default());
+        }
+    }
+    format!("{h:016x}")
 }
 
 /// The compiler's own sources: those of the shim and its passes, the

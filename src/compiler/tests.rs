@@ -1300,3 +1300,98 @@ kernel void blur(global const float *in, global float *out, int w, int period) {
         assert_eq!(out, want, "blur: w {w}, local {local}, period {period}");
     }
 }
+
+#[test]
+fn guarded_loops_and_local_histograms_give_every_work_item_its_due() {
+    // A loop behind a bounds check (PolyBench's mvt: `if (i < n) for (j)
+    // x[i] += a[j * n + i] * y[j]`): the loop runs all work-items with the
+    // check kept per work-item as a flag, and rows whose flags are all on
+    // run in a copy without it (active_rows_unguarded.cpp). Groups where
+    // only some work-items pass must leave the others' x alone.
+    let mvt = r#"
+kernel void mvt(global const float *a, global float *x, global const float *y, int n) {
+    int i = get_global_id(0);
+    if (i < n) {
+        for (int j = 0; j < n; j++)
+            x[i] += a[j * n + i] * y[j];
+    }
+}
+"#;
+    let exe = compile(mvt, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("mvt").unwrap();
+    for (n, local, global) in [(64usize, 32usize, 64usize), (50, 32, 64), (100, 16, 112)] {
+        let a: Vec<f32> = (0..n * n).map(|v| (v % 7) as f32 - 3.0).collect();
+        let y: Vec<f32> = (0..n).map(|j| (j % 5) as f32 * 0.5).collect();
+        // Beyond n, x holds a marker the kernel must not touch.
+        let mut x: Vec<f32> = (0..global)
+            .map(|i| if i < n { 1.0 } else { -7.0 })
+            .collect();
+        let mut want = x.clone();
+        for (i, w) in want.iter_mut().enumerate().take(n) {
+            for (j, yj) in y.iter().enumerate() {
+                *w += a[j * n + i] * yj;
+            }
+        }
+        let (pa, px, py) = (a.as_ptr(), x.as_mut_ptr(), y.as_ptr());
+        let n32 = n as i32;
+        let args: [*mut c_void; 4] = [
+            &pa as *const _ as *mut c_void,
+            &px as *const _ as *mut c_void,
+            &py as *const _ as *mut c_void,
+            &n32 as *const _ as *mut c_void,
+        ];
+        run_groups_with_frame(&exe, k, &args, global, local);
+        assert_eq!(x, want, "mvt: n {n}, local {local}, global {global}");
+    }
+
+    // Atomics on __local bins (AMD's histogram sample): a work-group's
+    // __local memory is its thread's own, so they become plain
+    // read-modify-writes (local_atomics_as_plain.cpp); every increment must
+    // still count, and a compare-exchange loop must still add.
+    let histogram = r#"
+kernel void histogram(global const uint *data, global uint *out, local uint *bins, uint per_item) {
+    uint lid = get_local_id(0);
+    for (uint b = lid; b < 64; b += get_local_size(0))
+        bins[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint i = 0; i < per_item; i++) {
+        uint v = data[get_global_id(0) * per_item + i];
+        atom_inc(&bins[v % 64]);
+        atomic_add(&bins[(v >> 8) % 64], 2u);
+        uint old = bins[0], seen;
+        while ((seen = atomic_cmpxchg(&bins[0], old, old + 1)) != old)
+            old = seen;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint b = lid; b < 64; b += get_local_size(0))
+        out[get_group_id(0) * 64 + b] = bins[b];
+}
+"#;
+    let exe = compile(histogram, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("histogram").unwrap();
+    let (global, local, per_item) = (256usize, 64usize, 5u32);
+    let data: Vec<u32> = (0..global as u32 * per_item)
+        .map(|v| v.wrapping_mul(2_654_435_761) >> 7)
+        .collect();
+    let mut want = vec![0u32; global / local * 64];
+    for (group, bins) in want.chunks_mut(64).enumerate() {
+        let items =
+            &data[group * local * per_item as usize..(group + 1) * local * per_item as usize];
+        for &v in items {
+            bins[(v % 64) as usize] += 1;
+            bins[((v >> 8) % 64) as usize] += 2;
+            bins[0] += 1;
+        }
+    }
+    let mut out = vec![0u32; want.len()];
+    let mut bins = vec![0u32; 64];
+    let (pd, po, pb) = (data.as_ptr(), out.as_mut_ptr(), bins.as_mut_ptr());
+    let args: [*mut c_void; 4] = [
+        &pd as *const _ as *mut c_void,
+        &po as *const _ as *mut c_void,
+        &pb as *const _ as *mut c_void,
+        &per_item as *const _ as *mut c_void,
+    ];
+    run_groups_with_frame(&exe, k, &args, global, local);
+    assert_eq!(out, want, "histogram");
+}

@@ -20,6 +20,41 @@ namespace {
 // Deeper chains of operations count as varying (fail closed).
 constexpr unsigned MAX_DEPTH = 64;
 
+// OpenCL's __constant memory (clang's address space map): nothing writes it
+// while a kernel runs, so every work-item loading one address gets one
+// value. Parboil's cutcp loops `bincnt < *NbrListLen`.
+constexpr unsigned CONSTANT_ADDRESS_SPACE = 2;
+
+// The OpenCL C builtins that compute from their arguments alone, by their
+// names in the Itanium mangling (`_Z5floorf`): uniform when their arguments
+// are. Index arithmetic on floats (cutcp's bin `(int)floor(... * h)` from
+// the group's id) uses them. A list, not "any function that reads no
+// memory": get_local_id and the sub-group queries read none either.
+const StringRef ARGUMENT_ONLY_BUILTINS[] = {
+    "floor", "ceil", "trunc", "round", "rint", "fabs", "fmin", "fmax", "fma",  "mad",
+    "sqrt",  "min",  "max",   "clamp", "abs",  "mul24", "mad24", "native_sqrt", "native_divide",
+};
+
+// `f` is an intrinsic that touches no memory (llvm.fmuladd, llvm.smax,
+// llvm.floor: none asks which work-item runs it) or one of the builtins
+// above.
+bool computes_from_arguments(const Function &f)
+{
+    if (f.isIntrinsic())
+        return f.doesNotAccessMemory() && !f.isConvergent();
+    StringRef name = f.getName();
+    if (!name.consume_front("_Z"))
+        return false;
+    unsigned length = 0;
+    if (name.consumeInteger(10, length) || length > name.size())
+        return false;
+    StringRef base = name.take_front(length);
+    for (StringRef builtin : ARGUMENT_ONLY_BUILTINS)
+        if (base == builtin)
+            return true;
+    return false;
+}
+
 bool uniform_at(const Value *v, const PhiSet &phis, unsigned depth)
 {
     const auto *i = dyn_cast<Instruction>(v);
@@ -36,9 +71,12 @@ bool uniform_at(const Value *v, const PhiSet &phis, unsigned depth)
                 return false;
         return true;
     };
+    if (const auto *load = dyn_cast<LoadInst>(i))
+        return load->isSimple() && load->getPointerAddressSpace() == CONSTANT_ADDRESS_SPACE &&
+               uniform_at(load->getPointerOperand(), phis, depth + 1);
     if (const auto *call = dyn_cast<CallInst>(i)) {
         const Function *f = called_function(*i);
-        if (!f || !is_uniform_work_item_function(f->getName()))
+        if (!f || !(is_uniform_work_item_function(f->getName()) || computes_from_arguments(*f)))
             return false;
         for (const Value *arg : call->args())
             if (!uniform_at(arg, phis, depth + 1))
@@ -60,9 +98,17 @@ bool uniform_at(const Value *v, const PhiSet &phis, unsigned depth)
     case Instruction::FPToUI:
     case Instruction::FCmp:
     case Instruction::Freeze:
+    // Floating-point arithmetic rounds alike in every work-item.
+    case Instruction::FNeg:
+    case Instruction::FAdd:
+    case Instruction::FSub:
+    case Instruction::FMul:
+    case Instruction::FDiv:
+    case Instruction::FPExt:
+    case Instruction::FPTrunc:
         return operands(*i);
     default:
-        // Loads, floating-point arithmetic, calls: varying.
+        // Other loads and calls, stores' results, atomics: varying.
         return false;
     }
 }

@@ -60,12 +60,35 @@ bool from_phi(const Value *v, unsigned depth)
     return false;
 }
 
-// The integers all work-items compute alike from a loop's counter where
-// they go together, used past their block, are named as uniform too: the
-// region transform then keeps them once per group. The second iteration
-// of a loop unrolled twice (mark_loops_for_unrolling.cpp) counts `i + 1`;
-// kept per work-item, an access `c[(i + 1) * n + k]` in the regions of a
-// loop inside it became a gather of one element per work-item (kmeans).
+// Whether `v` is computed with more than integer arithmetic on work-item
+// sizes and ids (a float, a call of `floor`, a load of __constant memory):
+// ferrocl-rematerialize does not compute such a value again.
+bool beyond_cheap(const Value *v, unsigned depth)
+{
+    const auto *i = dyn_cast<Instruction>(v);
+    if (!i || isa<PHINode>(i))
+        return false;
+    if (depth > 8)
+        return true;
+    if (const Function *f = called_function(*i); f && is_work_item_function(f->getName()))
+        return false;
+    if (!is_cheap_operation(*i) && !isa<ICmpInst>(i) && !isa<SelectInst>(i))
+        return true;
+    for (const Value *op : i->operands())
+        if (beyond_cheap(op, depth + 1))
+            return true;
+    return false;
+}
+
+// The integers all work-items compute alike from a loop's counter, or
+// beyond cheap arithmetic, where they go together, used past their block,
+// are named as uniform too: the region transform then keeps them once per
+// group. The second iteration of a loop unrolled twice
+// (mark_loops_for_unrolling.cpp) counts `i + 1`; kept per work-item, an
+// access `c[(i + 1) * n + k]` in the regions of a loop inside it became a
+// gather of one element per work-item (kmeans). Parboil's cutcp finds its
+// atoms' bin with `(int)floor(8 * get_group_id(1) * h / 4)`: kept per
+// work-item, every atom's load became a gather.
 void name_uniform_values(Function &f, const GroupUniformity &u)
 {
     unsigned n = 0;
@@ -74,7 +97,8 @@ void name_uniform_values(Function &f, const GroupUniformity &u)
             continue;
         for (Instruction &i : b) {
             if (isa<PHINode>(i) || !i.getType()->isIntegerTy() ||
-                i.getName().starts_with(UNIFORM_PREFIX) || !u.uniform(&i) || !from_phi(&i, 0))
+                i.getName().starts_with(UNIFORM_PREFIX) || !u.uniform(&i) ||
+                !(from_phi(&i, 0) || beyond_cheap(&i, 0)))
                 continue;
             // Used in another block, other than by a phi (a phi's incoming
             // value is stored where it is computed).

@@ -107,6 +107,28 @@ struct UniformGathersPass : llvm::PassInfoMixin<UniformGathersPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-uniform-loads-before-rows`: loads of one address in blocks a
+// work-item loop runs in every iteration or in none, made before the loop
+// (uniform_loads_before_rows.cpp); the back end runs it right before the
+// loop vectorizer.
+struct UniformLoadsBeforeRowsPass : llvm::PassInfoMixin<UniformLoadsBeforeRowsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
+// `ferrocl-active-rows-unguarded`: work-item loops that skip work-items on
+// a flag they load run, where every flag of the row is on, in a copy
+// without the test (active_rows_unguarded.cpp); the back end runs it right
+// before the loop vectorizer.
+struct ActiveRowsUnguardedPass : llvm::PassInfoMixin<ActiveRowsUnguardedPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
+// `ferrocl-local-atomics-as-plain`: atomics on __local memory as plain
+// accesses (local_atomics_as_plain.cpp); the back end runs it at its end.
+struct LocalAtomicsAsPlainPass : llvm::PassInfoMixin<LocalAtomicsAsPlainPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-full-masked-stores-as-stores`: on CPUs with slow masked stores
 // (AMD before Zen 4), masked stores in loops stored plainly when every lane
 // is on (full_masked_stores_as_stores.cpp); the back end runs it at its end.

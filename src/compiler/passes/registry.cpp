@@ -79,6 +79,7 @@ const struct {
     {"ferrocl-uniform-gathers", add_function<UniformGathersPass>},
     {"ferrocl-power-of-two-remainders", add_function<PowerOfTwoRemaindersPass>},
     {"ferrocl-align-stack-for-vector-calls", add_function<AlignStackForVectorCallsPass>},
+    {"ferrocl-local-atomics-as-plain", add_function<LocalAtomicsAsPlainPass>},
     {"ferrocl-full-masked-stores-as-stores", add_function<FullMaskedStoresAsStoresPass>},
     {"ferrocl-skip-idle-masked-accesses", add_function<SkipIdleMaskedAccessesPass>},
     {"ferrocl-fallback-vector-variants", add_function<FallbackVectorVariantsPass>},
@@ -91,6 +92,8 @@ const struct {
     {"ferrocl-interleave-work-items", add_function<InterleaveWorkItemsPass>},
     {"ferrocl-bounds-checks-as-ranges", add_function<BoundsChecksAsRangesPass>},
     {"ferrocl-index-choices-as-ranges", add_function<IndexChoicesAsRangesPass>},
+    {"ferrocl-active-rows-unguarded", add_function<ActiveRowsUnguardedPass>},
+    {"ferrocl-uniform-loads-before-rows", add_function<UniformLoadsBeforeRowsPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -159,6 +162,8 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(InterleaveWorkItemsPass());
             fpm.addPass(BoundsChecksAsRangesPass());
             fpm.addPass(IndexChoicesAsRangesPass());
+            fpm.addPass(ActiveRowsUnguardedPass());
+            fpm.addPass(UniformLoadsBeforeRowsPass());
         }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.
@@ -170,6 +175,7 @@ void add_back_end_passes(PassBuilder &pb)
             mpm.addPass(ExpandFallbackVariantsPass());
             FunctionPassManager fpm;
             fpm.addPass(UniformGathersPass());
+            fpm.addPass(LocalAtomicsAsPlainPass());
             fpm.addPass(FullMaskedStoresAsStoresPass());
             fpm.addPass(SkipIdleMaskedAccessesPass());
             fpm.addPass(AlignStackForVectorCallsPass());

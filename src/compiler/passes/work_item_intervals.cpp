@@ -2,7 +2,9 @@
 #include "work_item_intervals.h"
 #include "parallel_access.h"
 
+#include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/MemoryLocation.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/Intrinsics.h>
@@ -191,6 +193,17 @@ void close_pieces(const Pieces &p, BasicBlock *after)
     MDNode *id = MDNode::getDistinct(ctx, {nullptr, unroll});
     id->replaceOperandWith(0, id);
     again->setMetadata(LLVMContext::MD_loop, id);
+}
+
+bool written_in_loop(Loop *l, LoadInst *load, AAResults &aa)
+{
+    MemoryLocation read(load->getPointerOperand(), LocationSize::beforeOrAfterPointer(),
+                        load->getAAMetadata());
+    for (BasicBlock *b : l->blocks())
+        for (Instruction &w : *b)
+            if (w.mayWriteToMemory() && isModSet(aa.getModRefInfo(&w, read)))
+                return true;
+    return false;
 }
 
 void copy_blocks(ArrayRef<BasicBlock *> blocks, const Twine &suffix, ValueToValueMapTy &map)

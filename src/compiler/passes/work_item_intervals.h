@@ -14,6 +14,8 @@
 #include <utility>
 
 namespace llvm {
+class AAResults;
+class LoadInst;
 class Loop;
 class ScalarEvolution;
 class SCEVAddRecExpr;
@@ -95,6 +97,12 @@ Pieces open_pieces(llvm::BasicBlock *preheader, llvm::BasicBlock *exit_block,
 // Ends the pieces' loop: after the last piece, on to `after`. A few trips,
 // each around a vector loop: not unrolled.
 void close_pieces(const Pieces &p, llvm::BasicBlock *after);
+
+// Whether some instruction of `l` may write what `load` reads, in any
+// iteration: the location is all memory around the load's address (alias
+// analysis compares the addresses of one iteration), which the frame's
+// alias scopes still tell apart from a buffer's.
+bool written_in_loop(llvm::Loop *l, llvm::LoadInst *load, llvm::AAResults &aa);
 
 // A copy of `blocks` (names ending in `suffix`), at the function's end;
 // `map` takes each original to its copy. Uses of the blocks' values in the

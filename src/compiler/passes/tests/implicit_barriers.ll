@@ -196,9 +196,62 @@ done:
   ret void
 }
 
+; A bound loaded from __constant memory at a uniform address, and a start
+; computed from the group's id through float arithmetic and `floor`, are
+; uniform (Parboil's cutcp), the start named so since it is used past its
+; block; a bound loaded from __global memory is not uniform.
+; CHECK-LABEL: define spir_kernel void @constant_bound(
+; CHECK: %__fcl.u.base = fptosi float %fl to i32
+; CHECK: head:
+; CHECK: call void @__ferrocl_implicit_barrier()
+; CHECK: done:
+; CHECK-NEXT: call void @__ferrocl_implicit_barrier()
+define spir_kernel void @constant_bound(ptr addrspace(2) %len, float %h, ptr addrspace(1) %out) {
+entry:
+  %grp = call i64 @_Z12get_group_idj(i32 0)
+  %gf = uitofp i64 %grp to float
+  %scaled = fmul float %gf, %h
+  %fl = call float @_Z5floorf(float %scaled)
+  %base = fptosi float %fl to i32
+  br label %head
+head:
+  %i = phi i32 [ %base, %entry ], [ %i1, %head ]
+  %acc = phi float [ 0.0, %entry ], [ %acc1, %head ]
+  %acc1 = fadd float %acc, 1.0
+  %i1 = add i32 %i, 1
+  %n = load i32, ptr addrspace(2) %len
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %head, label %done
+done:
+  store float %acc1, ptr addrspace(1) %out
+  store i32 %base, ptr addrspace(1) %out
+  ret void
+}
+
+; CHECK-LABEL: define spir_kernel void @global_bound(
+; CHECK-NOT: __ferrocl_implicit_barrier
+; CHECK: ret void
+define spir_kernel void @global_bound(ptr addrspace(1) %len, ptr addrspace(1) %out) {
+entry:
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i1, %head ]
+  %acc = phi float [ 0.0, %entry ], [ %acc1, %head ]
+  %acc1 = fadd float %acc, 1.0
+  %i1 = add i32 %i, 1
+  %n = load i32, ptr addrspace(1) %len
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %head, label %done
+done:
+  store float %acc1, ptr addrspace(1) %out
+  ret void
+}
+
 ; CHECK: [[LOOP]] = distinct !{[[LOOP]], [[COUNT:![0-9]+]]}
 ; CHECK: [[COUNT]] = !{!"llvm.loop.unroll.count", i32 2}
 
 declare i64 @_Z13get_global_idj(i32)
 declare i64 @_Z12get_local_idj(i32)
 declare void @_Z7barrierj(i32)
+declare i64 @_Z12get_group_idj(i32)
+declare float @_Z5floorf(float)
