@@ -205,27 +205,16 @@ PreservedAnalyses ActiveRowsUnguardedPass::run(Function &f, FunctionAnalysisMana
 {
     if (f.isDeclaration())
         return PreservedAnalyses::all();
-    LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
-    AAResults &aa = fam.getResult<AAManager>(f);
-    SmallVector<BasicBlock *, 4> headers;
-    for (Loop *l : loops.getLoopsInPreorder()) {
+    bool copied = rewrite_loops_one_at_a_time(f, fam, [&](Loop *l, bool apply) {
         Shape s;
-        if (read_shape(l, aa, s))
-            headers.push_back(l->getHeader());
-    }
-    if (headers.empty())
-        return PreservedAnalyses::all();
-    // One loop at a time, each read again with analyses that see the
-    // loops copied before it (the loops are apart: copying one changes
-    // none of the others' blocks).
-    for (BasicBlock *header : headers) {
-        fam.invalidate(f, PreservedAnalyses::none());
-        Loop *l = fam.getResult<LoopAnalysis>(f).getLoopFor(header);
-        AAResults &fresh = fam.getResult<AAManager>(f);
-        Shape s;
-        if (l && l->getHeader() == header && read_shape(l, fresh, s))
+        if (!read_shape(l, fam.getResult<AAManager>(f), s))
+            return false;
+        if (apply)
             rewrite(s);
-    }
+        return true;
+    });
+    if (!copied)
+        return PreservedAnalyses::all();
     removeUnreachableBlocks(f);
     return PreservedAnalyses::none();
 }

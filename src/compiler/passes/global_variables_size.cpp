@@ -5,6 +5,7 @@
 // the program is loaded. A constant the back end computes from the
 // variables' types (LLVM's sizeof), so that it holds for the target's
 // layout. Run on the whole program (after clLinkProgram).
+#include "kernel_symbols.h"
 #include "passes.h"
 
 #include <llvm/IR/Constants.h>
@@ -15,12 +16,6 @@ using namespace llvm;
 
 namespace ferrocl {
 
-namespace {
-
-constexpr unsigned GLOBAL = 1;
-
-} // namespace
-
 PreservedAnalyses GlobalVariablesSizePass::run(Module &m, ModuleAnalysisManager &)
 {
     if (GlobalVariable *done = m.getGlobalVariable(GLOBAL_VARIABLES_SIZE, true);
@@ -30,7 +25,7 @@ PreservedAnalyses GlobalVariablesSizePass::run(Module &m, ModuleAnalysisManager 
     for (const GlobalVariable &g : m.globals())
         // Program-scope and static __global variables this program defines
         // (`constant` ones are in their own address space).
-        if (g.getAddressSpace() == GLOBAL && !g.isConstant() && !g.isDeclaration())
+        if (g.getAddressSpace() == GLOBAL_ADDRESS_SPACE && !g.isConstant() && !g.isDeclaration())
             types.push_back(g.getValueType());
     LLVMContext &ctx = m.getContext();
     Constant *size = ConstantExpr::getSizeOf(StructType::get(ctx, types));

@@ -20,11 +20,6 @@ namespace {
 // Deeper chains of operations count as varying (fail closed).
 constexpr unsigned MAX_DEPTH = 64;
 
-// OpenCL's __constant memory (clang's address space map): nothing writes it
-// while a kernel runs, so every work-item loading one address gets one
-// value. Parboil's cutcp loops `bincnt < *NbrListLen`.
-constexpr unsigned CONSTANT_ADDRESS_SPACE = 2;
-
 // The OpenCL C builtins that compute from their arguments alone, by their
 // names in the Itanium mangling (`_Z5floorf`): uniform when their arguments
 // are. Index arithmetic on floats (cutcp's bin `(int)floor(... * h)` from
@@ -71,6 +66,8 @@ bool uniform_at(const Value *v, const PhiSet &phis, unsigned depth)
                 return false;
         return true;
     };
+    // Every work-item loading one address of __constant memory gets one
+    // value (Parboil's cutcp loops `bincnt < *NbrListLen`).
     if (const auto *load = dyn_cast<LoadInst>(i))
         return load->isSimple() && load->getPointerAddressSpace() == CONSTANT_ADDRESS_SPACE &&
                uniform_at(load->getPointerOperand(), phis, depth + 1);

@@ -286,28 +286,16 @@ PreservedAnalyses IndexChoicesAsRangesPass::run(Function &f, FunctionAnalysisMan
 {
     if (f.isDeclaration())
         return PreservedAnalyses::all();
-    LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
-    ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
-    SmallVector<BasicBlock *, 4> headers;
-    for (Loop *l : loops.getLoopsInPreorder()) {
+    bool cut = rewrite_loops_one_at_a_time(f, fam, [&](Loop *l, bool apply) {
+        ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
         Shape s;
-        if (read_shape(l, se, s))
-            headers.push_back(l->getHeader());
-    }
-    if (headers.empty())
-        return PreservedAnalyses::all();
-    // One loop at a time, each read again with analyses that see the
-    // loops cut before it (the loops are apart: cutting one changes none
-    // of the others' blocks).
-    for (BasicBlock *header : headers) {
-        fam.invalidate(f, PreservedAnalyses::none());
-        Loop *l = fam.getResult<LoopAnalysis>(f).getLoopFor(header);
-        ScalarEvolution &fresh = fam.getResult<ScalarEvolutionAnalysis>(f);
-        Shape s;
-        if (l && l->getHeader() == header && read_shape(l, fresh, s))
-            rewrite(s, fresh, f.getDataLayout());
-    }
-    return PreservedAnalyses::none();
+        if (!read_shape(l, se, s))
+            return false;
+        if (apply)
+            rewrite(s, se, f.getDataLayout());
+        return true;
+    });
+    return cut ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace ferrocl

@@ -20,6 +20,12 @@ namespace ferrocl {
 // A barrier the compiler adds (implicit_barriers.cpp, cut_uniform_branches.cpp):
 // a region boundary that needs no synchronization when work-items run one
 // by one (a no-op in builtins/workitem.c).
+// OpenCL C's address spaces in clang's map (-ffake-address-space-map).
+inline constexpr unsigned GLOBAL_ADDRESS_SPACE = 1;
+// Nothing writes __constant memory while a kernel runs.
+inline constexpr unsigned CONSTANT_ADDRESS_SPACE = 2;
+inline constexpr unsigned LOCAL_ADDRESS_SPACE = 3;
+
 inline constexpr const char *IMPLICIT_BARRIER = "__ferrocl_implicit_barrier";
 
 // The wait inside the work-group (argument 0) and sub-group functions

@@ -17,6 +17,7 @@
 // marked parallel could be vectorized as if no two work-items touched the
 // same bin. Atomics through generic pointers, which may point to global
 // memory, stay atomic.
+#include "kernel_symbols.h"
 #include "passes.h"
 
 #include <llvm/IR/InstIterator.h>
@@ -26,13 +27,6 @@
 using namespace llvm;
 
 namespace ferrocl {
-
-namespace {
-
-// OpenCL's __local memory (clang's address space map).
-constexpr unsigned LOCAL_ADDRESS_SPACE = 3;
-
-} // namespace
 
 PreservedAnalyses LocalAtomicsAsPlainPass::run(Function &f, FunctionAnalysisManager &)
 {

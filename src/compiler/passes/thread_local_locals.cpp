@@ -4,6 +4,7 @@
 // work-group. One work-group runs on one worker thread at a time, and a
 // worker runs one work-group at a time, so a thread-local copy per worker
 // is a copy per running work-group, without any allocation per group.
+#include "kernel_symbols.h"
 #include "passes.h"
 
 #include <llvm/IR/Module.h>
@@ -11,9 +12,6 @@
 using namespace llvm;
 
 namespace ferrocl {
-
-// OpenCL C's __local address space in clang's SPIR-style mapping.
-constexpr unsigned LOCAL_ADDRESS_SPACE = 3;
 
 PreservedAnalyses ThreadLocalLocalsPass::run(Module &m, ModuleAnalysisManager &)
 {

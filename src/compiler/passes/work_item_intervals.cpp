@@ -195,6 +195,22 @@ void close_pieces(const Pieces &p, BasicBlock *after)
     again->setMetadata(LLVMContext::MD_loop, id);
 }
 
+bool rewrite_loops_one_at_a_time(Function &f, FunctionAnalysisManager &fam,
+                                 function_ref<bool(Loop *, bool apply)> shape)
+{
+    SmallVector<BasicBlock *, 4> headers;
+    for (Loop *l : fam.getResult<LoopAnalysis>(f).getLoopsInPreorder())
+        if (shape(l, false))
+            headers.push_back(l->getHeader());
+    for (BasicBlock *header : headers) {
+        fam.invalidate(f, PreservedAnalyses::none());
+        Loop *l = fam.getResult<LoopAnalysis>(f).getLoopFor(header);
+        if (l && l->getHeader() == header)
+            shape(l, true);
+    }
+    return !headers.empty();
+}
+
 bool written_in_loop(Loop *l, LoadInst *load, AAResults &aa)
 {
     MemoryLocation read(load->getPointerOperand(), LocationSize::beforeOrAfterPointer(),

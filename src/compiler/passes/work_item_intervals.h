@@ -5,6 +5,8 @@
 #pragma once
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/IR/PassManager.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -103,6 +105,14 @@ void close_pieces(const Pieces &p, llvm::BasicBlock *after);
 // analysis compares the addresses of one iteration), which the frame's
 // alias scopes still tell apart from a buffer's.
 bool written_in_loop(llvm::Loop *l, llvm::LoadInst *load, llvm::AAResults &aa);
+
+// Rewrites the loops of `f` that `shape` takes, one at a time: every loop
+// is read first (`shape(l, false)`), then each one taken is read again,
+// with analyses that see the loops rewritten before it, and rewritten
+// (`shape(l, true)`). The loops are apart: rewriting one changes none of
+// the others' blocks. Whether some loop was taken.
+bool rewrite_loops_one_at_a_time(llvm::Function &f, llvm::FunctionAnalysisManager &fam,
+                                 llvm::function_ref<bool(llvm::Loop *, bool apply)> shape);
 
 // A copy of `blocks` (names ending in `suffix`), at the function's end;
 // `map` takes each original to its copy. Uses of the blocks' values in the
