@@ -5,6 +5,14 @@ use super::driver::{build_cached, compile_with, BuildError};
 use super::*;
 use std::ffi::{c_char, c_void};
 
+/// A kernel's argument array: a pointer to each value, as the work-group
+/// entry reads them.
+macro_rules! kernel_args {
+    ($($value:expr),* $(,)?) => {
+        [$(&$value as *const _ as *mut c_void),*]
+    };
+}
+
 /// Builds with a real work-item entry for every kernel: the tests run
 /// them, and compare work-group entries with them.
 fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
@@ -106,13 +114,7 @@ fn vector_add_metadata_and_run() {
     };
     let n: u32 = 6;
     let (pa, pb, pc) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
-    let args: [*mut c_void; 5] = [
-        &pa as *const _ as *mut c_void,
-        &pb as *const _ as *mut c_void,
-        &pc as *const _ as *mut c_void,
-        &p as *const _ as *mut c_void,
-        &n as *const _ as *mut c_void,
-    ];
+    let args = kernel_args![pa, pb, pc, p, n];
     let entry = exe.entry(exe.kernel_index("vadd").unwrap());
     for g in 0..2 {
         let mut cx = ctx(8, 4, g);
@@ -137,10 +139,7 @@ fn vector_add_metadata_and_run() {
     let mut out = [0i32; 3];
     let mut scratch = [0i32; 4];
     let (po, ps) = (out.as_mut_ptr(), scratch.as_mut_ptr());
-    let args: [*mut c_void; 2] = [
-        &po as *const _ as *mut c_void,
-        &ps as *const _ as *mut c_void,
-    ];
+    let args = kernel_args![po, ps];
     let entry = exe.entry(exe.kernel_index("sum").unwrap());
     for g in 0..3 {
         let mut cx = ctx(3, 1, g);
@@ -187,7 +186,7 @@ fn options() {
     let exe = compile(src, "-D VALUE=7 -cl-std=CL2.0 -cl-fast-relaxed-math").unwrap();
     let mut x = 0i32;
     let px = &mut x as *mut i32;
-    let args = [&px as *const _ as *mut c_void];
+    let args = kernel_args![px];
     let mut cx = ctx(1, 1, 0);
     // SAFETY: one global pointer argument.
     unsafe { exe.entry(0)(args.as_ptr(), &mut cx) };
@@ -241,10 +240,7 @@ fn binary_round_trip_and_cache() {
     assert_eq!(loaded.kernels[0].args[1].size, 4);
     let mut v = [3i32, 4];
     let (pv, k) = (v.as_mut_ptr(), 5i32);
-    let args = [
-        &pv as *const _ as *mut c_void,
-        &k as *const _ as *mut c_void,
-    ];
+    let args = kernel_args![pv, k];
     run_as_executor(&loaded, 0, &args, 2);
     assert_eq!(v, [30, 40]);
     assert!(Executable::load(b"nonsense").is_err());
@@ -282,7 +278,7 @@ fn damaged_cache_files_are_rebuilt() {
         let exe = build_cached(src, "", Some(&dir)).unwrap();
         let mut v = [1i32, 2, 3];
         let pv = v.as_mut_ptr();
-        run_as_executor(&exe, 0, &[&pv as *const _ as *mut c_void], 3);
+        run_as_executor(&exe, 0, &kernel_args![pv], 3);
         assert_eq!(v, [3, 6, 9], "damage {i}");
         assert_eq!(
             std::fs::read(&file).unwrap(),
@@ -451,10 +447,7 @@ fn check_group_entries(options: &str, optimized: bool) {
         let run = |k: usize, rec: usize, d: u32, wg: bool| -> Vec<u64> {
             let mut out = vec![u64::MAX; n * rec];
             let po = out.as_mut_ptr();
-            let args = [
-                &po as *const _ as *mut c_void,
-                &d as *const _ as *mut c_void,
-            ];
+            let args = kernel_args![po, d];
             run_range(&exe, k, &args, dims, range, wg);
             out
         };
@@ -504,12 +497,7 @@ fn check_group_entries(options: &str, optimized: bool) {
             .map(|&wg| {
                 let mut y: Vec<f32> = (0..n).map(|i| 1.0 + i as f32).collect();
                 let (py, px, a, d) = (y.as_mut_ptr(), x.as_ptr(), 3.0f32, 2u32);
-                let args = [
-                    &py as *const _ as *mut c_void,
-                    &px as *const _ as *mut c_void,
-                    &a as *const _ as *mut c_void,
-                    &d as *const _ as *mut c_void,
-                ];
+                let args = kernel_args![py, px, a, d];
                 run_range(&exe, k, &args, dims, range, wg);
                 y
             })
@@ -555,7 +543,7 @@ fn compile_objects_and_link() {
     assert_eq!(exe.kernels.len(), 1);
     let mut x = 2i32;
     let px = &mut x as *mut i32;
-    let args = [&px as *const _ as *mut c_void];
+    let args = kernel_args![px];
     run_as_executor(&exe, 0, &args, 1);
     assert_eq!(x, 35);
     assert!(
@@ -942,10 +930,7 @@ kernel void enqueues(global int *out) {
     let n: i32 = 64;
     let mut out = vec![-1.0f32; 64];
     let po = out.as_mut_ptr();
-    let args: [*mut c_void; 2] = [
-        &po as *const _ as *mut c_void,
-        &n as *const _ as *mut c_void,
-    ];
+    let args = kernel_args![po, n];
     for (begin, end) in [(0, 20), (20, 21), (40, 64), (30, 30)] {
         let mut cx = WorkGroupContext {
             items_begin: [begin, 0, 0],
@@ -1037,11 +1022,7 @@ kernel void columns(global float *out, global const float *in, int n) {
     for local in [[1, 16], [1, 4], [2, 8], [4, 4]] {
         let mut out = vec![-1.0f32; input.len()];
         let (po, pi) = (out.as_mut_ptr(), input.as_ptr());
-        let args: [*mut c_void; 3] = [
-            &po as *const _ as *mut c_void,
-            &pi as *const _ as *mut c_void,
-            &n as *const _ as *mut c_void,
-        ];
+        let args = kernel_args![po, pi, n];
         let items = local[0] * local[1];
         let bytes = info.frame_size * items + crate::compiler::abi::FRAME_SKEW;
         let mut frame = vec![Line { _bytes: [0; 64] }; bytes.div_ceil(64)];
@@ -1185,12 +1166,7 @@ kernel void counts_int(global const int *in, global int *out, int bins, int n) {
             let mut out = vec![0u32; bins as usize];
             let (pi, po) = (input.as_ptr(), out.as_mut_ptr());
             let n32 = n as u32;
-            let args: [*mut c_void; 4] = [
-                &pi as *const _ as *mut c_void,
-                &po as *const _ as *mut c_void,
-                &bins as *const _ as *mut c_void,
-                &n32 as *const _ as *mut c_void,
-            ];
+            let args = kernel_args![pi, po, bins, n32];
             run_groups_with_frame(&exe, k, &args, global, local);
             assert_eq!(out, want, "{name}: n {n}, global {global}, local {local}");
         }
@@ -1259,12 +1235,7 @@ kernel void blur(global const float *in, global float *out, int w, int period) {
         let mut out = vec![0f32; global];
         let mut scratch = vec![0f32; local];
         let (po, ps) = (out.as_mut_ptr(), scratch.as_mut_ptr());
-        let args: [*mut c_void; 4] = [
-            &po as *const _ as *mut c_void,
-            &ps as *const _ as *mut c_void,
-            &rounds as *const _ as *mut c_void,
-            &shift as *const _ as *mut c_void,
-        ];
+        let args = kernel_args![po, ps, rounds, shift];
         run_groups_with_frame(&exe, k, &args, global, local);
         assert_eq!(
             out, want,
@@ -1290,14 +1261,63 @@ kernel void blur(global const float *in, global float *out, int w, int period) {
         let mut out = vec![0f32; w];
         let (pi, po) = (input.as_ptr(), out.as_mut_ptr());
         let w32 = w as i32;
-        let args: [*mut c_void; 4] = [
-            &pi as *const _ as *mut c_void,
-            &po as *const _ as *mut c_void,
-            &w32 as *const _ as *mut c_void,
-            &period as *const _ as *mut c_void,
-        ];
+        let args = kernel_args![pi, po, w32, period];
         run_groups_with_frame(&exe, k, &args, w, local);
         assert_eq!(out, want, "blur: w {w}, local {local}, period {period}");
+    }
+}
+
+#[test]
+fn interleaved_vector_chains_give_each_work_item_its_own() {
+    // clpeak's compute kernels: a float8 or float16 per work-item through a
+    // chain of multiply-adds in a uniform loop. The work-item loop keeps the
+    // kernel's vectors and runs several work-items side by side, their
+    // steps interleaved, and the rest one at a time
+    // (latency_bound_work_items.cpp); local sizes that leave remainders of
+    // every length must give each work-item its own chain. (x * 0.5 is
+    // exact, so the multiply-add rounds as the host's does.)
+    for width in [8usize, 16] {
+        let src = format!(
+            r#"
+kernel void chains(global float{width} *io, int rounds) {{
+    float{width} x = io[get_global_id(0)];
+    float{width} c = (float{width})(get_local_id(0));
+    for (int r = 0; r < rounds; r++) {{
+        x = x * 0.5f + c; x = x * 0.5f + c; x = x * 0.5f + c; x = x * 0.5f + c;
+        x = x * 0.5f + c; x = x * 0.5f + c; x = x * 0.5f + c; x = x * 0.5f + c;
+    }}
+    io[get_global_id(0)] = x;
+}}
+"#
+        );
+        let exe = compile(&src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+        let k = exe.kernel_index("chains").unwrap();
+        for (global, local, rounds) in [
+            (104usize, 13usize, 3i32),
+            (128, 64, 2),
+            (21, 7, 1),
+            (6, 3, 4),
+        ] {
+            let mut io: Vec<f32> = (0..global * width)
+                .map(|v| (v % 97) as f32 - 40.0)
+                .collect();
+            let mut want = io.clone();
+            for (g, lanes) in want.chunks_mut(width).enumerate() {
+                let c = (g % local) as f32;
+                for x in lanes.iter_mut() {
+                    for _ in 0..rounds * 8 {
+                        *x = *x * 0.5 + c;
+                    }
+                }
+            }
+            let pio = io.as_mut_ptr();
+            let args = kernel_args![pio, rounds];
+            run_groups_with_frame(&exe, k, &args, global, local);
+            assert_eq!(
+                io, want,
+                "float{width}: global {global}, local {local}, rounds {rounds}"
+            );
+        }
     }
 }
 
@@ -1334,15 +1354,70 @@ kernel void mvt(global const float *a, global float *x, global const float *y, i
         }
         let (pa, px, py) = (a.as_ptr(), x.as_mut_ptr(), y.as_ptr());
         let n32 = n as i32;
-        let args: [*mut c_void; 4] = [
-            &pa as *const _ as *mut c_void,
-            &px as *const _ as *mut c_void,
-            &py as *const _ as *mut c_void,
-            &n32 as *const _ as *mut c_void,
-        ];
+        let args = kernel_args![pa, px, py, n32];
         run_groups_with_frame(&exe, k, &args, global, local);
         assert_eq!(x, want, "mvt: n {n}, local {local}, global {global}");
     }
+
+    // Rodinia's kmeans: nested uniform loops behind `point_id < npoints`,
+    // a sum per work-item in the frame beside its guard flag. The flag's
+    // slot and the sum's are told apart (region_entries.cpp), so rows whose
+    // flags are all on run unguarded; the last group's idle work-items
+    // must still write nothing. (Integer values: every sum is exact.)
+    let kmeans = r#"
+kernel void nearest(global const float *feature, global const float *clusters,
+                    global int *membership, int npoints, int nclusters, int nfeatures) {
+    unsigned int point_id = get_global_id(0);
+    int index = 0;
+    if (point_id < npoints) {
+        float min_dist = 3.4e38f;
+        for (int i = 0; i < nclusters; i++) {
+            float ans = 0;
+            for (int l = 0; l < nfeatures; l++) {
+                float d = feature[l * npoints + point_id] - clusters[i * nfeatures + l];
+                ans += d * d;
+            }
+            if (ans < min_dist) {
+                min_dist = ans;
+                index = i;
+            }
+        }
+        membership[point_id] = index;
+    }
+}
+"#;
+    let exe = compile(kmeans, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("nearest").unwrap();
+    let (npoints, nclusters, nfeatures, local, global) =
+        (100usize, 5usize, 7usize, 32usize, 128usize);
+    let feature: Vec<f32> = (0..npoints * nfeatures)
+        .map(|v| ((v * 37) % 101) as f32 - 50.0)
+        .collect();
+    let clusters: Vec<f32> = (0..nclusters * nfeatures)
+        .map(|v| ((v * 53) % 97) as f32 - 48.0)
+        .collect();
+    let mut want = vec![-1i32; global];
+    for (p, w) in want.iter_mut().enumerate().take(npoints) {
+        let (mut best, mut index) = (f32::MAX, 0);
+        for i in 0..nclusters {
+            let mut ans = 0f32;
+            for l in 0..nfeatures {
+                let d = feature[l * npoints + p] - clusters[i * nfeatures + l];
+                ans = d.mul_add(d, ans);
+            }
+            if ans < best {
+                best = ans;
+                index = i as i32;
+            }
+        }
+        *w = index;
+    }
+    let mut membership = vec![-1i32; global];
+    let (pf, pc, pm) = (feature.as_ptr(), clusters.as_ptr(), membership.as_mut_ptr());
+    let (n32, k32, f32_) = (npoints as i32, nclusters as i32, nfeatures as i32);
+    let args = kernel_args![pf, pc, pm, n32, k32, f32_];
+    run_groups_with_frame(&exe, k, &args, global, local);
+    assert_eq!(membership, want, "kmeans");
 
     // Atomics on __local bins (AMD's histogram sample): a work-group's
     // __local memory is its thread's own, so they become plain
@@ -1386,12 +1461,7 @@ kernel void histogram(global const uint *data, global uint *out, local uint *bin
     let mut out = vec![0u32; want.len()];
     let mut bins = vec![0u32; 64];
     let (pd, po, pb) = (data.as_ptr(), out.as_mut_ptr(), bins.as_mut_ptr());
-    let args: [*mut c_void; 4] = [
-        &pd as *const _ as *mut c_void,
-        &po as *const _ as *mut c_void,
-        &pb as *const _ as *mut c_void,
-        &per_item as *const _ as *mut c_void,
-    ];
+    let args = kernel_args![pd, po, pb, per_item];
     run_groups_with_frame(&exe, k, &args, global, local);
     assert_eq!(out, want, "histogram");
 }

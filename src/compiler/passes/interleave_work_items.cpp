@@ -53,7 +53,6 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
-#include <llvm/IR/MDBuilder.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
@@ -92,31 +91,6 @@ struct Shape {
     Value *test = nullptr;          // g, or null when every work-item enters
     SmallVector<BasicBlock *, 8> fore; // from `enter` to the inner preheader
 };
-
-// The access groups a work-item loop declares parallel.
-SmallPtrSet<const MDNode *, 4> parallel_groups(const Loop &l)
-{
-    SmallPtrSet<const MDNode *, 4> groups;
-    if (const MDNode *option = findOptionMDForLoop(&l, "llvm.loop.parallel_accesses"))
-        for (unsigned k = 1; k < option->getNumOperands(); k++)
-            if (const auto *group = dyn_cast<MDNode>(option->getOperand(k)))
-                groups.insert(group);
-    return groups;
-}
-
-bool in_groups(const Instruction &i, const SmallPtrSetImpl<const MDNode *> &groups)
-{
-    const MDNode *md = i.getMetadata(LLVMContext::MD_access_group);
-    if (!md)
-        return false;
-    if (groups.count(md))
-        return true;
-    // A list of groups.
-    for (const MDOperand &op : md->operands())
-        if (const auto *g = dyn_cast_or_null<MDNode>(op.get()); g && groups.count(g))
-            return true;
-    return false;
-}
 
 // Whether interleaving `l`'s work-items keeps each one's steps and changes
 // nothing else: stores only of its access group, no other side effect, no
@@ -338,11 +312,7 @@ BasicBlock *interleave(Shape &s)
 
     // The lanes' copies: the header's code, the blocks before the inner
     // loop, the inner loop, its exit.
-    MDBuilder mdb(ctx);
-    MDNode *domain = mdb.createAnonymousAliasScopeDomain("ferrocl.work-items");
-    SmallVector<MDNode *, LANES> scopes;
-    for (unsigned u = 0; u < LANES; u++)
-        scopes.push_back(mdb.createAnonymousAliasScope(domain));
+    DisjointScopes scopes(ctx, LANES, "ferrocl.work-items");
     BasicBlock *iheader = s.inner->getHeader(), *ilatch = s.inner->getLoopLatch(),
                *pre = s.inner->getLoopPreheader();
     auto *back = cast<BranchInst>(ilatch->getTerminator());
@@ -428,21 +398,10 @@ BasicBlock *interleave(Shape &s)
             }
         }
         // Alias scopes: this lane's accesses are apart from the others'.
-        SmallVector<Metadata *, LANES> others;
-        for (unsigned v = 0; v < LANES; v++)
-            if (v != u)
-                others.push_back(scopes[v]);
-        MDNode *own_list = MDNode::get(ctx, {scopes[u]}), *other_list = MDNode::get(ctx, others);
         for (BasicBlock *bb : copies[u])
             for (Instruction &i : *bb)
-                if (isa<LoadInst>(i) || isa<StoreInst>(i)) {
-                    i.setMetadata(LLVMContext::MD_alias_scope,
-                                  MDNode::concatenate(i.getMetadata(LLVMContext::MD_alias_scope),
-                                                      own_list));
-                    i.setMetadata(LLVMContext::MD_noalias,
-                                  MDNode::concatenate(i.getMetadata(LLVMContext::MD_noalias),
-                                                      other_list));
-                }
+                if (isa<LoadInst>(i) || isa<StoreInst>(i))
+                    scopes.add(i, u);
     }
     // The last lane's exit goes to the latch, which steps by LANES.
     BasicBlock *last_exit = s.exit ? block(LANES - 1, s.exit) : jam_exit;

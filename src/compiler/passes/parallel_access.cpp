@@ -75,6 +75,57 @@ bool is_work_item_loop(const Loop *l)
     return findOptionMDForLoop(l, "llvm.loop.parallel_accesses");
 }
 
+SmallPtrSet<const MDNode *, 4> parallel_groups(const Loop &l)
+{
+    SmallPtrSet<const MDNode *, 4> groups;
+    if (const MDNode *option = findOptionMDForLoop(&l, "llvm.loop.parallel_accesses"))
+        for (unsigned k = 1; k < option->getNumOperands(); k++)
+            if (const auto *group = dyn_cast<MDNode>(option->getOperand(k)))
+                groups.insert(group);
+    return groups;
+}
+
+bool in_groups(const Instruction &i, const SmallPtrSetImpl<const MDNode *> &groups)
+{
+    const MDNode *md = i.getMetadata(LLVMContext::MD_access_group);
+    if (!md)
+        return false;
+    if (groups.count(md))
+        return true;
+    // A list of groups.
+    for (const MDOperand &op : md->operands())
+        if (const auto *g = dyn_cast_or_null<MDNode>(op.get()); g && groups.count(g))
+            return true;
+    return false;
+}
+
+DisjointScopes::DisjointScopes(LLVMContext &ctx, unsigned count, StringRef name)
+{
+    MDBuilder md(ctx);
+    MDNode *domain = md.createAnonymousAliasScopeDomain(name);
+    SmallVector<MDNode *, 8> scopes;
+    for (unsigned u = 0; u < count; u++)
+        scopes.push_back(md.createAnonymousAliasScope(domain));
+    for (unsigned u = 0; u < count; u++) {
+        SmallVector<Metadata *, 8> rest;
+        for (unsigned v = 0; v < count; v++)
+            if (v != u)
+                rest.push_back(scopes[v]);
+        own.push_back(MDNode::get(ctx, {scopes[u]}));
+        others.push_back(MDNode::get(ctx, rest));
+    }
+}
+
+void DisjointScopes::add(Instruction &i, unsigned part) const
+{
+    if (part >= own.size())
+        return;
+    i.setMetadata(LLVMContext::MD_alias_scope,
+                  MDNode::concatenate(i.getMetadata(LLVMContext::MD_alias_scope), own[part]));
+    i.setMetadata(LLVMContext::MD_noalias,
+                  MDNode::concatenate(i.getMetadata(LLVMContext::MD_noalias), others[part]));
+}
+
 std::optional<WorkItemCounter> read_work_item_counter(const Loop &l)
 {
     BasicBlock *latch = l.getLoopLatch();

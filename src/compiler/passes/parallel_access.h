@@ -22,6 +22,10 @@
 // the uniform slots' staging copy (region_entries.cpp).
 #pragma once
 
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/ADT/StringRef.h>
+
 #include <optional>
 
 namespace llvm {
@@ -42,6 +46,12 @@ namespace ferrocl {
 // (`llvm.loop.parallel_accesses`).
 bool is_work_item_loop(const llvm::Loop *l);
 
+// The access groups work-item loop `l` declares parallel, and whether `i`
+// is in one of them (its `!llvm.access.group`, or a list holding one).
+llvm::SmallPtrSet<const llvm::MDNode *, 4> parallel_groups(const llvm::Loop &l);
+bool in_groups(const llvm::Instruction &i,
+               const llvm::SmallPtrSetImpl<const llvm::MDNode *> &groups);
+
 // The counter of a work-item loop as work_group_entries.cpp makes it: the
 // header's only phi (no other value is carried from one work-item to the
 // next), `next = id + 1` in the latch, and the latch, the loop's only
@@ -55,6 +65,25 @@ struct WorkItemCounter {
     llvm::Value *end;
 };
 std::optional<WorkItemCounter> read_work_item_counter(const llvm::Loop &l);
+
+// Alias scopes for `count` parts of memory that no access of one part
+// reaches in another: the copies of a work-item loop's body, each the
+// code of another work-item (interleave_work_items.cpp,
+// latency_bound_work_items.cpp: two work-items' accesses of one address,
+// one a store, would be a data race), or the frame's per-work-item slots
+// (region_entries.cpp: each slot an array of its own, which no access
+// through another slot reaches in bounds).
+class DisjointScopes {
+  public:
+    DisjointScopes(llvm::LLVMContext &ctx, unsigned count, llvm::StringRef name);
+
+    // Puts access `i` in part `part`'s scope, apart from the others'
+    // (nothing for a part beyond `count`).
+    void add(llvm::Instruction &i, unsigned part) const;
+
+  private:
+    llvm::SmallVector<llvm::MDNode *, 8> own, others;
+};
 
 enum class AccessKind { Memory = 0, Frame = 1, Uniform = 2, Staging = 3 };
 

@@ -172,6 +172,15 @@ struct InterleaveWorkItemsPass : llvm::PassInfoMixin<InterleaveWorkItemsPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-latency-bound-work-items`: an innermost work-item loop of one
+// block on vectors of its own, whose work is a long chain of dependent
+// floating-point steps, runs K work-items at a time, their instructions
+// interleaved (latency_bound_work_items.cpp); the back end runs it where its
+// vectorizer starts.
+struct LatencyBoundWorkItemsPass : llvm::PassInfoMixin<LatencyBoundWorkItemsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-bounds-checks-as-ranges`: an innermost work-item loop whose body
 // starts with a bounds check on its own index runs only over the
 // work-items that pass it, unchecked (bounds_checks_as_ranges.cpp); the

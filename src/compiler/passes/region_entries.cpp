@@ -49,6 +49,10 @@ namespace {
 const char *REGION_PARAMETERS[] = {"__ferrocl.wi", "__ferrocl.nwi", "__ferrocl.frame",
                                    "__ferrocl.uniform"};
 
+// Slots of the frame that get alias scopes of their own (write_region), at
+// most.
+constexpr size_t MAX_SLOT_SCOPES = 48;
+
 // A copied slot's type in the frame: a flag (i1) is a byte there. LLVM's
 // vectorizer loads and stores no i1 vectors; a guard's flag read by a
 // work-item loop was loaded one lane at a time to build each mask.
@@ -64,8 +68,10 @@ Type *in_frame(Type *type)
 // by data (Hetero-Mark's histogram, `priv_hist[color]++` in a grid-stride
 // loop) otherwise kept that loop from vectorizing. Addresses that go on
 // through anything but a GEP (a phi, a select, a store of the address)
-// are not followed: what they reach stays out of the group.
-void tag_own_accesses(Value *slot, const ParallelAccess &access)
+// are not followed: what they reach stays out of the group. Each also gets
+// `part`'s scope of `slots`: it reaches no other slot.
+void tag_own_accesses(Value *slot, const ParallelAccess &access, const DisjointScopes &slots,
+                      unsigned part)
 {
     SmallVector<Value *, 8> work{slot};
     SmallPtrSet<Value *, 16> seen;
@@ -76,19 +82,25 @@ void tag_own_accesses(Value *slot, const ParallelAccess &access)
         for (User *u : v->users()) {
             if (auto *gep = dyn_cast<GetElementPtrInst>(u); gep && gep->getPointerOperand() == v)
                 work.push_back(gep);
-            else if (auto *load = dyn_cast<LoadInst>(u); load && load->isSimple())
+            else if (auto *load = dyn_cast<LoadInst>(u); load && load->isSimple()) {
                 access.tag_slot(*load, AccessKind::Frame);
-            else if (auto *store = dyn_cast<StoreInst>(u);
-                     store && store->isSimple() && store->getPointerOperand() == v)
+                slots.add(*load, part);
+            } else if (auto *store = dyn_cast<StoreInst>(u);
+                       store && store->isSimple() && store->getPointerOperand() == v) {
                 access.tag_slot(*store, AccessKind::Frame);
+                slots.add(*store, part);
+            }
         }
     }
 }
 
 // Turns `f`, a clone of the planned copy (`map` from the copy's values to
-// its), into region `r`.
+// its), into region `r`. The accesses of work-items' slots get each slot's
+// scope of `slots` (one part per slot of the plan): LLVM cannot tell two
+// slots apart (their offsets are multiples of the group's size), and a
+// loaded guard flag looked written by the loop that updates a sum.
 void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, unsigned r,
-                  unsigned first, const ParallelAccess &access)
+                  unsigned first, const ParallelAccess &access, const DisjointScopes &slots)
 {
     LLVMContext &ctx = f.getContext();
     Argument *wi = f.getArg(first + 4), *nwi = f.getArg(first + 5),
@@ -130,7 +142,7 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
             a->eraseFromParent();
             placed[k].alloca = nullptr;
             if (!plan.slots[k].uniform)
-                tag_own_accesses(placed[k].at, access);
+                tag_own_accesses(placed[k].at, access, slots, k);
         }
     }
     // Entered at the region's start, with the slots copied in.
@@ -143,6 +155,8 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
         Type *type = placed[k].alloca->getAllocatedType();
         LoadInst *in = b.CreateLoad(in_frame(type), placed[k].at, "__fcl.in");
         access.tag_slot(*in, s.uniform ? AccessKind::Uniform : AccessKind::Frame);
+        if (!s.uniform)
+            slots.add(*in, k);
         copies_in.insert(b.CreateStore(b.CreateTruncOrBitCast(in, type), placed[k].alloca));
     }
     entry.getTerminator()->eraseFromParent();
@@ -188,8 +202,10 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
                                            in_frame(type));
         StoreInst *store = b.CreateStore(out, s.uniform ? placed[k].stage : placed[k].at);
         access.tag_slot(*store, s.uniform ? AccessKind::Staging : AccessKind::Frame);
-        if (!s.uniform)
+        if (!s.uniform) {
+            slots.add(*store, k);
             copies_out.push_back({placed[k].alloca, store});
+        }
     }
     Value *next_value = b.CreateLoad(i32, next_id, "__fcl.next.value");
     access.tag_slot(*b.CreateStore(next_value, next), AccessKind::Staging);
@@ -435,6 +451,10 @@ bool add_regions(Function &kernel, std::string &why)
         return false;
     }
     SmallVector<Function *, 8> regions, bounds;
+    // (Each access lists every other slot's scope: beyond MAX_SLOT_SCOPES
+    // slots, the lists would cost each alias query more than they tell.)
+    unsigned scoped = plan->slots.size() <= MAX_SLOT_SCOPES ? plan->slots.size() : 0;
+    DisjointScopes slots(ctx, scoped, "ferrocl.frame-slots");
     for (unsigned r = 0; r < plan->starts.size(); r++) {
         std::optional<Guard> guard = find_guard(*plan, r);
         bounds.push_back(guard ? bound_function(*copy, *plan, *guard,
@@ -444,7 +464,7 @@ bool add_regions(Function &kernel, std::string &why)
         ValueToValueMapTy map;
         Function *region = CloneFunction(copy, map);
         region->setName(base + std::to_string(r));
-        write_region(*region, *plan, map, r, first, access);
+        write_region(*region, *plan, map, r, first, access, slots);
         regions.push_back(region);
     }
     write_group_entry(kernel, *plan, regions, bounds, access, columns);

@@ -90,6 +90,7 @@ const struct {
     {"ferrocl-scalarize-kernels", add_function<ScalarizeKernelsPass>},
     {"ferrocl-scalarize-work-item-loops", add_function<ScalarizeWorkItemLoopsPass>},
     {"ferrocl-interleave-work-items", add_function<InterleaveWorkItemsPass>},
+    {"ferrocl-latency-bound-work-items", add_function<LatencyBoundWorkItemsPass>},
     {"ferrocl-bounds-checks-as-ranges", add_function<BoundsChecksAsRangesPass>},
     {"ferrocl-index-choices-as-ranges", add_function<IndexChoicesAsRangesPass>},
     {"ferrocl-active-rows-unguarded", add_function<ActiveRowsUnguardedPass>},
@@ -164,6 +165,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(IndexChoicesAsRangesPass());
             fpm.addPass(ActiveRowsUnguardedPass());
             fpm.addPass(UniformLoadsBeforeRowsPass());
+            fpm.addPass(LatencyBoundWorkItemsPass());
         }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.

@@ -134,3 +134,9 @@ after:
 declare i64 @_Z12get_local_idj(i32)
 declare i64 @_Z14get_local_sizej(i32)
 declare void @_Z7barrierj(i32)
+
+; A work-item's slot is an array of its own: its accesses carry the slot's
+; scope of the frame slots' domain beside the frame's.
+; CHECK-DAG: [[FRAME]] = !{![[FRAME_SCOPE:[0-9]+]], ![[SLOT:[0-9]+]]}
+; CHECK-DAG: ![[SLOT]] = distinct !{![[SLOT]], ![[SLOTS:[0-9]+]]}
+; CHECK-DAG: ![[SLOTS]] = distinct !{![[SLOTS]], !"ferrocl.frame-slots"}
