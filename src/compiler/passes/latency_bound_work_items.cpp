@@ -66,8 +66,10 @@ constexpr unsigned MAX_K = 8;
 constexpr unsigned MAX_INSTRUCTIONS = 1200;
 
 // A latency-bound body: critical path at least this many times its
-// throughput.
+// throughput, and at least MIN_CHAIN steps long (a shorter chain the
+// out-of-order core overlaps with the next work-items' by itself).
 constexpr unsigned BOUND = 3;
+constexpr unsigned MIN_CHAIN = 6;
 
 // The loop's body: its instructions but the counter's.
 struct Body {
@@ -182,7 +184,7 @@ unsigned side_by_side(const Body &body, const TargetTransformInfo &tti)
         path = std::max(path, d);
     }
     unsigned throughput = std::max(1u, (work + PIPES - 1) / PIPES);
-    if (path < BOUND * throughput)
+    if (path < BOUND * throughput || path < MIN_CHAIN * LATENCY)
         return 1;
     // Registers one work-item keeps live at once (its values from their
     // definition to their last use), and those every work-item shares

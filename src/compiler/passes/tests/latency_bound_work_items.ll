@@ -7,7 +7,8 @@
 ; (a float16 on AVX2) and a value kept live beside them fit 3 work-items in
 ; 16 registers. Scalar code (the vectorizer's to widen), work that is not
 ; one chain, private memory written in the loop and a call with side
-; effects are left alone.
+; effects, and a chain too short to matter (the out-of-order core overlaps
+; it with the next work-items'), are left alone.
 
 target triple = "x86_64-unknown-linux-gnu"
 
@@ -20,7 +21,7 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK: wi.one:
 ; CHECK-NEXT: %p = getelementptr inbounds <8 x float>, ptr addrspace(1) %a, i64 %x.i
 ; CHECK-NEXT: %v = load <8 x float>, ptr addrspace(1) %p, align 32, !llvm.access.group !0{{$}}
-; CHECK: store <8 x float> %m4, ptr addrspace(1) %p, align 32, !llvm.access.group !0{{$}}
+; CHECK: store <8 x float> %m6, ptr addrspace(1) %p, align 32, !llvm.access.group !0{{$}}
 ; CHECK-NEXT: br label %wi.latch
 ; CHECK: wi.interleaved:
 ; CHECK-NEXT: %wi.id = add nuw nsw i64 %x.i, 1
@@ -35,8 +36,10 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-COUNT-8: %m2.wi{{[0-9]*}} = call <8 x float> @llvm.fmuladd.v8f32(
 ; CHECK-COUNT-8: %m3.wi{{[0-9]*}} = call <8 x float> @llvm.fmuladd.v8f32(
 ; CHECK-COUNT-8: %m4.wi{{[0-9]*}} = call <8 x float> @llvm.fmuladd.v8f32(
-; CHECK-NEXT: store <8 x float> %m4.wi, ptr addrspace(1) %p.wi, align 32, !alias.scope ![[S0]], !noalias ![[O0]], !llvm.access.group !0
-; CHECK-COUNT-7: store <8 x float> %m4.wi{{[0-9]+}}, ptr addrspace(1) %p.wi{{[0-9]+}}
+; CHECK-COUNT-8: %m5.wi{{[0-9]*}} = call <8 x float> @llvm.fmuladd.v8f32(
+; CHECK-COUNT-8: %m6.wi{{[0-9]*}} = call <8 x float> @llvm.fmuladd.v8f32(
+; CHECK-NEXT: store <8 x float> %m6.wi, ptr addrspace(1) %p.wi, align 32, !alias.scope ![[S0]], !noalias ![[O0]], !llvm.access.group !0
+; CHECK-COUNT-7: store <8 x float> %m6.wi{{[0-9]+}}, ptr addrspace(1) %p.wi{{[0-9]+}}
 ; CHECK-NEXT: br label %wi.latch
 ; CHECK: wi.latch:
 ; CHECK-NEXT: %wi.step = phi i64 [ 1, %wi.one ], [ 8, %wi.interleaved ]
@@ -55,7 +58,9 @@ x:
   %m2 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m1, <8 x float> %m1, <8 x float> %c)
   %m3 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m2, <8 x float> %m2, <8 x float> %c)
   %m4 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m3, <8 x float> %m3, <8 x float> %c)
-  store <8 x float> %m4, ptr addrspace(1) %p, align 32, !llvm.access.group !0
+  %m5 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m4, <8 x float> %m4, <8 x float> %c)
+  %m6 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m5, <8 x float> %m5, <8 x float> %c)
+  store <8 x float> %m6, ptr addrspace(1) %p, align 32, !llvm.access.group !0
   %x.next = add nuw nsw i64 %x.i, 1
   %done = icmp eq i64 %x.next, %n
   br i1 %done, label %exit, label %x, !llvm.loop !1
@@ -82,7 +87,9 @@ x:
   %m2 = call <16 x float> @llvm.fmuladd.v16f32(<16 x float> %m1, <16 x float> %m1, <16 x float> %c)
   %m3 = call <16 x float> @llvm.fmuladd.v16f32(<16 x float> %m2, <16 x float> %m2, <16 x float> %c)
   %m4 = call <16 x float> @llvm.fmuladd.v16f32(<16 x float> %m3, <16 x float> %m3, <16 x float> %c)
-  store <16 x float> %m4, ptr addrspace(1) %p, align 64, !llvm.access.group !0
+  %m5 = call <16 x float> @llvm.fmuladd.v16f32(<16 x float> %m4, <16 x float> %m4, <16 x float> %c)
+  %m6 = call <16 x float> @llvm.fmuladd.v16f32(<16 x float> %m5, <16 x float> %m5, <16 x float> %c)
+  store <16 x float> %m6, ptr addrspace(1) %p, align 64, !llvm.access.group !0
   %x.next = add nuw nsw i64 %x.i, 1
   %done = icmp eq i64 %x.next, %n
   br i1 %done, label %exit, label %x, !llvm.loop !1
@@ -135,6 +142,31 @@ x:
   %s2 = shufflevector <8 x float> %m3, <8 x float> %m4, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 8, i32 9, i32 10, i32 11>
   %s = shufflevector <8 x float> %s1, <8 x float> %s2, <8 x i32> <i32 0, i32 1, i32 2, i32 3, i32 8, i32 9, i32 10, i32 11>
   store <8 x float> %s, ptr addrspace(1) %p, align 32, !llvm.access.group !0
+  %x.next = add nuw nsw i64 %x.i, 1
+  %done = icmp eq i64 %x.next, %n
+  br i1 %done, label %exit, label %x, !llvm.loop !1
+
+exit:
+  ret void
+}
+
+; Four steps: short enough for the core to overlap.
+; CHECK-LABEL: define void @short_chain(
+; CHECK-NOT: wi.room
+; CHECK: ret void
+define void @short_chain(ptr addrspace(1) %a, <8 x float> %c, i64 %n) #0 {
+entry:
+  br label %x
+
+x:
+  %x.i = phi i64 [ 0, %entry ], [ %x.next, %x ]
+  %p = getelementptr inbounds <8 x float>, ptr addrspace(1) %a, i64 %x.i
+  %v = load <8 x float>, ptr addrspace(1) %p, align 32, !llvm.access.group !0
+  %m1 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %v, <8 x float> %v, <8 x float> %c)
+  %m2 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m1, <8 x float> %m1, <8 x float> %c)
+  %m3 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m2, <8 x float> %m2, <8 x float> %c)
+  %m4 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m3, <8 x float> %m3, <8 x float> %c)
+  store <8 x float> %m4, ptr addrspace(1) %p, align 32, !llvm.access.group !0
   %x.next = add nuw nsw i64 %x.i, 1
   %done = icmp eq i64 %x.next, %n
   br i1 %done, label %exit, label %x, !llvm.loop !1
