@@ -84,7 +84,7 @@ unsigned registers(Type *type, unsigned register_bits)
 {
     if (!type->isFPOrFPVectorTy() && !type->isVectorTy())
         return 0;
-    uint64_t bits = type->getPrimitiveSizeInBits().getFixedValue();
+    uint64_t bits = type->getPrimitiveSizeInBits().getKnownMinValue();
     return std::max<uint64_t>(1, (bits + register_bits - 1) / register_bits);
 }
 
@@ -113,9 +113,14 @@ std::optional<Body> read_body(Loop &l)
     if (!counter)
         return std::nullopt;
     BasicBlock *block = l.getHeader();
-    // The counter's increment only counts and tests, at the block's end.
+    // The counter's increment only counts and tests, at the block's end;
+    // the id is not used after the loop (after K work-items it would be
+    // the first one's).
     for (const User *u : counter->next->users())
         if (u != counter->exit && u != counter->id)
+            return std::nullopt;
+    for (const User *u : counter->id->users())
+        if (cast<Instruction>(u)->getParent() != block)
             return std::nullopt;
     if (counter->next->getNextNode() != counter->exit ||
         counter->exit->getNextNode() != counter->branch)

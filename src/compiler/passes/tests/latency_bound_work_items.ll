@@ -5,10 +5,10 @@
 ; interleaved one by one, each work-item's accesses in a scope of its own;
 ; one work-item at a time in the rest. Two chains of two registers each
 ; (a float16 on AVX2) and a value kept live beside them fit 3 work-items in
-; 16 registers. Scalar code (the vectorizer's to widen), work that is not
-; one chain, private memory written in the loop and a call with side
-; effects, and a chain too short to matter (the out-of-order core overlaps
-; it with the next work-items'), are left alone.
+; 16 registers. Left alone: scalar code (the vectorizer's to widen), work
+; that is not one chain, a chain too short to matter (the out-of-order core
+; overlaps it with the next work-items'), private memory written in the
+; loop, a call with side effects, and an id used after the loop.
 
 target triple = "x86_64-unknown-linux-gnu"
 
@@ -172,6 +172,35 @@ x:
   br i1 %done, label %exit, label %x, !llvm.loop !1
 
 exit:
+  ret void
+}
+
+; The id used after the loop: after K work-items it would be the first's.
+; CHECK-LABEL: define void @id_after(
+; CHECK-NOT: wi.room
+; CHECK: ret void
+define void @id_after(ptr addrspace(1) %a, ptr addrspace(1) %last, <8 x float> %c, i64 %n) #0 {
+entry:
+  br label %x
+
+x:
+  %x.i = phi i64 [ 0, %entry ], [ %x.next, %x ]
+  %p = getelementptr inbounds <8 x float>, ptr addrspace(1) %a, i64 %x.i
+  %v = load <8 x float>, ptr addrspace(1) %p, align 32, !llvm.access.group !0
+  %m1 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %v, <8 x float> %v, <8 x float> %c)
+  %m2 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m1, <8 x float> %m1, <8 x float> %c)
+  %m3 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m2, <8 x float> %m2, <8 x float> %c)
+  %m4 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m3, <8 x float> %m3, <8 x float> %c)
+  %m5 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m4, <8 x float> %m4, <8 x float> %c)
+  %m6 = call <8 x float> @llvm.fmuladd.v8f32(<8 x float> %m5, <8 x float> %m5, <8 x float> %c)
+  store <8 x float> %m6, ptr addrspace(1) %p, align 32, !llvm.access.group !0
+  %x.next = add nuw nsw i64 %x.i, 1
+  %done = icmp eq i64 %x.next, %n
+  br i1 %done, label %exit, label %x, !llvm.loop !1
+
+exit:
+  %x.last = phi i64 [ %x.i, %x ]
+  store i64 %x.last, ptr addrspace(1) %last, align 8
   ret void
 }
 
