@@ -92,34 +92,14 @@ struct Shape {
     SmallVector<BasicBlock *, 8> fore; // from `enter` to the inner preheader
 };
 
-// Whether interleaving `l`'s work-items keeps each one's steps and changes
-// nothing else: stores only of its access group, no other side effect, no
-// private memory of its own, no value used after it.
+// Whether `l`'s work-items may be interleaved (parallel_access.h) and
+// its code is small enough for LANES copies.
 bool interleavable_code(const Loop &l)
 {
-    SmallPtrSet<const MDNode *, 4> groups = parallel_groups(l);
     unsigned count = 0;
     for (const BasicBlock *b : l.blocks())
-        for (const Instruction &i : *b) {
-            count++;
-            if (isa<AllocaInst>(i))
-                return false;
-            if (const auto *store = dyn_cast<StoreInst>(&i)) {
-                if (!store->isSimple() || !in_groups(i, groups))
-                    return false;
-            } else if (const auto *load = dyn_cast<LoadInst>(&i)) {
-                if (!load->isSimple())
-                    return false;
-            } else if (i.mayHaveSideEffects()) {
-                return false;
-            } else if (const auto *call = dyn_cast<CallBase>(&i); call && call->isConvergent()) {
-                return false;
-            }
-            for (const User *u : i.users())
-                if (!l.contains(cast<Instruction>(u)))
-                    return false;
-        }
-    return count <= MAX_INSTRUCTIONS;
+        count += b->size();
+    return count <= MAX_INSTRUCTIONS && interleavable_work_items(l);
 }
 
 // Whether the inner loop carries a floating-point value from one iteration

@@ -30,12 +30,9 @@
 // live at once.
 //
 // Why it is sound: as interleave_work_items.cpp, it changes only the order
-// between work-items, which nothing orders between two barriers but atomics
-// and fences (OpenCL 3.0, 3.3.6.1); each work-item's own steps keep their
-// order. So the loop may write memory only with plain stores of its access
-// group (not private memory, which its work-items share one alloca of),
-// call only functions without side effects, and leave no value used after
-// it. What it cannot prove, it leaves alone.
+// between work-items, and each work-item's own steps keep their order; the
+// loop must pass interleavable_work_items (parallel_access.h). What it
+// cannot prove, it leaves alone.
 #include "parallel_access.h"
 #include "passes.h"
 
@@ -79,7 +76,7 @@ struct Body {
 };
 
 // How many of the host's vector registers a value of `type` takes (0 for
-// what is not floating-point work).
+// what lives in other registers: integer and pointer scalars).
 unsigned registers(Type *type, unsigned register_bits)
 {
     if (!type->isFPOrFPVectorTy() && !type->isVectorTy())
@@ -112,42 +109,21 @@ std::optional<Body> read_body(Loop &l)
     std::optional<WorkItemCounter> counter = read_work_item_counter(l);
     if (!counter)
         return std::nullopt;
-    BasicBlock *block = l.getHeader();
-    // The counter's increment only counts and tests, at the block's end;
-    // the id is not used after the loop (after K work-items it would be
-    // the first one's).
+    // The counter's increment only counts and tests, at the block's end.
     for (const User *u : counter->next->users())
         if (u != counter->exit && u != counter->id)
             return std::nullopt;
-    for (const User *u : counter->id->users())
-        if (cast<Instruction>(u)->getParent() != block)
-            return std::nullopt;
     if (counter->next->getNextNode() != counter->exit ||
-        counter->exit->getNextNode() != counter->branch)
+        counter->exit->getNextNode() != counter->branch || !interleavable_work_items(l))
         return std::nullopt;
-    SmallPtrSet<const MDNode *, 4> groups = parallel_groups(l);
+    // (No value used after the loop: not even the id, which after K
+    // work-items would be the first one's.)
     Body body{&l, *counter, {}};
     bool vectors = false;
-    for (Instruction &i : *block) {
+    for (Instruction &i : *l.getHeader()) {
         if (&i == counter->id || &i == counter->next || &i == counter->exit ||
             &i == counter->branch)
             continue;
-        if (isa<PHINode>(i) || isa<AllocaInst>(i))
-            return std::nullopt;
-        if (auto *store = dyn_cast<StoreInst>(&i)) {
-            if (!store->isSimple() || !in_groups(i, groups))
-                return std::nullopt;
-        } else if (auto *load = dyn_cast<LoadInst>(&i)) {
-            if (!load->isSimple())
-                return std::nullopt;
-        } else if (i.mayHaveSideEffects()) {
-            return std::nullopt;
-        } else if (auto *call = dyn_cast<CallBase>(&i); call && call->isConvergent()) {
-            return std::nullopt;
-        }
-        for (const User *u : i.users())
-            if (cast<Instruction>(u)->getParent() != block)
-                return std::nullopt;
         Type *worked = isa<StoreInst>(i) ? cast<StoreInst>(i).getValueOperand()->getType()
                                          : i.getType();
         vectors = vectors || worked->isVectorTy();
@@ -173,7 +149,8 @@ unsigned side_by_side(const Body &body, const TargetTransformInfo &tti)
     DenseMap<const Instruction *, unsigned> depth;
     DenseMap<const Instruction *, unsigned> position;
     unsigned path = 0, work = 0;
-    for (const Instruction *i : body.code) {
+    for (unsigned k = 0; k < body.code.size(); k++) {
+        const Instruction *i = body.code[k];
         unsigned d = 0;
         for (const Value *op : i->operands())
             if (auto *oi = dyn_cast<Instruction>(op))
@@ -184,8 +161,7 @@ unsigned side_by_side(const Body &body, const TargetTransformInfo &tti)
             work += registers(i->getType(), register_bits);
         }
         depth[i] = d;
-        unsigned at = position.size();
-        position[i] = at;
+        position[i] = k;
         path = std::max(path, d);
     }
     unsigned throughput = std::max(1u, (work + PIPES - 1) / PIPES);

@@ -99,6 +99,31 @@ bool in_groups(const Instruction &i, const SmallPtrSetImpl<const MDNode *> &grou
     return false;
 }
 
+bool interleavable_work_items(const Loop &l)
+{
+    SmallPtrSet<const MDNode *, 4> groups = parallel_groups(l);
+    for (const BasicBlock *b : l.blocks())
+        for (const Instruction &i : *b) {
+            if (isa<AllocaInst>(i))
+                return false;
+            if (const auto *store = dyn_cast<StoreInst>(&i)) {
+                if (!store->isSimple() || !in_groups(i, groups))
+                    return false;
+            } else if (const auto *load = dyn_cast<LoadInst>(&i)) {
+                if (!load->isSimple())
+                    return false;
+            } else if (i.mayHaveSideEffects()) {
+                return false;
+            } else if (const auto *call = dyn_cast<CallBase>(&i); call && call->isConvergent()) {
+                return false;
+            }
+            for (const User *u : i.users())
+                if (!l.contains(cast<Instruction>(u)))
+                    return false;
+        }
+    return true;
+}
+
 DisjointScopes::DisjointScopes(LLVMContext &ctx, unsigned count, StringRef name)
 {
     MDBuilder md(ctx);

@@ -52,6 +52,15 @@ llvm::SmallPtrSet<const llvm::MDNode *, 4> parallel_groups(const llvm::Loop &l);
 bool in_groups(const llvm::Instruction &i,
                const llvm::SmallPtrSetImpl<const llvm::MDNode *> &groups);
 
+// Whether running the work-items of work-item loop `l` in another order
+// (interleaved: interleave_work_items.cpp, latency_bound_work_items.cpp)
+// keeps each one's steps and changes nothing else: it changes only the
+// order between work-items, which nothing orders between two barriers but
+// atomics and fences (OpenCL 3.0, 3.3.6.1). So: stores only of its access
+// group, no other side effect, no convergent call, no private memory of
+// its own (its work-items share one alloca), no value used after it.
+bool interleavable_work_items(const llvm::Loop &l);
+
 // The counter of a work-item loop as work_group_entries.cpp makes it: the
 // header's only phi (no other value is carried from one work-item to the
 // next), `next = id + 1` in the latch, and the latch, the loop's only

@@ -61,6 +61,15 @@ Type *in_frame(Type *type)
     return type->isIntegerTy(1) ? Type::getInt8Ty(type->getContext()) : type;
 }
 
+// Tags access `i` of work-item slot `k` as the frame's, in slot `k`'s scope
+// of `slots` (write_region).
+void tag_own_slot(Instruction &i, unsigned k, const ParallelAccess &access,
+                  const DisjointScopes &slots)
+{
+    access.tag_slot(i, AccessKind::Frame);
+    slots.add(i, k);
+}
+
 // Tags the loads and stores through `slot`, a work-item's own slot in the
 // frame, and through addresses computed from it, as the frame's: no other
 // work-item reaches a work-item's private memory (OpenCL 3.0, 3.3.1), so
@@ -82,14 +91,11 @@ void tag_own_accesses(Value *slot, const ParallelAccess &access, const DisjointS
         for (User *u : v->users()) {
             if (auto *gep = dyn_cast<GetElementPtrInst>(u); gep && gep->getPointerOperand() == v)
                 work.push_back(gep);
-            else if (auto *load = dyn_cast<LoadInst>(u); load && load->isSimple()) {
-                access.tag_slot(*load, AccessKind::Frame);
-                slots.add(*load, part);
-            } else if (auto *store = dyn_cast<StoreInst>(u);
-                       store && store->isSimple() && store->getPointerOperand() == v) {
-                access.tag_slot(*store, AccessKind::Frame);
-                slots.add(*store, part);
-            }
+            else if (auto *load = dyn_cast<LoadInst>(u); load && load->isSimple())
+                tag_own_slot(*load, part, access, slots);
+            else if (auto *store = dyn_cast<StoreInst>(u);
+                     store && store->isSimple() && store->getPointerOperand() == v)
+                tag_own_slot(*store, part, access, slots);
         }
     }
 }
@@ -154,9 +160,10 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
             continue;
         Type *type = placed[k].alloca->getAllocatedType();
         LoadInst *in = b.CreateLoad(in_frame(type), placed[k].at, "__fcl.in");
-        access.tag_slot(*in, s.uniform ? AccessKind::Uniform : AccessKind::Frame);
-        if (!s.uniform)
-            slots.add(*in, k);
+        if (s.uniform)
+            access.tag_slot(*in, AccessKind::Uniform);
+        else
+            tag_own_slot(*in, k, access, slots);
         copies_in.insert(b.CreateStore(b.CreateTruncOrBitCast(in, type), placed[k].alloca));
     }
     entry.getTerminator()->eraseFromParent();
@@ -201,9 +208,10 @@ void write_region(Function &f, const RegionPlan &plan, ValueToValueMapTy &map, u
         Value *out = b.CreateZExtOrBitCast(b.CreateLoad(type, placed[k].alloca, "__fcl.out"),
                                            in_frame(type));
         StoreInst *store = b.CreateStore(out, s.uniform ? placed[k].stage : placed[k].at);
-        access.tag_slot(*store, s.uniform ? AccessKind::Staging : AccessKind::Frame);
-        if (!s.uniform) {
-            slots.add(*store, k);
+        if (s.uniform) {
+            access.tag_slot(*store, AccessKind::Staging);
+        } else {
+            tag_own_slot(*store, k, access, slots);
             copies_out.push_back({placed[k].alloca, store});
         }
     }
