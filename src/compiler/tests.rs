@@ -1067,30 +1067,7 @@ fn run_groups_with_frame(
     global: usize,
     local: usize,
 ) {
-    #[repr(align(64))]
-    #[derive(Clone, Copy)]
-    struct Line {
-        _bytes: [u8; 64],
-    }
-    let info = &exe.kernels[k];
-    let entry = exe.group_entry(k).expect("a work-group entry");
-    let bytes = info.frame_size * local + crate::compiler::abi::FRAME_SKEW;
-    let mut frame = vec![Line { _bytes: [0; 64] }; bytes.div_ceil(64)];
-    let groups = global.div_ceil(local);
-    for group in 0..groups {
-        let items = local.min(global - group * local);
-        let range = frame.as_mut_ptr_range();
-        let mut cx = WorkGroupContext {
-            local_size: [items, 1, 1],
-            frame: range.start as *mut c_void,
-            frame_end: range.end as *mut c_void,
-            items_end: [items, 1, 1],
-            ..ctx(global, local, group)
-        };
-        // SAFETY: args match the kernel's parameters; the frame holds
-        // frame_size bytes per work-item.
-        unsafe { entry(args.as_ptr(), &mut cx) };
-    }
+    run_frame_groups(exe, k, args, 1, [global, 1, 1], [local, 1, 1]);
 }
 
 #[test]
@@ -1464,4 +1441,140 @@ kernel void histogram(global const uint *data, global uint *out, local uint *bin
     let args = kernel_args![pd, po, pb, per_item];
     run_groups_with_frame(&exe, k, &args, global, local);
     assert_eq!(out, want, "histogram");
+}
+
+/// Runs every group of a `dims`-dimensional range of `global` work-items
+/// in groups of `local` (the last ones partial) through the work-group
+/// entry, with a frame for its work-items.
+fn run_frame_groups(
+    exe: &Executable,
+    k: usize,
+    args: &[*mut c_void],
+    dims: u32,
+    global: [usize; 3],
+    local: [usize; 3],
+) {
+    #[repr(align(64))]
+    #[derive(Clone, Copy)]
+    struct Line {
+        _bytes: [u8; 64],
+    }
+    let info = &exe.kernels[k];
+    let entry = exe.group_entry(k).expect("a work-group entry");
+    let bytes =
+        info.frame_size * local.iter().product::<usize>() + crate::compiler::abi::FRAME_SKEW;
+    let mut frame = vec![Line { _bytes: [0; 64] }; bytes.div_ceil(64)];
+    let groups = [0, 1, 2].map(|d| global[d].div_ceil(local[d]));
+    for gz in 0..groups[2] {
+        for gy in 0..groups[1] {
+            for gx in 0..groups[0] {
+                let group_id = [gx, gy, gz];
+                let items = [0, 1, 2].map(|d| local[d].min(global[d] - group_id[d] * local[d]));
+                let range = frame.as_mut_ptr_range();
+                let mut cx = WorkGroupContext {
+                    work_dim: dims,
+                    global_size: global,
+                    local_size: items,
+                    enqueued_local_size: local,
+                    num_groups: groups,
+                    group_id,
+                    frame: range.start as *mut c_void,
+                    frame_end: range.end as *mut c_void,
+                    items_end: items,
+                    ..ctx(1, 1, 0)
+                };
+                // SAFETY: args match the kernel's parameters; the frame
+                // holds frame_size bytes per work-item.
+                unsafe { entry(args.as_ptr(), &mut cx) };
+            }
+        }
+    }
+}
+
+#[test]
+fn uniform_ifs_in_work_item_loops_skip_what_they_skipped() {
+    // Parboil's cutcp: for each atom of a bin (the same for the whole
+    // group), `if (q != 0)` around `if (r2 < cut2) energy += ...`. The
+    // atom's loads move before the group's rows
+    // (uniform_loads_before_rows.cpp) and the body runs for every atom,
+    // a select on `q != 0` after it (uniform_ifs_as_selects.cpp). Atoms of
+    // no charge sit on lattice points, where the skipped body would give
+    // infinities: each point must still sum only the charged atoms.
+    let src = r#"
+kernel void potential(global const float4 *atoms, int bins, float cut2, global float *out) {
+    float x = get_global_id(0) * 0.5f, y = get_global_id(1) * 0.5f, z = get_global_id(2) * 0.5f;
+    float energy = 0.f;
+    for (int b = 0; b < bins; b++) {
+        for (int m = 0; m < 8; m++) {
+            float q = atoms[b * 8 + m].w;
+            if (q != 0.f) {
+                float dx = atoms[b * 8 + m].x - x;
+                float dy = atoms[b * 8 + m].y - y;
+                float dz = atoms[b * 8 + m].z - z;
+                float r2 = dx * dx + dy * dy + dz * dz;
+                if (r2 < cut2) {
+                    float s = 1.f - r2 / cut2;
+                    energy += q * rsqrt(r2) * s * s;
+                }
+            }
+        }
+    }
+    out[(get_global_id(2) * get_global_size(1) + get_global_id(1)) * get_global_size(0)
+        + get_global_id(0)] = energy;
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("potential").unwrap();
+    let bins = 5usize;
+    // Charged atoms between lattice points (r2 > 0), uncharged ones on them.
+    let atoms: Vec<[f32; 4]> = (0..bins * 8)
+        .map(|a| {
+            let f = a as f32;
+            if a % 3 == 1 {
+                [(a % 8) as f32 * 0.5, (a % 5) as f32 * 0.5, 0.5, 0.0]
+            } else {
+                [
+                    f * 0.37 % 4.0 + 0.1,
+                    f * 0.71 % 3.0 + 0.2,
+                    f * 0.13 % 2.0 + 0.3,
+                    1.0 - f * 0.05,
+                ]
+            }
+        })
+        .collect();
+    let cut2 = 6.0f32;
+    for (global, local) in [
+        ([8, 8, 2], [8, 8, 2]),
+        ([12, 6, 4], [4, 3, 2]),
+        ([10, 7, 3], [8, 4, 2]),
+    ] {
+        let mut want = vec![0f64; global.iter().product()];
+        for z in 0..global[2] {
+            for y in 0..global[1] {
+                for x in 0..global[0] {
+                    let p = [x as f64 * 0.5, y as f64 * 0.5, z as f64 * 0.5];
+                    let mut e = 0f64;
+                    for a in atoms.iter().filter(|a| a[3] != 0.0) {
+                        let r2: f64 = (0..3).map(|d| (a[d] as f64 - p[d]).powi(2)).sum();
+                        if r2 < cut2 as f64 {
+                            let s = 1.0 - r2 / cut2 as f64;
+                            e += a[3] as f64 / r2.sqrt() * s * s;
+                        }
+                    }
+                    want[(z * global[1] + y) * global[0] + x] = e;
+                }
+            }
+        }
+        let mut out = vec![f32::NAN; want.len()];
+        let (pa, po) = (atoms.as_ptr(), out.as_mut_ptr());
+        let nbins = bins as i32;
+        let args = kernel_args![pa, nbins, cut2, po];
+        run_frame_groups(&exe, k, &args, 3, global, local);
+        for (i, (got, want)) in out.iter().zip(&want).enumerate() {
+            assert!(
+                (*got as f64 - want).abs() <= 1e-4 * want.abs().max(1.0),
+                "global {global:?}, local {local:?}, point {i}: {got} against {want}"
+            );
+        }
+    }
 }

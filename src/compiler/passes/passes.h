@@ -115,6 +115,15 @@ struct UniformLoadsBeforeRowsPass : llvm::PassInfoMixin<UniformLoadsBeforeRowsPa
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-uniform-ifs-as-selects`: an `if` on a condition a work-item
+// loop does not change, around code that may run when it need not, runs
+// its body in every iteration and selects on the condition after it
+// (uniform_ifs_as_selects.cpp); the back end runs it right before the loop
+// vectorizer.
+struct UniformIfsAsSelectsPass : llvm::PassInfoMixin<UniformIfsAsSelectsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-active-rows-unguarded`: work-item loops that skip work-items on
 // a flag they load run, where every flag of the row is on, in a copy
 // without the test (active_rows_unguarded.cpp); the back end runs it right

@@ -95,6 +95,7 @@ const struct {
     {"ferrocl-index-choices-as-ranges", add_function<IndexChoicesAsRangesPass>},
     {"ferrocl-active-rows-unguarded", add_function<ActiveRowsUnguardedPass>},
     {"ferrocl-uniform-loads-before-rows", add_function<UniformLoadsBeforeRowsPass>},
+    {"ferrocl-uniform-ifs-as-selects", add_function<UniformIfsAsSelectsPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -165,6 +166,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(IndexChoicesAsRangesPass());
             fpm.addPass(ActiveRowsUnguardedPass());
             fpm.addPass(UniformLoadsBeforeRowsPass());
+            fpm.addPass(UniformIfsAsSelectsPass());
             fpm.addPass(LatencyBoundWorkItemsPass());
         }
     });

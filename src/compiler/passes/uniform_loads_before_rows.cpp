@@ -19,6 +19,13 @@
 // reads (alias analysis over all memory around the address, which the
 // frame's alias scopes tell apart from a buffer's), so it reads what each
 // iteration read. Loads with other conditions stay.
+//
+// A load moves on out of the loops around the row (a group's y and z
+// loops) as far as its address and conditions stay the same, nothing in
+// the outer loop writes what it reads, and the loop it leaves runs in
+// every iteration of the outer one (whose only exit is its latch): cutcp's
+// rows are 8 work-items long, and reading its 8 atoms again before each
+// row of one vector cost as much as the row.
 #include "parallel_access.h"
 #include "passes.h"
 #include "work_item_intervals.h"
@@ -91,6 +98,30 @@ SmallVector<std::pair<LoadInst *, Condition>, 8> loads_to_move(Loop *l, const Do
     return found;
 }
 
+// The outermost loop, `l` or one around it, before which `load` (of `l`,
+// when `condition` holds) may run: each loop it leaves keeps its address
+// and its condition, writes nothing it reads, and enters the loop inside
+// in each of its iterations, all of which reach its latch.
+Loop *outermost_before(Loop *l, LoadInst *load, const Condition &condition,
+                       const DominatorTree &dt, AAResults &aa)
+{
+    Loop *target = l;
+    for (Loop *outer = l->getParentLoop(); outer; outer = outer->getParentLoop()) {
+        BasicBlock *entry = target->getLoopPredecessor();
+        BasicBlock *latch = outer->getLoopLatch();
+        if (!entry || !latch || outer->getExitingBlock() != latch ||
+            !outer->getLoopPredecessor() || !dt.dominates(entry, latch) ||
+            !outer->isLoopInvariant(load->getPointerOperand()))
+            break;
+        if (any_of(condition, [&](auto term) { return !outer->isLoopInvariant(term.first); }))
+            break;
+        if (written_in_loop(outer, load, aa))
+            break;
+        target = outer;
+    }
+    return target;
+}
+
 // Each load before the loop, in a block of its own that runs when its
 // condition holds; in the loop, its value.
 void move_before_loop(Loop *l, ArrayRef<std::pair<LoadInst *, Condition>> loads)
@@ -148,7 +179,17 @@ PreservedAnalyses UniformLoadsBeforeRowsPass::run(Function &f, FunctionAnalysisM
         auto loads = loads_to_move(l, dt, aa);
         if (loads.empty())
             continue;
-        move_before_loop(l, loads);
+        // Grouped by the loop each moves before, in their order.
+        SmallVector<std::pair<Loop *, SmallVector<std::pair<LoadInst *, Condition>, 8>>, 2> by;
+        for (auto &[load, condition] : loads) {
+            Loop *target = outermost_before(l, load, condition, dt, aa);
+            auto it = find_if(by, [&](auto &g) { return g.first == target; });
+            if (it == by.end())
+                it = &by.emplace_back(target, SmallVector<std::pair<LoadInst *, Condition>, 8>{});
+            it->second.push_back({load, condition});
+        }
+        for (auto &[target, group] : by)
+            move_before_loop(target, group);
         changed = true;
     }
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
