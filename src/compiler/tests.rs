@@ -1578,3 +1578,73 @@ kernel void potential(global const float4 *atoms, int bins, float cut2, global f
         }
     }
 }
+
+#[test]
+fn reciprocal_square_roots_stay_within_their_bounds() {
+    // rsqrt and 1/sqrt in a vectorized work-item loop and on float8: every
+    // result within rsqrt's 2 ulp of 1/sqrt(x), subnormal inputs included,
+    // and the special values exact. (The CPU's estimate refined by a
+    // second-order step was within 1 ulp too, but no faster on Zen 3,
+    // whose two FMA pipes it fills: benches/corpus/README.md, session 28.)
+    let src = r#"
+kernel void rsq(global const float *x, global float *r, global float *d, global float8 *w) {
+    size_t i = get_global_id(0);
+    r[i] = rsqrt(x[i]);
+    d[i] = 1.0f / sqrt(x[i]);
+    if (i % 8 == 0)
+        w[i / 8] = rsqrt(vload8(i / 8, x));
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("rsq").unwrap();
+    let specials = [
+        0.0f32,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -1.0,
+        f32::MIN_POSITIVE,
+        f32::from_bits(1),
+        f32::from_bits(0x007f_ffff),
+        f32::from_bits(0x0000_6b15),
+        f32::MAX,
+        1.0,
+        4.0,
+        0.25,
+    ];
+    // Then every exponent with spread mantissas.
+    let mut x: Vec<f32> = specials.to_vec();
+    let mut bits = 0x0000_1234u32;
+    while x.len() < 1 << 14 {
+        x.push(f32::from_bits(bits % 0x7f80_0000));
+        bits = bits.wrapping_mul(2_654_435_761).wrapping_add(0x9e37);
+    }
+    let n = x.len();
+    let (mut r, mut d, mut w) = (vec![0f32; n], vec![0f32; n], vec![0f32; n]);
+    let (px, pr, pd, pw) = (x.as_ptr(), r.as_mut_ptr(), d.as_mut_ptr(), w.as_mut_ptr());
+    let args = kernel_args![px, pr, pd, pw];
+    run_range(&exe, k, &args, 1, ([n, 1, 1], [256, 1, 1], [0; 3]), true);
+    for (i, &v) in x.iter().enumerate() {
+        let want = 1.0 / (v as f64).sqrt();
+        for (what, got) in [("rsqrt", r[i]), ("1/sqrt", d[i]), ("rsqrt float8", w[i])] {
+            let ok = if v == 0.0 {
+                got == f32::INFINITY.copysign(v)
+            } else if want.is_nan() {
+                got.is_nan()
+            } else if want == 0.0 {
+                got == 0.0
+            } else {
+                // The ulp of the float nearest the exact result.
+                let near = want as f32;
+                let ulp = (f32::from_bits(near.to_bits() + 1) - near) as f64;
+                ((got as f64 - want) / ulp).abs() <= 2.0
+            };
+            assert!(
+                ok,
+                "{what}({v:e} = {:#010x}) = {got:e}, want {want:e}",
+                v.to_bits()
+            );
+        }
+    }
+}

@@ -13,6 +13,15 @@ void register_passes(llvm::PassBuilder &pb);
 // The passes the back end's own pipeline runs (clang -O3 on the module made
 // ready): `ferrocl-scalar-libm` at its start, `ferrocl-libmvec-avx512-variants`
 // and `ferrocl-scalarize-work-item-loops` where the vectorizer starts,
+// `ferrocl-chosen-operands-behind-branches`: a select of vectors on a
+// scalar condition computes its true operand, when nothing else needs that
+// work and there is enough of it, behind a branch on the condition
+// (chosen_operands_behind_branches.cpp); the back end runs it after the
+// loop vectorizer, at the end of its pipeline.
+struct ChosenOperandsBehindBranchesPass : llvm::PassInfoMixin<ChosenOperandsBehindBranchesPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-uniform-gathers`, `ferrocl-skip-idle-masked-accesses` and
 // `ferrocl-align-stack-for-vector-calls` at its end.
 void add_back_end_passes(llvm::PassBuilder &pb);

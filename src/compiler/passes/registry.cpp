@@ -96,6 +96,7 @@ const struct {
     {"ferrocl-active-rows-unguarded", add_function<ActiveRowsUnguardedPass>},
     {"ferrocl-uniform-loads-before-rows", add_function<UniformLoadsBeforeRowsPass>},
     {"ferrocl-uniform-ifs-as-selects", add_function<UniformIfsAsSelectsPass>},
+    {"ferrocl-chosen-operands-behind-branches", add_function<ChosenOperandsBehindBranchesPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -182,6 +183,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(LocalAtomicsAsPlainPass());
             fpm.addPass(FullMaskedStoresAsStoresPass());
             fpm.addPass(SkipIdleMaskedAccessesPass());
+            fpm.addPass(ChosenOperandsBehindBranchesPass());
             fpm.addPass(AlignStackForVectorCallsPass());
             mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
         }

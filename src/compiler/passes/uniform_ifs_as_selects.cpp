@@ -12,8 +12,10 @@
 // widened again (six instructions), and each value merged twice.
 // Parboil's cutcp tests `atom.w != 0` (the same atom for the whole group)
 // around `if (r2 < cutoff2) energy += ...`: 14 of its 33 instructions per
-// atom were masks. A select on a scalar condition is one branch the
-// predictor knows, and the inner mask is the comparison alone.
+// atom were masks. After the vectorizer, the select's chosen operand goes
+// behind a branch on the scalar condition
+// (chosen_operands_behind_branches.cpp), and the inner mask is the
+// comparison alone.
 //
 // Why it is sound: the body computes nothing but values (no side effects,
 // nothing that traps; llvm::isSafeToSpeculativelyExecute), so running it
