@@ -343,7 +343,9 @@ __kernel void saxpy(__global float *y, __global const float *x, float a, uint d)
 "#;
 
 /// Runs every work-group of a range like the executor does: through the
-/// kernel's work-group entry, or its work-item entry per work-item.
+/// kernel's work-group entry, with a frame for a region kernel's values,
+/// or its work-item entry per work-item. The last groups are partial
+/// where `local` does not divide `global`.
 fn run_range(
     exe: &Executable,
     k: usize,
@@ -352,7 +354,15 @@ fn run_range(
     range: ([usize; 3], [usize; 3], [usize; 3]),
     group_entry: bool,
 ) {
+    #[repr(align(64))]
+    #[derive(Clone, Copy)]
+    struct Line {
+        _bytes: [u8; 64],
+    }
     let (global, local, offset) = range;
+    let bytes = exe.kernels[k].frame_size * local.iter().product::<usize>()
+        + crate::compiler::abi::FRAME_SKEW;
+    let mut frame = vec![Line { _bytes: [0; 64] }; bytes.div_ceil(64)];
     let groups = [0, 1, 2].map(|d| global[d].div_ceil(local[d]));
     for gz in 0..groups[2] {
         for gy in 0..groups[1] {
@@ -360,6 +370,7 @@ fn run_range(
                 let group_id = [gx, gy, gz];
                 let local_size =
                     [0, 1, 2].map(|d| local[d].min(global[d] - group_id[d] * local[d]));
+                let frame = frame.as_mut_ptr_range();
                 let mut cx = WorkGroupContext {
                     work_dim: dims,
                     global_offset: offset,
@@ -373,7 +384,10 @@ fn run_range(
                 };
                 if group_entry {
                     let entry = exe.group_entry(k).expect("a work-group entry");
-                    // SAFETY: args match the kernel's parameters.
+                    cx.frame = frame.start as *mut c_void;
+                    cx.frame_end = frame.end as *mut c_void;
+                    // SAFETY: args match the kernel's parameters; the frame
+                    // holds frame_size bytes per work-item.
                     unsafe { entry(args.as_ptr(), &mut cx) };
                     continue;
                 }
@@ -1011,42 +1025,14 @@ kernel void columns(global float *out, global const float *in, int n) {
     assert!(info.uses_barriers && info.frame_size > 0);
     // Groups the runtime sizes itself are then y-long, one work-item wide.
     assert_eq!(info.inner_dimension, 1);
-    let entry = exe.group_entry(k).expect("a work-group entry");
-    #[repr(align(64))]
-    #[derive(Clone, Copy)]
-    struct Line {
-        _bytes: [u8; 64],
-    }
     let (gx, n) = (4usize, 16i32);
     let input: Vec<f32> = (0..gx * n as usize).map(|i| (i * 7 % 13) as f32).collect();
     for local in [[1, 16], [1, 4], [2, 8], [4, 4]] {
         let mut out = vec![-1.0f32; input.len()];
         let (po, pi) = (out.as_mut_ptr(), input.as_ptr());
         let args = kernel_args![po, pi, n];
-        let items = local[0] * local[1];
-        let bytes = info.frame_size * items + crate::compiler::abi::FRAME_SKEW;
-        let mut frame = vec![Line { _bytes: [0; 64] }; bytes.div_ceil(64)];
-        let groups = [gx / local[0], n as usize / local[1], 1];
-        for gy in 0..groups[1] {
-            for gxi in 0..groups[0] {
-                let range = frame.as_mut_ptr_range();
-                let mut cx = WorkGroupContext {
-                    work_dim: 2,
-                    global_size: [gx, n as usize, 1],
-                    local_size: [local[0], local[1], 1],
-                    enqueued_local_size: [local[0], local[1], 1],
-                    num_groups: groups,
-                    group_id: [gxi, gy, 0],
-                    frame: range.start as *mut c_void,
-                    frame_end: range.end as *mut c_void,
-                    items_end: [local[0], local[1], 1],
-                    ..ctx(gx, 1, 0)
-                };
-                // SAFETY: args match the kernel's parameters; the frame
-                // holds frame_size bytes per work-item.
-                unsafe { entry(args.as_ptr(), &mut cx) };
-            }
-        }
+        let range = ([gx, n as usize, 1], [local[0], local[1], 1], [0; 3]);
+        run_range(&exe, k, &args, 2, range, true);
         for x in 0..gx {
             for y in 0..n as usize {
                 let at = x * n as usize + y;
@@ -1067,7 +1053,14 @@ fn run_groups_with_frame(
     global: usize,
     local: usize,
 ) {
-    run_frame_groups(exe, k, args, 1, [global, 1, 1], [local, 1, 1]);
+    run_range(
+        exe,
+        k,
+        args,
+        1,
+        ([global, 1, 1], [local, 1, 1], [0; 3]),
+        true,
+    );
 }
 
 #[test]
@@ -1443,61 +1436,14 @@ kernel void histogram(global const uint *data, global uint *out, local uint *bin
     assert_eq!(out, want, "histogram");
 }
 
-/// Runs every group of a `dims`-dimensional range of `global` work-items
-/// in groups of `local` (the last ones partial) through the work-group
-/// entry, with a frame for its work-items.
-fn run_frame_groups(
-    exe: &Executable,
-    k: usize,
-    args: &[*mut c_void],
-    dims: u32,
-    global: [usize; 3],
-    local: [usize; 3],
-) {
-    #[repr(align(64))]
-    #[derive(Clone, Copy)]
-    struct Line {
-        _bytes: [u8; 64],
-    }
-    let info = &exe.kernels[k];
-    let entry = exe.group_entry(k).expect("a work-group entry");
-    let bytes =
-        info.frame_size * local.iter().product::<usize>() + crate::compiler::abi::FRAME_SKEW;
-    let mut frame = vec![Line { _bytes: [0; 64] }; bytes.div_ceil(64)];
-    let groups = [0, 1, 2].map(|d| global[d].div_ceil(local[d]));
-    for gz in 0..groups[2] {
-        for gy in 0..groups[1] {
-            for gx in 0..groups[0] {
-                let group_id = [gx, gy, gz];
-                let items = [0, 1, 2].map(|d| local[d].min(global[d] - group_id[d] * local[d]));
-                let range = frame.as_mut_ptr_range();
-                let mut cx = WorkGroupContext {
-                    work_dim: dims,
-                    global_size: global,
-                    local_size: items,
-                    enqueued_local_size: local,
-                    num_groups: groups,
-                    group_id,
-                    frame: range.start as *mut c_void,
-                    frame_end: range.end as *mut c_void,
-                    items_end: items,
-                    ..ctx(1, 1, 0)
-                };
-                // SAFETY: args match the kernel's parameters; the frame
-                // holds frame_size bytes per work-item.
-                unsafe { entry(args.as_ptr(), &mut cx) };
-            }
-        }
-    }
-}
-
 #[test]
 fn uniform_ifs_in_work_item_loops_skip_what_they_skipped() {
     // Parboil's cutcp: for each atom of a bin (the same for the whole
     // group), `if (q != 0)` around `if (r2 < cut2) energy += ...`. The
     // atom's loads move before the group's rows
-    // (uniform_loads_before_rows.cpp) and the body runs for every atom,
-    // a select on `q != 0` after it (uniform_ifs_as_selects.cpp). Atoms of
+    // (uniform_loads_before_rows.cpp) and the body becomes a select on
+    // `q != 0` (uniform_ifs_as_selects.cpp), its work behind a branch after
+    // the vectorizer (chosen_operands_behind_branches.cpp). Atoms of
     // no charge sit on lattice points, where the skipped body would give
     // infinities: each point must still sum only the charged atoms.
     let src = r#"
@@ -1569,7 +1515,7 @@ kernel void potential(global const float4 *atoms, int bins, float cut2, global f
         let (pa, po) = (atoms.as_ptr(), out.as_mut_ptr());
         let nbins = bins as i32;
         let args = kernel_args![pa, nbins, cut2, po];
-        run_frame_groups(&exe, k, &args, 3, global, local);
+        run_range(&exe, k, &args, 3, (global, local, [0; 3]), true);
         for (i, (got, want)) in out.iter().zip(&want).enumerate() {
             assert!(
                 (*got as f64 - want).abs() <= 1e-4 * want.abs().max(1.0),

@@ -131,24 +131,17 @@ void make_selects(UniformIf &u)
 {
     BasicBlock *from = u.branch->getParent();
     // A join that other paths reach too gets a block of its own for the
-    // branch's and the body's edges, where the selects go.
-    SmallVector<BasicBlock *, 8> inside{from};
+    // branch's and the body's edges (each block once: a block may branch
+    // to the join twice), where the selects go.
+    SmallVector<BasicBlock *, 8> inside;
     bool others = false;
     for (BasicBlock *p : predecessors(u.join)) {
-        if (p == from || is_contained(u.body, p))
-            inside.push_back(p);
-        else
+        if (p != from && !is_contained(u.body, p))
             others = true;
+        else if (!is_contained(inside, p))
+            inside.push_back(p);
     }
-    BasicBlock *join = u.join;
-    if (others) {
-        // Each predecessor once (a block may branch to the join twice).
-        SmallVector<BasicBlock *, 8> unique;
-        for (BasicBlock *p : inside)
-            if (!is_contained(unique, p))
-                unique.push_back(p);
-        join = SplitBlockPredecessors(u.join, unique, ".uniform.if");
-    }
+    BasicBlock *join = others ? SplitBlockPredecessors(u.join, inside, ".uniform.if") : u.join;
     Value *condition = u.branch->getCondition();
     bool body_when_true = u.branch->getSuccessor(0) == u.first;
     IRBuilder<> b(join, join->getFirstInsertionPt());
@@ -190,8 +183,6 @@ PreservedAnalyses UniformIfsAsSelectsPass::run(Function &f, FunctionAnalysisMana
     bool changed = false;
     for (BasicBlock *header : headers) {
         for (unsigned n = 0; n < MAX_IFS; n++) {
-            if (changed)
-                fam.invalidate(f, PreservedAnalyses::none());
             Loop *l = fam.getResult<LoopAnalysis>(f).getLoopFor(header);
             if (!l || l->getHeader() != header)
                 break;
@@ -200,6 +191,7 @@ PreservedAnalyses UniformIfsAsSelectsPass::run(Function &f, FunctionAnalysisMana
             if (!u)
                 break;
             make_selects(*u);
+            fam.invalidate(f, PreservedAnalyses::none());
             changed = true;
         }
     }

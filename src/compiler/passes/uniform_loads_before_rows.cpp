@@ -169,8 +169,6 @@ PreservedAnalyses UniformLoadsBeforeRowsPass::run(Function &f, FunctionAnalysisM
             headers.push_back(l->getHeader());
     bool changed = false;
     for (BasicBlock *header : headers) {
-        if (changed)
-            fam.invalidate(f, PreservedAnalyses::none());
         Loop *l = fam.getResult<LoopAnalysis>(f).getLoopFor(header);
         if (!l || l->getHeader() != header)
             continue;
@@ -190,6 +188,7 @@ PreservedAnalyses UniformLoadsBeforeRowsPass::run(Function &f, FunctionAnalysisM
         }
         for (auto &[target, group] : by)
             move_before_loop(target, group);
+        fam.invalidate(f, PreservedAnalyses::none());
         changed = true;
     }
     return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
