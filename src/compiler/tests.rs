@@ -1594,3 +1594,114 @@ kernel void rsq(global const float *x, global float *r, global float *d, global 
         }
     }
 }
+
+#[test]
+fn clamped_neighbours_after_barriers_keep_their_clamps() {
+    // Rodinia hotspot's shape: the block's valid range from `c ? x : y` on
+    // the group id (the same for the whole group), each work-item's
+    // neighbours clamped to it with `c ? x : y`, used in a loop of barriers.
+    // The front end writes each choice as a branch and a phi;
+    // branches_as_selects.cpp makes them selects, which rematerialize.cpp
+    // computes again after the barriers (a copy built on a copy included),
+    // and index_choices_as_ranges.cpp runs the work-items whose neighbours
+    // are not clamped apart. Blocks start one column and one row before the
+    // grid, so the first and last groups clamp on both sides.
+    let src = r#"
+kernel void smooth(global const float *in, global float *out, int n, int iters) {
+    local float t[BS][BS];
+    local float u[BS][BS];
+    int tx = get_local_id(0), ty = get_local_id(1);
+    int x0 = get_group_id(0) * BS - 1, y0 = get_group_id(1) * BS - 1;
+    int x = x0 + tx, y = y0 + ty;
+    int xmin = (x0 < 0) ? -x0 : 0;
+    int xmax = (x0 + BS - 1 > n - 1) ? BS - 1 - (x0 + BS - n) : BS - 1;
+    int ymin = (y0 < 0) ? -y0 : 0;
+    int ymax = (y0 + BS - 1 > n - 1) ? BS - 1 - (y0 + BS - n) : BS - 1;
+    int W = tx - 1, E = tx + 1, N = ty - 1, S = ty + 1;
+    W = (W < xmin) ? xmin : W;
+    E = (E > xmax) ? xmax : E;
+    N = (N < ymin) ? ymin : N;
+    S = (S > ymax) ? ymax : S;
+    t[ty][tx] = (x >= 0 && x < n && y >= 0 && y < n) ? in[y * n + x] : 0.f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < iters; i++) {
+        u[ty][tx] = t[ty][tx] + 0.25f * (t[ty][E] + t[ty][W] + t[N][tx] + t[S][tx] - 4.f * t[ty][tx]);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        t[ty][tx] = u[ty][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (x >= 0 && x < n && y >= 0 && y < n)
+        out[y * n + x] = t[ty][tx];
+}
+"#;
+    let (n, iters) = (21usize, 3i32);
+    let input: Vec<f32> = (0..n * n).map(|i| ((i * 37) % 101) as f32 * 0.5).collect();
+    for bs in [8usize, 16] {
+        let exe = compile(src, &format!("-DBS={bs}")).unwrap_or_else(|e| panic!("{}", e.log()));
+        let k = exe.kernel_index("smooth").unwrap();
+        // The same per group on the host, in f64.
+        let groups = (n + 1).div_ceil(bs);
+        let mut want = vec![f64::NAN; n * n];
+        for gy in 0..groups {
+            for gx in 0..groups {
+                let (x0, y0) = ((gx * bs) as i64 - 1, (gy * bs) as i64 - 1);
+                let (n_, b) = (n as i64, bs as i64);
+                let range = |o: i64| {
+                    let lo = if o < 0 { -o } else { 0 };
+                    let hi = if o + b - 1 > n_ - 1 {
+                        b - 1 - (o + b - n_)
+                    } else {
+                        b - 1
+                    };
+                    (lo, hi)
+                };
+                let ((xmin, xmax), (ymin, ymax)) = (range(x0), range(y0));
+                let inside = |x: i64, y: i64| x >= 0 && x < n_ && y >= 0 && y < n_;
+                let mut t = vec![vec![0f64; bs]; bs];
+                for ty in 0..b {
+                    for tx in 0..b {
+                        let (x, y) = (x0 + tx, y0 + ty);
+                        if inside(x, y) {
+                            t[ty as usize][tx as usize] = input[(y * n_ + x) as usize] as f64;
+                        }
+                    }
+                }
+                for _ in 0..iters {
+                    let mut u = t.clone();
+                    for ty in 0..b {
+                        for tx in 0..b {
+                            let (w, e) = ((tx - 1).max(xmin) as usize, (tx + 1).min(xmax) as usize);
+                            let (no, s) =
+                                ((ty - 1).max(ymin) as usize, (ty + 1).min(ymax) as usize);
+                            let (tx, ty) = (tx as usize, ty as usize);
+                            let c = t[ty][tx];
+                            u[ty][tx] =
+                                c + 0.25 * (t[ty][e] + t[ty][w] + t[no][tx] + t[s][tx] - 4.0 * c);
+                        }
+                    }
+                    t = u;
+                }
+                for ty in 0..b {
+                    for tx in 0..b {
+                        let (x, y) = (x0 + tx, y0 + ty);
+                        if inside(x, y) {
+                            want[(y * n_ + x) as usize] = t[ty as usize][tx as usize];
+                        }
+                    }
+                }
+            }
+        }
+        let mut out = vec![f32::NAN; n * n];
+        let (pi, po) = (input.as_ptr(), out.as_mut_ptr());
+        let (nn, it) = (n as i32, iters);
+        let args = kernel_args![pi, po, nn, it];
+        let g = groups * bs;
+        run_range(&exe, k, &args, 2, ([g, g, 1], [bs, bs, 1], [0; 3]), true);
+        for (i, (got, want)) in out.iter().zip(&want).enumerate() {
+            assert!(
+                (*got as f64 - want).abs() <= 1e-4 * want.abs().max(1.0),
+                "BS={bs}: out[{i}] = {got}, want {want}"
+            );
+        }
+    }
+}

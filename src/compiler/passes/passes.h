@@ -168,6 +168,13 @@ struct AlignStackForVectorCallsPass : llvm::PassInfoMixin<AlignStackForVectorCal
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-branches-as-selects`: a branch whose two ways are empty
+// and meet again as selects, before the region transform
+// (branches_as_selects.cpp).
+struct BranchesAsSelectsPass : llvm::PassInfoMixin<BranchesAsSelectsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-power-of-two-remainders`: `x % p == 0` with p a power of two
 // as `(x & (p - 1)) == 0`, before the region transform hides that p is
 // one (power_of_two_remainders.cpp).

@@ -77,6 +77,7 @@ const struct {
     void (*add)(FunctionPassManager &);
 } FUNCTION_PASSES[] = {
     {"ferrocl-uniform-gathers", add_function<UniformGathersPass>},
+    {"ferrocl-branches-as-selects", add_function<BranchesAsSelectsPass>},
     {"ferrocl-power-of-two-remainders", add_function<PowerOfTwoRemaindersPass>},
     {"ferrocl-align-stack-for-vector-calls", add_function<AlignStackForVectorCallsPass>},
     {"ferrocl-local-atomics-as-plain", add_function<LocalAtomicsAsPlainPass>},

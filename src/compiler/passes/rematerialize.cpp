@@ -117,6 +117,11 @@ class Rematerializer {
         c->setName("__fcl.rm." + Twine(counter_++));
         c->insertBefore(&user);
         copies[value] = c;
+        // A copy is as cheap as its original: a later user in another
+        // block that reads a value built on it (`x < 0` on a copied `x`,
+        // then `x < 0 ? -x : 0` used after a barrier) copies it again
+        // instead of reading it from the frame.
+        cheap_.insert(c);
         return c;
     }
 

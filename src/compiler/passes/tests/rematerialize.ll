@@ -1,6 +1,8 @@
 ; PASSES: ferrocl-rematerialize
 ; A local id and the address built from it, used after the barrier, are
-; computed again there; a loaded value is not.
+; computed again there; a loaded value is not. A value built on a copy
+; made for another block is copied whole, the copy's own computation
+; included.
 
 ; CHECK-LABEL: define spir_kernel void @k(
 ; CHECK: after:
@@ -19,6 +21,42 @@ bar:
   br label %after
 after:
   store float %x, ptr addrspace(1) %p
+  ret void
+}
+
+; `m = l - 1; v = m < 0 ? 0 : m` between two barriers, `v` used after the
+; second: `l` is copied into the middle for `m`, and `v`'s copy after the
+; second barrier copies `l` again, not the middle's copy.
+; CHECK-LABEL: define spir_kernel void @copy_of_copy(
+; CHECK: middle:
+; CHECK-NEXT: %__fcl.rm.[[L1:[0-9]+]] = call i64 @_Z12get_local_idj(i32 0)
+; CHECK-NEXT: %__fcl.rm.[[T1:[0-9]+]] = trunc i64 %__fcl.rm.[[L1]] to i32
+; CHECK-NEXT: %m = sub i32 %__fcl.rm.[[T1]], 1
+; CHECK: last:
+; CHECK-NEXT: %__fcl.rm.[[L2:[0-9]+]] = call i64 @_Z12get_local_idj(i32 0)
+; CHECK-NEXT: %__fcl.rm.[[T2:[0-9]+]] = trunc i64 %__fcl.rm.[[L2]] to i32
+; CHECK-NEXT: %__fcl.rm.[[M2:[0-9]+]] = sub i32 %__fcl.rm.[[T2]], 1
+; CHECK-NEXT: %__fcl.rm.[[C2:[0-9]+]] = icmp slt i32 %__fcl.rm.[[M2]], 0
+; CHECK-NEXT: %__fcl.rm.[[V2:[0-9]+]] = select i1 %__fcl.rm.[[C2]], i32 0, i32 %__fcl.rm.[[M2]]
+; CHECK-NEXT: store i32 %__fcl.rm.[[V2]], ptr addrspace(1) %out
+define spir_kernel void @copy_of_copy(ptr addrspace(1) %out) {
+entry:
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %t = trunc i64 %l to i32
+  br label %bar
+bar:
+  call void @_Z7barrierj(i32 1)
+  br label %middle
+middle:
+  %m = sub i32 %t, 1
+  %c = icmp slt i32 %m, 0
+  %v = select i1 %c, i32 0, i32 %m
+  br label %bar2
+bar2:
+  call void @_Z7barrierj(i32 1)
+  br label %last
+last:
+  store i32 %v, ptr addrspace(1) %out
   ret void
 }
 
