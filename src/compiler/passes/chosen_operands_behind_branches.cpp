@@ -50,7 +50,12 @@ SmallVector<Instruction *, 32> work_of(SelectInst &select)
         return {};
     SmallPtrSet<Instruction *, 32> only;
     for (Instruction *i = select.getPrevNode(); i; i = i->getPrevNode()) {
-        if (isa<PHINode>(i) || i->mayReadOrWriteMemory() || i->mayHaveSideEffects())
+        // A convergent call (a sub-group function) must not become
+        // dependent on a condition it was not dependent on, even one
+        // without memory effects.
+        auto *call = dyn_cast<CallBase>(i);
+        if (isa<PHINode>(i) || i->mayReadOrWriteMemory() || i->mayHaveSideEffects() ||
+            (call && call->isConvergent()))
             continue;
         bool taken = !i->use_empty() && all_of(i->users(), [&](User *u) {
             auto *ui = dyn_cast<Instruction>(u);

@@ -64,3 +64,24 @@ entry:
   %e2 = select <8 x i1> %near, <8 x float> %t, <8 x float> %e
   ret <8 x float> %e2
 }
+
+; A convergent call among the work, even one without memory effects,
+; stays where every work-item calls it; the rest of the work moves.
+
+; CHECK-LABEL: define <8 x float> @convergent(
+; CHECK: entry:
+; CHECK-NEXT: %b = call <8 x float> @broadcast(<8 x float> %x)
+; CHECK-NEXT: br i1 %present, label %chosen, label %chosen.join
+; CHECK: chosen:
+; CHECK-NEXT: %s = call <8 x float> @llvm.sqrt.v8f32(<8 x float> %b)
+define <8 x float> @convergent(<8 x float> %x, <8 x float> %e, i1 %present) {
+entry:
+  %b = call <8 x float> @broadcast(<8 x float> %x)
+  %s = call <8 x float> @llvm.sqrt.v8f32(<8 x float> %b)
+  %inv = fdiv <8 x float> <float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0, float 1.0>, %s
+  %t = fadd <8 x float> %e, %inv
+  %e2 = select i1 %present, <8 x float> %t, <8 x float> %e
+  ret <8 x float> %e2
+}
+
+declare <8 x float> @broadcast(<8 x float>) convergent nounwind willreturn memory(none)
