@@ -1705,3 +1705,43 @@ kernel void smooth(global const float *in, global float *out, int n, int iters) 
         }
     }
 }
+
+#[test]
+fn next_work_item_around_the_group_wraps_for_the_last() {
+    // `t[(l + 1) % n]` with size_t ids: LLVM writes the remainder as `l + 1
+    // == n ? 0 : l + 1`, a test `!=` where the index is kept, which
+    // index_choices_as_ranges.cpp read as `>=` and ran the last work-item
+    // of each row in its copy without the choice: it read t[n]. Rows of 16
+    // and 64 (cut into pieces since MIN_ROW) and 256 (a long row).
+    let src = r#"
+kernel void next_around(global int *out, global const int *in) {
+    local int t[256];
+    size_t l = get_local_id(0), n = get_local_size(0);
+    t[l] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[(l + 1) % n];
+}
+"#;
+    let exe = compile(src, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    let k = exe.kernel_index("next_around").unwrap();
+    for local in [16usize, 64, 256] {
+        let global = 4 * local;
+        let input: Vec<i32> = (0..global as i32).map(|i| 3 * i + 1).collect();
+        let mut out = vec![-1i32; global];
+        let (po, pi) = (out.as_mut_ptr(), input.as_ptr());
+        let args = kernel_args![po, pi];
+        run_range(
+            &exe,
+            k,
+            &args,
+            1,
+            ([global, 1, 1], [local, 1, 1], [0; 3]),
+            true,
+        );
+        for (i, got) in out.iter().enumerate() {
+            let base = i - i % local;
+            let want = input[base + (i % local + 1) % local];
+            assert_eq!(*got, want, "local {local}: out[{i}]");
+        }
+    }
+}

@@ -27,8 +27,8 @@
 // indices wrap around their types, where every test holds is one interval,
 // and after they all have, another. The copy runs those two; the loop as it
 // was runs the rest, so nothing is assumed where an interval cannot be
-// computed. Only for long rows (LONG_ROW): a short row cut into pieces
-// runs each piece's end one work-item at a time.
+// computed. Only for rows of MIN_ROW work-items or more (a row cut into
+// pieces runs each piece's end one work-item at a time).
 //
 // Why it is sound: in the intervals each test holds, so each choice is the
 // value it chooses there; the work-items run in the same order as before.
@@ -58,6 +58,16 @@ namespace {
 // Choices one loop's copy leaves out at most; each costs a few
 // instructions before the loop.
 constexpr unsigned MAX_CHOICES = 4;
+
+// Rows at least this long run in pieces. Not only long rows
+// (work_item_intervals.h LONG_ROW, where a bounds check's pieces pay off):
+// a loop whose loads are gathers stays scalar on CPUs without fast gathers
+// (the vectorizer prices each lane's load), so a row of 16 (Rodinia
+// hotspot's groups, `E = min(tx + 1, validXmax)`) ran all 16 work-items
+// one at a time; in pieces, its 14 inner work-items run as a vector of 8
+// and 6 one at a time. hotspot 101-128 -> 82-94 ms of CPU a launch on a
+// Zen 3 EPYC.
+constexpr uint64_t MIN_ROW = 16;
 
 // The largest loop copied, in instructions.
 constexpr unsigned MAX_LOOP = 400;
@@ -231,7 +241,7 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     SCEVExpander expander(se, dl, "bounds");
     Value *count = b.CreateZExtOrTrunc(b.CreateSub(r.end, r.start), wide);
     Interval before = {ConstantInt::get(wide, 0), count}, after = before;
-    Value *holds = b.CreateICmpUGE(count, ConstantInt::get(wide, LONG_ROW));
+    Value *holds = b.CreateICmpUGE(count, ConstantInt::get(wide, MIN_ROW));
     for (const Choice &c : s.choices) {
         SmallVector<Interval, 2> passing = intervals_passing(b, c.test, count, wide, expander);
         for (auto [all, one] : {std::pair{&before, passing[0]}, std::pair{&after, passing[1]}})

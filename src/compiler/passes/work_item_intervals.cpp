@@ -70,7 +70,7 @@ namespace {
 
 // The iterations in [from, to) that pass `index PRED bound` where index =
 // iteration + offset exactly (no wrap in the piece): an interval, clamped
-// to [from, to).
+// to [from, to); for `!=`, the part of them below the bound.
 Interval interval_passing(IRBuilder<> &b, ICmpInst::Predicate pred, Value *offset, Value *bound,
                           Value *from, Value *to)
 {
@@ -81,6 +81,12 @@ Interval interval_passing(IRBuilder<> &b, ICmpInst::Predicate pred, Value *offse
         return {clamp(b, at, from, to), clamp(b, after, from, to)};
     case ICmpInst::ICMP_SLT:
     case ICmpInst::ICMP_ULT:
+    // `index != bound` holds everywhere but at one iteration, which is no
+    // interval: the part below it, where `index < bound` (unsigned) holds,
+    // is. A select's `index == n ? 0 : index` (LLVM's form of `(l + 1) %
+    // n`) keeps the index where the test fails; read as `>=`, its copy ran
+    // the last work-item alone, with the index n.
+    case ICmpInst::ICMP_NE:
         return {from, clamp(b, at, from, to)};
     case ICmpInst::ICMP_SLE:
     case ICmpInst::ICMP_ULE:
@@ -88,8 +94,11 @@ Interval interval_passing(IRBuilder<> &b, ICmpInst::Predicate pred, Value *offse
     case ICmpInst::ICMP_SGT:
     case ICmpInst::ICMP_UGT:
         return {clamp(b, after, from, to), to};
-    default: // SGE, UGE
+    case ICmpInst::ICMP_SGE:
+    case ICmpInst::ICMP_UGE:
         return {clamp(b, at, from, to), to};
+    default: // not a comparison of integers: no iteration
+        return {from, from};
     }
 }
 

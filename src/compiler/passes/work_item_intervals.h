@@ -26,10 +26,11 @@ class SCEVExpander;
 
 namespace ferrocl {
 
-// Rows of work-items at least this long run in intervals: each interval's
-// last few work-items run one at a time after its vector loop, which a
-// long row pays for with its unmasked vectors (measured in
-// bounds_checks_as_ranges.cpp).
+// Rows of work-items at least this long run in intervals of a bounds
+// check: each interval's last few work-items run one at a time after its
+// vector loop, which a long row pays for with its unmasked vectors
+// (measured in bounds_checks_as_ranges.cpp). index_choices_as_ranges.cpp
+// cuts shorter rows too (its MIN_ROW): there the loop as it was is scalar.
 constexpr uint64_t LONG_ROW = 256;
 
 // `index PRED bound`, index affine in the loop's iterations with step one
@@ -55,7 +56,8 @@ using Interval = std::pair<llvm::Value *, llvm::Value *>;
 // Clamps `v` to [from, to] (signed, in the wide type).
 llvm::Value *clamp(llvm::IRBuilder<> &b, llvm::Value *v, llvm::Value *from, llvm::Value *to);
 
-// The iterations in [0, count) whose work-items pass test `t`, computed
+// The iterations in [0, count) whose work-items pass test `t` (for `!=`,
+// only those below the bound, the rest not being one interval), computed
 // in `wide` (twice the index's width at least) before the loop: two
 // intervals, the first before the index wraps around its type, the second
 // after (a work-item loop runs fewer than 2^32 work-items, so an index of

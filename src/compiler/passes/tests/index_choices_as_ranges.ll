@@ -2,7 +2,7 @@
 ; An innermost work-item loop whose addresses choose between values by a
 ; test of its own index runs in five pieces: the two intervals where every
 ; test chooses the index (computed before the loop, in twice the index's
-; width; none for rows shorter than 256) in a copy of the loop
+; width; none for rows shorter than 16) in a copy of the loop
 ; (`.chosen`) without the choices, the rest in the loop as it was.
 
 ; A neighbour around the group, `(lid + 1) % lsize` (clpeak's
@@ -10,7 +10,7 @@
 ; CHECK-LABEL: define void @around(
 ; CHECK: entry:
 ; CHECK-NEXT: %[[COUNT:.*]] = sub i64 %n, 0
-; CHECK-NEXT: %[[LONG:.*]] = icmp uge i64 %[[COUNT]], 256
+; CHECK-NEXT: %[[LONG:.*]] = icmp uge i64 %[[COUNT]], 16
 ; CHECK: freeze i32 %lsize
 ; CHECK: br label %pieces
 ; CHECK: pieces:
