@@ -892,9 +892,9 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 ///   to cut into regions (barriers, work-group functions, or loops carrying
 ///   floating-point values); `always-inline` and `sroa` do the inlining;
 /// - on a marked module only (`ferrocl-if-regions`):
-///   - `ferrocl-branches-as-selects`: `c ? x : y`, a branch of two
-///     empty ways and a phi, as a select (computed again where used, not
-///     kept in the frame; no region ends at it);
+///   - `ferrocl-branches-as-selects`: `c ? x : y`, a branch of two short
+///     ways and a phi, as a select (computed again where used, not kept
+///     in the frame; no region ends at it);
 ///   - `ferrocl-power-of-two-remainders`: `tid % (2 * s) == 0` as a test
 ///     of low bits while the loop still shows that s doubles;
 ///   - `ferrocl-grid-stride-loops`: `for (i = start + lid; i < n; i +=

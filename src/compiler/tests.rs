@@ -1436,6 +1436,17 @@ kernel void histogram(global const uint *data, global uint *out, local uint *bin
     assert_eq!(out, want, "histogram");
 }
 
+/// Each of `got` within 1e-4 of `want`, relative (absolute below 1).
+fn assert_within_1e4(got: &[f32], want: &[f64], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}");
+    for (i, (got, want)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (*got as f64 - want).abs() <= 1e-4 * want.abs().max(1.0),
+            "{what}: out[{i}] = {got}, want {want}"
+        );
+    }
+}
+
 #[test]
 fn uniform_ifs_in_work_item_loops_skip_what_they_skipped() {
     // Parboil's cutcp: for each atom of a bin (the same for the whole
@@ -1516,12 +1527,7 @@ kernel void potential(global const float4 *atoms, int bins, float cut2, global f
         let nbins = bins as i32;
         let args = kernel_args![pa, nbins, cut2, po];
         run_range(&exe, k, &args, 3, (global, local, [0; 3]), true);
-        for (i, (got, want)) in out.iter().zip(&want).enumerate() {
-            assert!(
-                (*got as f64 - want).abs() <= 1e-4 * want.abs().max(1.0),
-                "global {global:?}, local {local:?}, point {i}: {got} against {want}"
-            );
-        }
+        assert_within_1e4(&out, &want, &format!("global {global:?}, local {local:?}"));
     }
 }
 
@@ -1697,12 +1703,7 @@ kernel void smooth(global const float *in, global float *out, int n, int iters) 
         let args = kernel_args![pi, po, nn, it];
         let g = groups * bs;
         run_range(&exe, k, &args, 2, ([g, g, 1], [bs, bs, 1], [0; 3]), true);
-        for (i, (got, want)) in out.iter().zip(&want).enumerate() {
-            assert!(
-                (*got as f64 - want).abs() <= 1e-4 * want.abs().max(1.0),
-                "BS={bs}: out[{i}] = {got}, want {want}"
-            );
-        }
+        assert_within_1e4(&out, &want, &format!("BS={bs}"));
     }
 }
 

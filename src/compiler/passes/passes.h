@@ -168,8 +168,8 @@ struct AlignStackForVectorCallsPass : llvm::PassInfoMixin<AlignStackForVectorCal
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
-// `ferrocl-branches-as-selects`: a branch whose two ways are empty
-// and meet again as selects, before the region transform
+// `ferrocl-branches-as-selects`: a branch whose two ways compute a little
+// arithmetic and meet again as selects, before the region transform
 // (branches_as_selects.cpp).
 struct BranchesAsSelectsPass : llvm::PassInfoMixin<BranchesAsSelectsPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
