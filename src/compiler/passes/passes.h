@@ -103,6 +103,12 @@ struct LoopsOutOfGuardsPass : llvm::PassInfoMixin<LoopsOutOfGuardsPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-host-vector-width`: every definition prefers vectors as wide as
+// the host's registers (host_vector_width.cpp); the back end runs it first.
+struct HostVectorWidthPass : llvm::PassInfoMixin<HostVectorWidthPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // `ferrocl-scalar-libm`: float log and double exp stay scalar glibc calls
 // (scalar_libm.cpp); the back end runs it first.
 struct ScalarLibmPass : llvm::PassInfoMixin<ScalarLibmPass> {

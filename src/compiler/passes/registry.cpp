@@ -41,6 +41,7 @@ const struct {
     {"ferrocl-inline-into-kernels", add<InlineIntoKernelsPass>},
     {"ferrocl-grid-stride-loops", add<GridStrideLoopsPass>},
     {"ferrocl-scalar-libm", add<ScalarLibmPass>},
+    {"ferrocl-host-vector-width", add<HostVectorWidthPass>},
     {"ferrocl-loops-out-of-guards", add<LoopsOutOfGuardsPass>},
     {"ferrocl-mark-loops-for-unrolling", add<MarkLoopsForUnrollingPass>},
     {"ferrocl-collective-waits-as-barriers", add<CollectiveWaitsAsBarriersPass>},
@@ -157,7 +158,10 @@ void register_passes(PassBuilder &pb)
 void add_back_end_passes(PassBuilder &pb)
 {
     pb.registerPipelineStartEPCallback(
-        [](ModulePassManager &mpm, OptimizationLevel) { mpm.addPass(ScalarLibmPass()); });
+        [](ModulePassManager &mpm, OptimizationLevel) {
+            mpm.addPass(HostVectorWidthPass());
+            mpm.addPass(ScalarLibmPass());
+        });
     pb.registerVectorizerStartEPCallback([](FunctionPassManager &fpm, OptimizationLevel level) {
         if (level != OptimizationLevel::O0) {
             fpm.addPass(LibmvecAvx512VariantsPass());

@@ -57,6 +57,9 @@ unsigned ask_host_vector_bits()
     m.setDataLayout(machine->createDataLayout());
     Function *f = Function::Create(FunctionType::get(Type::getVoidTy(context), false),
                                    GlobalValue::ExternalLinkage, "f", m);
+    // The widest the host has, not what LLVM's tuning for it prefers
+    // (host_vector_width.cpp says why).
+    f->addFnAttr("prefer-vector-width", "512");
     TypeSize bits = machine->getTargetTransformInfo(*f).getRegisterBitWidth(
         TargetTransformInfo::RGK_FixedWidthVector);
     return std::max(AT_LEAST, unsigned(bits.getFixedValue()));
@@ -80,7 +83,10 @@ unsigned host_vector_bits()
 
 bool is_wide_vector_code(ArrayRef<const BasicBlock *> blocks, unsigned bits)
 {
-    uint64_t wide = 0, other = 0;
+    // Elements worked on in vectors of `bits` or more, in vectors of 256
+    // bits or more (and how many of those are loaded or stored), and in
+    // narrower vectors and floating-point scalars.
+    uint64_t wide = 0, wide256 = 0, moved256 = 0, other = 0;
     for (const BasicBlock *block : blocks) {
         const DataLayout &layout = block->getModule()->getDataLayout();
         for (const Instruction &i : *block) {
@@ -89,16 +95,29 @@ bool is_wide_vector_code(ArrayRef<const BasicBlock *> blocks, unsigned bits)
                 continue;
             if (auto *vector = dyn_cast<FixedVectorType>(type)) {
                 uint64_t elements = vector->getNumElements();
-                if (layout.getTypeSizeInBits(vector) >= bits)
+                uint64_t size = layout.getTypeSizeInBits(vector);
+                if (size >= bits)
                     wide += elements;
-                else
+                if (size >= 256) {
+                    wide256 += elements;
+                    if (isa<LoadInst>(i) || isa<StoreInst>(i))
+                        moved256 += elements;
+                }
+                if (size < bits && size < 256)
                     other += elements;
             } else if (type->isFloatingPointTy()) {
                 other += 1;
             }
         }
     }
-    return wide > 0 && wide >= 4 * other;
+    if (wide > 0 && wide >= 4 * (other + wide256 - wide))
+        return true;
+    // float8 on a host of 512-bit registers: split, each of its loads and
+    // stores becomes a deinterleaving of 16 work-items' vectors, which costs
+    // more than the wider arithmetic wins unless arithmetic outweighs them
+    // (clpeak's global_bandwidth_v8 kept whole; its compute_sp_v8, chains
+    // of multiply-adds, split: 1.7x faster as 16 lanes of work-items).
+    return wide256 > 0 && wide256 >= 4 * other && 4 * moved256 >= wide256 - moved256;
 }
 
 } // namespace ferrocl

@@ -11,11 +11,11 @@
 
 namespace ferrocl {
 
-// The width in bits of the host's vector registers as LLVM's cost model
-// for the host CPU sees them (256 with AVX2; 512 with AVX-512, or 256
-// where the CPU prefers 256-bit vectors), at least 256. Asked once per
-// process: the region pipeline compiles for a generic x86-64 and the back
-// end for the host, and both must decide alike.
+// The width in bits of the host's vector registers: 512 with AVX-512 (even
+// where LLVM's tuning for the CPU prefers 256: host_vector_width.cpp), 256
+// with AVX2, at least 256. Asked once per process: the region pipeline
+// compiles for a generic x86-64 and the back end for the host, and both
+// must decide alike.
 unsigned host_vector_bits();
 
 // The host's CPU features as the back end's -march=native gives them
@@ -25,8 +25,11 @@ llvm::SubtargetFeatures host_features();
 // True when, in `blocks`, the arithmetic and memory accesses on vectors of
 // `bits` or more outnumber, element by element, those on narrower vectors
 // and on floating-point scalars at least four to one, and there is some.
-// Integer scalars are not counted: they are mostly the addresses and
-// counters every work-item computes anyway.
+// Also, where `bits` is above 256, when those on vectors of 256 bits or
+// more do, and a fifth of those or more are loads and stores (float8 code
+// that mostly moves its vectors, on an AVX-512 host). Integer scalars are
+// not counted: they are mostly the addresses and counters every work-item
+// computes anyway.
 bool is_wide_vector_code(llvm::ArrayRef<const llvm::BasicBlock *> blocks, unsigned bits);
 
 } // namespace ferrocl

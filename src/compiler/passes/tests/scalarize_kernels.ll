@@ -64,3 +64,26 @@ define void @mostly_scalar(ptr %in, ptr %out, float %x) {
   store float %b, ptr %out, align 4
   ret void
 }
+
+; float8 loads summed (clpeak's global_bandwidth_v8): whole registers with
+; AVX2, and on an AVX-512 host too, where split each load would be a
+; deinterleaving of 16 work-items' vectors: kept.
+; CHECK-LABEL: define void @moves_float8(
+; CHECK: load <8 x float>
+; CHECK: load <8 x float>
+; CHECK: fadd <8 x float>
+; CHECK: store float
+
+define void @moves_float8(ptr %in, ptr %out, i64 %i) {
+  %src = getelementptr inbounds <8 x float>, ptr %in, i64 %i
+  %v = load <8 x float>, ptr %src, align 32
+  %src2 = getelementptr inbounds <8 x float>, ptr %src, i64 64
+  %u = load <8 x float>, ptr %src2, align 32
+  %x = fadd <8 x float> %u, %v
+  %a = extractelement <8 x float> %x, i64 0
+  %b = extractelement <8 x float> %x, i64 7
+  %s = fadd float %a, %b
+  %dst = getelementptr inbounds float, ptr %out, i64 %i
+  store float %s, ptr %dst, align 4
+  ret void
+}
