@@ -69,6 +69,45 @@ exit:
   ret void
 }
 
+; Integer multiplies count as steps too (clpeak's int8 and int16 chains,
+; `x = x * x + c`): the same 8 work-items side by side.
+; CHECK-LABEL: define void @int_chain(
+; CHECK: %wi.room = icmp uge i64 %{{.*}}, 8
+; CHECK: wi.interleaved:
+; CHECK-COUNT-8: %s1.wi{{[0-9]*}} = mul <8 x i32>
+; CHECK-COUNT-8: %t1.wi{{[0-9]*}} = add <8 x i32>
+; CHECK-COUNT-8: %s2.wi{{[0-9]*}} = mul <8 x i32>
+; CHECK: wi.latch:
+; CHECK-NEXT: %wi.step = phi i64 [ 1, %wi.one ], [ 8, %wi.interleaved ]
+define void @int_chain(ptr addrspace(1) %a, <8 x i32> %c, i64 %n) #0 {
+entry:
+  br label %x
+
+x:
+  %x.i = phi i64 [ 0, %entry ], [ %x.next, %x ]
+  %p = getelementptr inbounds <8 x i32>, ptr addrspace(1) %a, i64 %x.i
+  %v = load <8 x i32>, ptr addrspace(1) %p, align 32, !llvm.access.group !0
+  %s1 = mul <8 x i32> %v, %v
+  %t1 = add <8 x i32> %s1, %c
+  %s2 = mul <8 x i32> %t1, %t1
+  %t2 = add <8 x i32> %s2, %c
+  %s3 = mul <8 x i32> %t2, %t2
+  %t3 = add <8 x i32> %s3, %c
+  %s4 = mul <8 x i32> %t3, %t3
+  %t4 = add <8 x i32> %s4, %c
+  %s5 = mul <8 x i32> %t4, %t4
+  %t5 = add <8 x i32> %s5, %c
+  %s6 = mul <8 x i32> %t5, %t5
+  %t6 = add <8 x i32> %s6, %c
+  store <8 x i32> %t6, ptr addrspace(1) %p, align 32, !llvm.access.group !0
+  %x.next = add nuw nsw i64 %x.i, 1
+  %done = icmp eq i64 %x.next, %n
+  br i1 %done, label %exit, label %x, !llvm.loop !1
+
+exit:
+  ret void
+}
+
 ; CHECK-LABEL: define void @wide(
 ; CHECK: %wi.room = icmp uge i64 %{{.*}}, 3
 ; CHECK: wi.latch:
