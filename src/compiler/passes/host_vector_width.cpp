@@ -9,8 +9,8 @@
 // runtime runs it on 512-bit registers. On a 2-core Ice Lake Xeon, at 256
 // bits, clpeak's compute_integer_v8 ran at 0.19x of Intel's runtime (its
 // int8 chains kept whole, one work-item at a time), compute_sp_v1 at
-// 0.56x of what it runs at 512; the corpus ran 1.10x faster in its
-// geometric mean at 512.
+// half of what it runs at 512; the corpus ran 1.10x and 1.24x faster in
+// its geometric mean at 512 (two sittings of interleaved rounds).
 //
 // The region pipeline, which compiles for a generic x86-64, and the back
 // end's passes before the vectorizer take host_vector_bits for the width

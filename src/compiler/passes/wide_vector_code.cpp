@@ -83,10 +83,11 @@ unsigned host_vector_bits()
 
 bool is_wide_vector_code(ArrayRef<const BasicBlock *> blocks, unsigned bits)
 {
-    // Elements worked on in vectors of `bits` or more, in vectors of 256
-    // bits or more (and how many of those are loaded or stored), and in
-    // narrower vectors and floating-point scalars.
-    uint64_t wide = 0, wide256 = 0, moved256 = 0, other = 0;
+    // Elements worked on in vectors of `bits` or more (`wide`), of 256 bits
+    // up to `bits` (`mid`; none where `bits` is 256), in narrower vectors
+    // and floating-point scalars (`narrow`); and how many of the first two
+    // kinds are loaded or stored (`moved`).
+    uint64_t wide = 0, mid = 0, narrow = 0, moved = 0;
     for (const BasicBlock *block : blocks) {
         const DataLayout &layout = block->getModule()->getDataLayout();
         for (const Instruction &i : *block) {
@@ -96,28 +97,23 @@ bool is_wide_vector_code(ArrayRef<const BasicBlock *> blocks, unsigned bits)
             if (auto *vector = dyn_cast<FixedVectorType>(type)) {
                 uint64_t elements = vector->getNumElements();
                 uint64_t size = layout.getTypeSizeInBits(vector);
-                if (size >= bits)
-                    wide += elements;
-                if (size >= 256) {
-                    wide256 += elements;
-                    if (isa<LoadInst>(i) || isa<StoreInst>(i))
-                        moved256 += elements;
-                }
-                if (size < bits && size < 256)
-                    other += elements;
+                (size >= bits ? wide : size >= 256 ? mid : narrow) += elements;
+                if (size >= 256 && (isa<LoadInst>(i) || isa<StoreInst>(i)))
+                    moved += elements;
             } else if (type->isFloatingPointTy()) {
-                other += 1;
+                narrow += 1;
             }
         }
     }
-    if (wide > 0 && wide >= 4 * (other + wide256 - wide))
+    if (wide > 0 && wide >= 4 * (mid + narrow))
         return true;
     // float8 on a host of 512-bit registers: split, each of its loads and
     // stores becomes a deinterleaving of 16 work-items' vectors, which costs
     // more than the wider arithmetic wins unless arithmetic outweighs them
     // (clpeak's global_bandwidth_v8 kept whole; its compute_sp_v8, chains
     // of multiply-adds, split: 1.7x faster as 16 lanes of work-items).
-    return wide256 > 0 && wide256 >= 4 * other && 4 * moved256 >= wide256 - moved256;
+    uint64_t at_least_256 = wide + mid;
+    return at_least_256 > 0 && at_least_256 >= 4 * narrow && 4 * moved >= at_least_256 - moved;
 }
 
 } // namespace ferrocl
