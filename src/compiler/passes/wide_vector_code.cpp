@@ -24,6 +24,10 @@ namespace ferrocl {
 
 namespace {
 
+// The narrowest vector registers host_vector_bits gives (AVX's), and the
+// width from which a kernel's own vectors fill a register on any host.
+constexpr unsigned AVX_BITS = 256;
+
 // The type whose elements `i` works on, or null when it does no counted
 // work.
 Type *worked_type(const Instruction &i)
@@ -43,15 +47,14 @@ Type *worked_type(const Instruction &i)
 // What host_vector_bits says, asked of a target machine for the host.
 unsigned ask_host_vector_bits()
 {
-    constexpr unsigned AT_LEAST = 256;
     std::string triple = sys::getProcessTriple(), err;
     const Target *target = TargetRegistry::lookupTarget(triple, err);
     if (!target)
-        return AT_LEAST;
+        return AVX_BITS;
     std::unique_ptr<TargetMachine> machine(target->createTargetMachine(
         triple, sys::getHostCPUName(), host_features().getString(), TargetOptions(), std::nullopt));
     if (!machine)
-        return AT_LEAST;
+        return AVX_BITS;
     LLVMContext context;
     Module m("host", context);
     m.setDataLayout(machine->createDataLayout());
@@ -62,7 +65,7 @@ unsigned ask_host_vector_bits()
     f->addFnAttr("prefer-vector-width", "512");
     TypeSize bits = machine->getTargetTransformInfo(*f).getRegisterBitWidth(
         TargetTransformInfo::RGK_FixedWidthVector);
-    return std::max(AT_LEAST, unsigned(bits.getFixedValue()));
+    return std::max(AVX_BITS, unsigned(bits.getFixedValue()));
 }
 
 } // namespace
@@ -97,8 +100,8 @@ bool is_wide_vector_code(ArrayRef<const BasicBlock *> blocks, unsigned bits)
             if (auto *vector = dyn_cast<FixedVectorType>(type)) {
                 uint64_t elements = vector->getNumElements();
                 uint64_t size = layout.getTypeSizeInBits(vector);
-                (size >= bits ? wide : size >= 256 ? mid : narrow) += elements;
-                if (size >= 256 && (isa<LoadInst>(i) || isa<StoreInst>(i)))
+                (size >= bits ? wide : size >= AVX_BITS ? mid : narrow) += elements;
+                if (size >= AVX_BITS && (isa<LoadInst>(i) || isa<StoreInst>(i)))
                     moved += elements;
             } else if (type->isFloatingPointTy()) {
                 narrow += 1;
