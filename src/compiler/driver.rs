@@ -795,8 +795,18 @@ fn back_end_compile(
         "-o".into(),
         object.into(),
     ])
+    // FERROCL_BACK_END_OPTIONS: more clang options for this step, for
+    // whoever studies its time (`-ftime-report`).
+    .chain(back_end_options())
     .collect();
     run_clang(clang, dir, &args)
+}
+
+/// FERROCL_BACK_END_OPTIONS split at spaces; none when unset.
+fn back_end_options() -> Vec<OsString> {
+    std::env::var("FERROCL_BACK_END_OPTIONS")
+        .map(|v| v.split_whitespace().map(OsString::from).collect())
+        .unwrap_or_default()
 }
 
 /// Writes the builtins library for the module in `module` to `path`: when

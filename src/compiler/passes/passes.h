@@ -160,6 +160,13 @@ struct FullMaskedStoresAsStoresPass : llvm::PassInfoMixin<FullMaskedStoresAsStor
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-address-ors-as-adds`: `or disjoint` of a constant that indexes
+// memory as the `add nuw nsw` it equals, which the code generator folds
+// into addresses (address_ors_as_adds.cpp); the back end runs it at its end.
+struct AddressOrsAsAddsPass : llvm::PassInfoMixin<AddressOrsAsAddsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-skip-idle-masked-accesses`: masked loads, stores, gathers and
 // scatters in loops made only when some lane is active
 // (skip_idle_masked_accesses.cpp); the back end runs it at its end.

@@ -99,6 +99,7 @@ const struct {
     {"ferrocl-uniform-loads-before-rows", add_function<UniformLoadsBeforeRowsPass>},
     {"ferrocl-uniform-ifs-as-selects", add_function<UniformIfsAsSelectsPass>},
     {"ferrocl-chosen-operands-behind-branches", add_function<ChosenOperandsBehindBranchesPass>},
+    {"ferrocl-address-ors-as-adds", add_function<AddressOrsAsAddsPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -189,6 +190,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(FullMaskedStoresAsStoresPass());
             fpm.addPass(SkipIdleMaskedAccessesPass());
             fpm.addPass(ChosenOperandsBehindBranchesPass());
+            fpm.addPass(AddressOrsAsAddsPass());
             fpm.addPass(AlignStackForVectorCallsPass());
             mpm.addPass(createModuleToFunctionPassAdaptor(std::move(fpm)));
         }
