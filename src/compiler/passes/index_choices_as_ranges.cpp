@@ -69,6 +69,11 @@ constexpr unsigned MAX_CHOICES = 4;
 // Zen 3 EPYC.
 constexpr uint64_t MIN_ROW = 16;
 
+// Pieces shorter than this many vectors of 32-bit elements run in the
+// copy whose tail is under a mask, where the host has fast masks
+// (fold_tail_under_mask).
+constexpr uint64_t SHORT_PIECE_VECTORS = 2;
+
 // The largest loop copied, in instructions.
 constexpr unsigned MAX_LOOP = 400;
 
@@ -221,14 +226,26 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     BasicBlock *latch = l->getLoopLatch();
     LLVMContext &ctx = header->getContext();
     auto [preheader, exit_block] = own_preheader_and_exit(l);
-    // The copy without the choices.
-    ValueToValueMapTy map;
-    copy_blocks(l->getBlocks(), ".chosen", map);
-    for (const Choice &c : s.choices) {
-        auto *copy = cast<Instruction>(map[c.value]);
-        Value *taken = map.lookup(c.taken);
-        copy->replaceAllUsesWith(taken ? taken : c.taken);
-        RecursivelyDeleteTriviallyDeadInstructions(copy);
+    // The copy without the choices; on hosts with fast masks a second one
+    // for short pieces, its tail under a mask (fold_tail_under_mask: a
+    // row of 16 clamped at both ends leaves 14 work-items), where a long
+    // piece keeps its plain vectors (clpeak's local_bandwidth_v4, rows of
+    // 256 float4s, took 4x the time with every vector under a mask).
+    auto copy_without_choices = [&](ValueToValueMapTy &map, const Twine &suffix) {
+        copy_blocks(l->getBlocks(), suffix, map);
+        for (const Choice &c : s.choices) {
+            auto *copy = cast<Instruction>(map[c.value]);
+            Value *taken = map.lookup(c.taken);
+            copy->replaceAllUsesWith(taken ? taken : c.taken);
+            RecursivelyDeleteTriviallyDeadInstructions(copy);
+        }
+    };
+    ValueToValueMapTy map, short_map;
+    copy_without_choices(map, ".chosen");
+    bool short_copy = fold_tails_under_masks(*header->getParent());
+    if (short_copy) {
+        copy_without_choices(short_map, ".chosen.short");
+        fold_tail_under_mask(cast<BasicBlock>(short_map[latch])->getTerminator());
     }
 
     // Before the loop: the two intervals where every test holds.
@@ -270,21 +287,44 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     Pieces p = open_pieces(preheader, exit_block, counters);
     b.SetInsertPoint(p.enter->getTerminator());
     Value *chosen = b.CreateTrunc(p.piece, b.getInt1Ty(), "piece.chosen");
-    b.CreateCondBr(chosen, cast<BasicBlock>(map[header]), header);
+    // The chosen pieces enter their copy from `chosen_entry`: `enter`, or
+    // with a copy for short pieces, a block of its own that picks one.
+    BasicBlock *chosen_entry = p.enter, *chosen_target = cast<BasicBlock>(map[header]);
+    if (short_copy) {
+        chosen_entry = BasicBlock::Create(ctx, "pieces.chosen", header->getParent(), exit_block);
+        IRBuilder<> pick(chosen_entry);
+        Value *length = pick.CreateSub(p.hi, p.lo);
+        // (Vectors of AVX-512, which the copy is for: 16 lanes of 32 bits.)
+        uint64_t short_length = SHORT_PIECE_VECTORS * 16;
+        Value *is_short = pick.CreateICmpULT(
+            length, ConstantInt::get(counter_type, short_length), "piece.short");
+        pick.CreateCondBr(is_short, cast<BasicBlock>(short_map[header]), chosen_target);
+        chosen_target = chosen_entry;
+    }
+    b.CreateCondBr(chosen, chosen_target, header);
     p.enter->getTerminator()->eraseFromParent();
     close_pieces(p, exit_block);
 
-    // Both loops run a piece: from lo, until hi, then to the next.
-    for (auto [counter, exit, from_latch] :
-         {std::tuple{r.counter, r.exit, latch},
-          std::tuple{cast<PHINode>(map[r.counter]), cast<ICmpInst>(map[r.exit]),
-                     cast<BasicBlock>(map[latch])}}) {
+    // Each loop runs a piece: from lo, until hi, then to the next.
+    struct Run {
+        PHINode *counter;
+        ICmpInst *exit;
+        BasicBlock *latch, *entry;
+    };
+    auto run_of = [&](ValueToValueMapTy &m) {
+        return Run{cast<PHINode>(m[r.counter]), cast<ICmpInst>(m[r.exit]),
+                   cast<BasicBlock>(m[latch]), chosen_entry};
+    };
+    SmallVector<Run, 3> runs = {{r.counter, r.exit, latch, p.enter}, run_of(map)};
+    if (short_copy)
+        runs.push_back(run_of(short_map));
+    for (auto [counter, exit, from_latch, entry] : runs) {
         // (Splitting the preheader moved the loop's own edge to `enter`,
-        // not the copy's.)
+        // not the copies'.)
         int from_before = counter->getBasicBlockIndex(preheader);
         if (from_before >= 0)
-            counter->setIncomingBlock(from_before, p.enter);
-        counter->setIncomingValueForBlock(p.enter, p.lo);
+            counter->setIncomingBlock(from_before, entry);
+        counter->setIncomingValueForBlock(entry, p.lo);
         exit->setOperand(exit->getOperand(0) == r.end ? 0 : 1, p.hi);
         from_latch->getTerminator()->replaceSuccessorWith(exit_block, p.next);
     }

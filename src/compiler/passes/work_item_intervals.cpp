@@ -1,6 +1,7 @@
 // The intervals of work_item_intervals.h.
 #include "work_item_intervals.h"
 #include "parallel_access.h"
+#include "wide_vector_code.h"
 
 #include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -240,6 +241,33 @@ void copy_blocks(ArrayRef<BasicBlock *> blocks, const Twine &suffix, ValueToValu
         copies.push_back(c);
     }
     remapInstructionsInBlocks(copies, map);
+}
+
+bool fold_tails_under_masks(const Function &f)
+{
+    // The function's own target features where it has them (the pass
+    // tests), else the host's, which the back end compiles for.
+    Attribute features = f.getFnAttribute("target-features");
+    if (features.isValid())
+        return features.getValueAsString().contains("+avx512f");
+    return host_vector_bits() >= 512;
+}
+
+void fold_tail_under_mask(Instruction *latch_branch)
+{
+    if (!fold_tails_under_masks(*latch_branch->getFunction()))
+        return;
+    LLVMContext &ctx = latch_branch->getContext();
+    SmallVector<Metadata *, 8> items = {nullptr};
+    if (MDNode *id = latch_branch->getMetadata(LLVMContext::MD_loop))
+        for (unsigned k = 1; k < id->getNumOperands(); k++)
+            items.push_back(id->getOperand(k));
+    Metadata *predicate[] = {MDString::get(ctx, "llvm.loop.vectorize.predicate.enable"),
+                             ConstantAsMetadata::get(ConstantInt::getTrue(ctx))};
+    items.push_back(MDNode::get(ctx, predicate));
+    MDNode *id = MDNode::getDistinct(ctx, items);
+    id->replaceOperandWith(0, id);
+    latch_branch->setMetadata(LLVMContext::MD_loop, id);
 }
 
 } // namespace ferrocl

@@ -122,4 +122,17 @@ bool rewrite_loops_one_at_a_time(llvm::Function &f, llvm::FunctionAnalysisManage
 void copy_blocks(llvm::ArrayRef<llvm::BasicBlock *> blocks, const llvm::Twine &suffix,
                  llvm::ValueToValueMapTy &map);
 
+// Asks the loop vectorizer to run the last, partial vector of the loop
+// whose latch ends in `latch_branch` under a mask (tail folding) instead of
+// a scalar loop after the vector loop, on hosts with AVX-512, where masked
+// loads and stores cost what plain ones do. For the loops of short pieces:
+// Rodinia hotspot's rows of 16 cut at a clamped neighbour left an inner
+// piece of 14 work-items, which ran as a vector of 8 and 6 work-items one
+// at a time. The loop gets a loop ID of its own.
+void fold_tail_under_mask(llvm::Instruction *latch_branch);
+
+// Whether fold_tail_under_mask asks for it in `f`: where `f` is compiled
+// for AVX-512.
+bool fold_tails_under_masks(const llvm::Function &f);
+
 } // namespace ferrocl

@@ -3,7 +3,9 @@
 ; test of its own index runs in five pieces: the two intervals where every
 ; test chooses the index (computed before the loop, in twice the index's
 ; width; none for rows shorter than 16) in a copy of the loop
-; (`.chosen`) without the choices, the rest in the loop as it was.
+; (`.chosen`) without the choices, the rest in the loop as it was. Compiled
+; for AVX-512, a second copy (`.chosen.short`) runs the chosen pieces shorter
+; than two vectors, with its tail under a mask (@around_avx512).
 
 ; A neighbour around the group, `(lid + 1) % lsize` (clpeak's
 ; local_bandwidth): in the copy the remainder is the index.
@@ -39,7 +41,7 @@
 ; CHECK-NOT: urem
 ; CHECK: %done.chosen = icmp eq i64 %x.next.chosen, %piece.hi
 ; CHECK-NEXT: br i1 %done.chosen, label %pieces.next, label %x.chosen
-define void @around(ptr addrspace(3) %a, ptr addrspace(1) %out, i64 %n, i32 %lsize) {
+define void @around(ptr addrspace(3) %a, ptr addrspace(1) %out, i64 %n, i32 %lsize) #0 {
 entry:
   br label %x
 
@@ -71,7 +73,7 @@ exit:
 ; CHECK-NOT: smin
 ; CHECK-NOT: srem
 ; CHECK: br i1 %done.chosen
-define void @clamped(ptr addrspace(1) %a, ptr addrspace(1) %out, i64 %base, i32 %w, i32 %d, i64 %n) {
+define void @clamped(ptr addrspace(1) %a, ptr addrspace(1) %out, i64 %base, i32 %w, i32 %d, i64 %n) #0 {
 entry:
   %last = add i32 %w, -1
   br label %x
@@ -113,7 +115,7 @@ exit:
 ; CHECK: x.chosen:
 ; CHECK-NOT: select
 ; CHECK: %i.chosen = sext i32 %left.chosen to i64
-define void @wrap_negative(ptr addrspace(1) %a, ptr addrspace(1) %out, i64 %base, i32 %w, i64 %n) {
+define void @wrap_negative(ptr addrspace(1) %a, ptr addrspace(1) %out, i64 %base, i32 %w, i64 %n) #0 {
 entry:
   br label %x
 
@@ -143,7 +145,7 @@ exit:
 ; CHECK-LABEL: define void @not_an_address(
 ; CHECK-NOT: pieces
 ; CHECK: ret void
-define void @not_an_address(ptr addrspace(1) %out, i32 %w, i64 %n) {
+define void @not_an_address(ptr addrspace(1) %out, i32 %w, i64 %n) #0 {
 entry:
   br label %x
 
@@ -164,7 +166,7 @@ exit:
 ; CHECK-LABEL: define void @not_work_items(
 ; CHECK-NOT: pieces
 ; CHECK: ret void
-define void @not_work_items(ptr addrspace(1) %a, ptr addrspace(1) %out, i32 %w, i64 %n) {
+define void @not_work_items(ptr addrspace(1) %a, ptr addrspace(1) %out, i32 %w, i64 %n) #0 {
 entry:
   br label %x
 
@@ -185,11 +187,58 @@ exit:
   ret void
 }
 
+; For AVX-512: pieces shorter than two vectors of 16 floats run in a copy
+; whose loop asks the vectorizer for its tail under a mask; longer ones in
+; the plain copy.
+; CHECK-LABEL: define void @around_avx512(
+; CHECK: pieces.enter:
+; CHECK-NEXT: %piece.chosen = trunc i32 %piece to i1
+; CHECK-NEXT: br i1 %piece.chosen, label %pieces.chosen, label %x
+; CHECK: x:
+; CHECK-NEXT: %x.i = phi i64 [ %piece.lo, %pieces.enter ], [ %x.next, %x ]
+; CHECK: br i1 %done, label %pieces.next, label %x, !llvm.loop ![[$PLAIN:[0-9]+]]
+; CHECK: pieces.chosen:
+; CHECK-NEXT: %[[LENGTH:.*]] = sub i64 %piece.hi, %piece.lo
+; CHECK-NEXT: %piece.short = icmp ult i64 %[[LENGTH]], 32
+; CHECK-NEXT: br i1 %piece.short, label %x.chosen.short, label %x.chosen
+; CHECK: x.chosen:
+; CHECK-NEXT: %x.i.chosen = phi i64 [ %piece.lo, %pieces.chosen ], [ %x.next.chosen, %x.chosen ]
+; CHECK-NOT: urem
+; CHECK: br i1 %done.chosen, label %pieces.next, label %x.chosen, !llvm.loop ![[$PLAIN]]
+; CHECK: x.chosen.short:
+; CHECK-NEXT: %x.i.chosen.short = phi i64 [ %piece.lo, %pieces.chosen ], [ %x.next.chosen.short, %x.chosen.short ]
+; CHECK-NOT: urem
+; CHECK: br i1 %done.chosen.short, label %pieces.next, label %x.chosen.short, !llvm.loop ![[$MASKED:[0-9]+]]
+define void @around_avx512(ptr addrspace(3) %a, ptr addrspace(1) %out, i64 %n, i32 %lsize) #1 {
+entry:
+  br label %x
+
+x:
+  %x.i = phi i64 [ 0, %entry ], [ %x.next, %x ]
+  %lid = trunc i64 %x.i to i32
+  %lid1 = add i32 %lid, 1
+  %next = urem i32 %lid1, %lsize
+  %wide = zext i32 %next to i64
+  %p = getelementptr inbounds float, ptr addrspace(3) %a, i64 %wide
+  %v = load float, ptr addrspace(3) %p, align 4, !llvm.access.group !0
+  %q = getelementptr inbounds float, ptr addrspace(1) %out, i64 %x.i
+  store float %v, ptr addrspace(1) %q, align 4, !llvm.access.group !0
+  %x.next = add nuw nsw i64 %x.i, 1
+  %done = icmp eq i64 %x.next, %n
+  br i1 %done, label %exit, label %x, !llvm.loop !6
+
+exit:
+  ret void
+}
+
 declare i32 @llvm.smax.i32(i32, i32)
 declare i32 @llvm.smin.i32(i32, i32)
 
 ; CHECK: ![[$PIECES]] = distinct !{![[$PIECES]], ![[NOUNROLL:[0-9]+]]}
 ; CHECK: ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+; CHECK: ![[$PLAIN]] = distinct !{![[$PLAIN]], ![[PARALLEL:[0-9]+]]}
+; CHECK: ![[$MASKED]] = distinct !{![[$MASKED]], ![[PARALLEL]], ![[PREDICATE:[0-9]+]]}
+; CHECK: ![[PREDICATE]] = !{!"llvm.loop.vectorize.predicate.enable", i1 true}
 
 !0 = distinct !{}
 !1 = distinct !{!1, !5}
@@ -197,3 +246,7 @@ declare i32 @llvm.smin.i32(i32, i32)
 !3 = distinct !{!3, !5}
 !4 = distinct !{!4, !5}
 !5 = !{!"llvm.loop.parallel_accesses", !0}
+!6 = distinct !{!6, !5}
+
+attributes #0 = { "target-features"="+avx2" }
+attributes #1 = { "target-features"="+avx2,+avx512f" }
