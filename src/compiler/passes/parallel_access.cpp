@@ -55,15 +55,18 @@ void ParallelAccess::tag_memory(Instruction &i) const
 
 void ParallelAccess::tag_slot(Instruction &i, AccessKind kind) const { tag(i, kind); }
 
-MDNode *ParallelAccess::loop_metadata() const
+MDNode *ParallelAccess::loop_metadata(bool vectorized) const
 {
+    ConstantAsMetadata *one = ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(ctx), 1));
     Metadata *parallel[] = {MDString::get(ctx, "llvm.loop.parallel_accesses"), group};
-    Metadata *once[] = {MDString::get(ctx, "llvm.loop.interleave.count"),
-                        ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(ctx), 1))};
+    Metadata *once[] = {MDString::get(ctx, "llvm.loop.interleave.count"), one};
     Metadata *no_runtime_unroll[] = {MDString::get(ctx, "llvm.loop.unroll.runtime.disable")};
+    Metadata *scalar[] = {MDString::get(ctx, "llvm.loop.vectorize.width"), one};
     auto *temporary = MDNode::getTemporary(ctx, {}).release();
-    Metadata *items[] = {temporary, MDNode::get(ctx, parallel), MDNode::get(ctx, once),
-                         MDNode::get(ctx, no_runtime_unroll)};
+    SmallVector<Metadata *, 5> items = {temporary, MDNode::get(ctx, parallel),
+                                        MDNode::get(ctx, once), MDNode::get(ctx, no_runtime_unroll)};
+    if (!vectorized)
+        items.push_back(MDNode::get(ctx, scalar));
     MDNode *loop = MDNode::getDistinct(ctx, items);
     loop->replaceOperandWith(0, loop);
     MDNode::deleteTemporary(temporary);

@@ -115,8 +115,9 @@ class ParallelAccess {
     // parallel, not interleaved (a vector loop interleaved 4 times needs
     // 64 work-items per row before it runs at all) and not unrolled at run
     // time (a row is a few vector iterations; unrolling every region's
-    // loops made a third of the back end's time).
-    llvm::MDNode *loop_metadata() const;
+    // loops made a third of the back end's time). Not `vectorized`: also
+    // kept scalar (`llvm.loop.vectorize.width` 1).
+    llvm::MDNode *loop_metadata(bool vectorized = true) const;
 
   private:
     void tag(llvm::Instruction &i, AccessKind kind) const;

@@ -401,7 +401,12 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
         Value *x_more = b.CreateICmpULT(lx_next, x_end, p + "x.more");
         Value *ly_next = b.CreateNUWAdd(ly, b.getInt64(1), p + "ly.next");
         Value *y_more = b.CreateICmpULT(ly_next, ls[1], p + "y.more");
-        b.CreateCondBr(x_more, x, x_done)->setMetadata(LLVMContext::MD_loop, access.loop_metadata());
+        // A kernel contiguous along y keeps this nest (groups more than
+        // one work-item wide) scalar: along x its every access is a gather
+        // or a scatter, no faster than one work-item at a time, and that
+        // vector code was half the back end's time on SHOC's Stencil2D.
+        b.CreateCondBr(x_more, x, x_done)
+            ->setMetadata(LLVMContext::MD_loop, access.loop_metadata(!columns));
         b.SetInsertPoint(x_done);
         // The y and z loops are never unrolled: a copy of a row loop is a
         // copy of its vector, remainder and epilogue loops, for rows that

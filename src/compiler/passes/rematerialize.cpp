@@ -1,6 +1,7 @@
 // `ferrocl-rematerialize`: in a function cut at barriers, each use of a
 // value that is cheap to compute again (work-item ids and sizes, integer
-// arithmetic and addresses built from them, constants and the parameters)
+// arithmetic and addresses built from them, calls of helpers that are such
+// arithmetic on their arguments, constants and the parameters)
 // in a block other than its own gets its own copy of the computation
 // (`__fcl.rm.N`), just before the use.
 //
@@ -38,6 +39,29 @@ bool is_size_divisor(const Value *d)
     return is_size_query(d);
 }
 
+// Instructions in a helper's body that a call of it copies at most.
+constexpr size_t MAX_HELPER = 16;
+
+// Whether `f` is a function of its arguments alone whose body is one block
+// of cheap operations (SHOC's ToGlobalRow, `gid * lsz + lid`, and
+// ToFlatHaloedIdx): a call of it is as cheap as they are. The front end
+// leaves such helpers uninlined until the back end; read from the frame,
+// SHOC Stencil2D's row and column made each of its loads of `data` a
+// gather.
+bool cheap_helper(const Function *f)
+{
+    if (!f || f->isDeclaration() || f->isVarArg() || f->size() != 1 ||
+        f->getEntryBlock().size() > MAX_HELPER)
+        return false;
+    for (const Instruction &i : f->getEntryBlock()) {
+        bool cheap = isa<ReturnInst>(i) || isa<ICmpInst>(i) || isa<SelectInst>(i) ||
+                     is_cheap_operation(i);
+        if (!cheap)
+            return false;
+    }
+    return true;
+}
+
 // Operations whose results a block can compute again.
 bool cheap_shape(const Instruction &i)
 {
@@ -52,6 +76,8 @@ bool cheap_shape(const Instruction &i)
     if (i.getOpcode() == Instruction::URem || i.getOpcode() == Instruction::SRem)
         return is_size_divisor(i.getOperand(1));
     if (const auto *call = dyn_cast<CallInst>(&i)) {
+        if (cheap_helper(call->getCalledFunction()))
+            return true;
         // A work-item function with constant arguments.
         const Function *f = called_function(i);
         if (!f || !is_work_item_function(f->getName()))

@@ -4,7 +4,8 @@
 ; across its barrier: each region's work-group entry first asks whether the
 ; group is one work-item wide, and if so runs a y loop innermost, marked
 ; parallel like the x loop (lx 0, the work-item's linear id lz * ly + ly);
-; otherwise the z, y, x nest as for any kernel. SHOC's Stencil2D runs
+; otherwise the z, y, x nest as for any kernel, kept scalar (along x its
+; accesses are gathers and scatters). SHOC's Stencil2D runs
 ; groups of 1x256. The entry says y is the inner dimension, so groups the
 ; runtime sizes itself take that shape.
 
@@ -25,7 +26,9 @@
 ; CHECK: attributes [[ENTRY]] = { "ferrocl-frame-size"="{{[0-9]+}}" "ferrocl-inner-dimension"="1" }
 ; CHECK: [[CY]] = distinct !{[[CY]], [[PARALLEL:![0-9]+]],
 ; CHECK: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses",
-; CHECK: [[X]] = distinct !{[[X]], [[PARALLEL]],
+; CHECK-NOT: llvm.loop.vectorize.width
+; CHECK: [[X]] = distinct !{[[X]], [[PARALLEL]], {{.*}}, [[SCALAR:![0-9]+]]}
+; CHECK: [[SCALAR]] = !{!"llvm.loop.vectorize.width", i32 1}
 
 define spir_kernel void @columns(ptr addrspace(1) %out, ptr addrspace(1) %in, i64 %w) {
 entry:

@@ -60,5 +60,47 @@ last:
   ret void
 }
 
+; A call of a helper that is arithmetic on its arguments alone (SHOC
+; Stencil2D's ToGlobalCol, `gid * lsz + lid`) is copied like the arithmetic;
+; one that reads memory is not.
+; CHECK-LABEL: define spir_kernel void @helper(
+; CHECK: after:
+; CHECK-NEXT: %__fcl.rm.[[L:[0-9]+]] = call i64 @_Z12get_local_idj(i32 0)
+; CHECK-NEXT: %__fcl.rm.[[T:[0-9]+]] = trunc i64 %__fcl.rm.[[L]] to i32
+; CHECK-NEXT: %__fcl.rm.[[C:[0-9]+]] = call i32 @to_global(i32 %g, i32 16, i32 %__fcl.rm.[[T]])
+; CHECK-NEXT: %__fcl.rm.[[W:[0-9]+]] = sext i32 %__fcl.rm.[[C]] to i64
+; CHECK-NEXT: %__fcl.rm.[[P:[0-9]+]] = getelementptr inbounds float, ptr addrspace(1) %out, i64 %__fcl.rm.[[W]]
+; CHECK-NEXT: store float 1.000000e+00, ptr addrspace(1) %__fcl.rm.[[P]]
+; CHECK-NEXT: store i32 %r, ptr addrspace(1) %out
+define spir_kernel void @helper(ptr addrspace(1) %out, i32 %g) {
+entry:
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %t = trunc i64 %l to i32
+  %col = call i32 @to_global(i32 %g, i32 16, i32 %t)
+  %wide = sext i32 %col to i64
+  %p = getelementptr inbounds float, ptr addrspace(1) %out, i64 %wide
+  %r = call i32 @reads(ptr addrspace(1) %out, i32 %t)
+  br label %bar
+bar:
+  call void @_Z7barrierj(i32 1)
+  br label %after
+after:
+  store float 1.0, ptr addrspace(1) %p
+  store i32 %r, ptr addrspace(1) %out
+  ret void
+}
+
+define i32 @to_global(i32 %group, i32 %size, i32 %id) {
+  %base = mul nsw i32 %group, %size
+  %at = add nsw i32 %base, %id
+  ret i32 %at
+}
+
+define i32 @reads(ptr addrspace(1) %p, i32 %i) {
+  %v = load i32, ptr addrspace(1) %p
+  %s = add i32 %v, %i
+  ret i32 %s
+}
+
 declare void @_Z7barrierj(i32)
 declare i64 @_Z12get_local_idj(i32)
