@@ -160,6 +160,14 @@ struct FullMaskedStoresAsStoresPass : llvm::PassInfoMixin<FullMaskedStoresAsStor
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-fold-tails-of-copies`: on AVX-512 hosts, work-item loops that
+// only move memory run their last, partial vector under a mask
+// (fold_tails_of_copies.cpp); the back end runs it where its vectorizer
+// starts.
+struct FoldTailsOfCopiesPass : llvm::PassInfoMixin<FoldTailsOfCopiesPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-address-ors-as-adds`: `or disjoint` of a constant that indexes
 // memory as the `add nuw nsw` it equals, which the code generator folds
 // into addresses (address_ors_as_adds.cpp); the back end runs it at its end.

@@ -100,6 +100,7 @@ const struct {
     {"ferrocl-uniform-ifs-as-selects", add_function<UniformIfsAsSelectsPass>},
     {"ferrocl-chosen-operands-behind-branches", add_function<ChosenOperandsBehindBranchesPass>},
     {"ferrocl-address-ors-as-adds", add_function<AddressOrsAsAddsPass>},
+    {"ferrocl-fold-tails-of-copies", add_function<FoldTailsOfCopiesPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -175,6 +176,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(UniformLoadsBeforeRowsPass());
             fpm.addPass(UniformIfsAsSelectsPass());
             fpm.addPass(LatencyBoundWorkItemsPass());
+            fpm.addPass(FoldTailsOfCopiesPass());
         }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.
