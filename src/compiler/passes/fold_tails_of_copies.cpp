@@ -16,6 +16,7 @@
 // (float4 rows of 256) took 4x the time.
 #include "parallel_access.h"
 #include "passes.h"
+#include "wide_vector_code.h"
 #include "work_item_intervals.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -70,17 +71,18 @@ bool only_moves_memory(const Loop *l, ScalarEvolution &se)
 
 PreservedAnalyses FoldTailsOfCopiesPass::run(Function &f, FunctionAnalysisManager &fam)
 {
-    if (f.isDeclaration() || !fold_tails_under_masks(f))
+    if (f.isDeclaration() || !compiled_for_avx512(f))
         return PreservedAnalyses::all();
     LoopInfo &loops = fam.getResult<LoopAnalysis>(f);
     ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
     bool changed = false;
     for (Loop *l : loops.getLoopsInPreorder()) {
-        if (l->getNumBlocks() != 1 || !is_work_item_loop(l) || !l->getLoopLatch() ||
+        // (A loop of one block is its own latch.)
+        if (l->getNumBlocks() != 1 || !is_work_item_loop(l) ||
             getBooleanLoopAttribute(l, "llvm.loop.vectorize.predicate.enable") ||
             !only_moves_memory(l, se))
             continue;
-        fold_tail_under_mask(l->getLoopLatch()->getTerminator());
+        fold_tail_under_mask(l->getHeader()->getTerminator());
         changed = true;
     }
     if (!changed)

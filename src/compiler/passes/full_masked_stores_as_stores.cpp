@@ -18,6 +18,7 @@
 // `ferrocl-skip-idle-masked-accesses`, which then makes the masked store
 // of a rarely active mask only when some lane is on.
 #include "passes.h"
+#include "wide_vector_code.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
@@ -43,14 +44,10 @@ bool slow_masked_stores(const Function &f)
     Attribute cpu_attribute = f.getFnAttribute("target-cpu");
     std::string cpu = cpu_attribute.isValid() ? cpu_attribute.getValueAsString().str()
                                               : sys::getHostCPUName().str();
-    Attribute features_attribute = f.getFnAttribute("target-features");
-    bool avx512 = features_attribute.isValid()
-                      ? features_attribute.getValueAsString().contains("+avx512f")
-                      : sys::getHostCPUFeatures().lookup("avx512f");
     StringRef name(cpu);
     bool amd_before_zen4 = name == "znver1" || name == "znver2" || name == "znver3" ||
                            name.starts_with("bdver") || name.starts_with("btver");
-    return amd_before_zen4 && !avx512;
+    return amd_before_zen4 && !compiled_for_avx512(f);
 }
 
 // `store` as `if (all lanes on) plain store; else masked store`.

@@ -41,6 +41,7 @@
 // A remainder whose divisor is 0 (poison, or guard_division.cpp's 1) is
 // never the index's: `index < d` fails.
 #include "passes.h"
+#include "wide_vector_code.h"
 #include "work_item_intervals.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -248,7 +249,7 @@ void rewrite(Shape &s, ScalarEvolution &se, const DataLayout &dl)
     };
     ValueToValueMapTy map, short_map;
     copy_without_choices(map, ".chosen");
-    bool short_copy = fold_tails_under_masks(*header->getParent());
+    bool short_copy = compiled_for_avx512(*header->getParent());
     if (short_copy) {
         copy_without_choices(short_map, ".chosen.short");
         fold_tail_under_mask(cast<BasicBlock>(short_map[latch])->getTerminator());

@@ -78,6 +78,14 @@ SubtargetFeatures host_features()
     return features;
 }
 
+bool compiled_for_avx512(const Function &f)
+{
+    Attribute features = f.getFnAttribute("target-features");
+    if (features.isValid())
+        return features.getValueAsString().contains("+avx512f");
+    return sys::getHostCPUFeatures().lookup("avx512f");
+}
+
 unsigned host_vector_bits()
 {
     static const unsigned bits = ask_host_vector_bits();

@@ -7,6 +7,7 @@
 
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/Function.h>
 #include <llvm/TargetParser/SubtargetFeature.h>
 
 namespace ferrocl {
@@ -21,6 +22,11 @@ unsigned host_vector_bits();
 // The host's CPU features as the back end's -march=native gives them
 // (each of LLVM's host features, on or off).
 llvm::SubtargetFeatures host_features();
+
+// Whether `f` is compiled for a CPU with AVX-512: by its own
+// "target-features" where it has them (the pass tests), else the host's,
+// which the back end compiles for (-march=native).
+bool compiled_for_avx512(const llvm::Function &f);
 
 // True when, in `blocks`, the arithmetic and memory accesses on vectors of
 // `bits` or more outnumber, element by element, those on narrower vectors

@@ -243,19 +243,9 @@ void copy_blocks(ArrayRef<BasicBlock *> blocks, const Twine &suffix, ValueToValu
     remapInstructionsInBlocks(copies, map);
 }
 
-bool fold_tails_under_masks(const Function &f)
-{
-    // The function's own target features where it has them (the pass
-    // tests), else the host's, which the back end compiles for.
-    Attribute features = f.getFnAttribute("target-features");
-    if (features.isValid())
-        return features.getValueAsString().contains("+avx512f");
-    return host_vector_bits() >= 512;
-}
-
 void fold_tail_under_mask(Instruction *latch_branch)
 {
-    if (!fold_tails_under_masks(*latch_branch->getFunction()))
+    if (!compiled_for_avx512(*latch_branch->getFunction()))
         return;
     LLVMContext &ctx = latch_branch->getContext();
     SmallVector<Metadata *, 8> items = {nullptr};

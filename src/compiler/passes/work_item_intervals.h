@@ -128,11 +128,8 @@ void copy_blocks(llvm::ArrayRef<llvm::BasicBlock *> blocks, const llvm::Twine &s
 // loads and stores cost what plain ones do. For the loops of short pieces:
 // Rodinia hotspot's rows of 16 cut at a clamped neighbour left an inner
 // piece of 14 work-items, which ran as a vector of 8 and 6 work-items one
-// at a time. The loop gets a loop ID of its own.
+// at a time. The loop gets a loop ID of its own. Nothing where the
+// function is not compiled for AVX-512 (compiled_for_avx512).
 void fold_tail_under_mask(llvm::Instruction *latch_branch);
-
-// Whether fold_tail_under_mask asks for it in `f`: where `f` is compiled
-// for AVX-512.
-bool fold_tails_under_masks(const llvm::Function &f);
 
 } // namespace ferrocl
