@@ -85,14 +85,7 @@ PreservedAnalyses FoldTailsOfCopiesPass::run(Function &f, FunctionAnalysisManage
         fold_tail_under_mask(l->getHeader()->getTerminator());
         changed = true;
     }
-    if (!changed)
-        return PreservedAnalyses::all();
-    // Only loop IDs changed.
-    PreservedAnalyses kept;
-    kept.preserveSet<CFGAnalyses>();
-    kept.preserve<LoopAnalysis>();
-    kept.preserve<ScalarEvolutionAnalysis>();
-    return kept;
+    return kept_after_loop_hints(changed);
 }
 
 } // namespace ferrocl

@@ -168,6 +168,13 @@ struct FoldTailsOfCopiesPass : llvm::PassInfoMixin<FoldTailsOfCopiesPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-strided-loops-scalar`: a kernel's own loop whose accesses would
+// all be gathers and scatters, computing little, is kept scalar
+// (strided_loops_scalar.cpp); the back end runs it before the vectorizer.
+struct StridedLoopsScalarPass : llvm::PassInfoMixin<StridedLoopsScalarPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-address-ors-as-adds`: `or disjoint` of a constant that indexes
 // memory as the `add nuw nsw` it equals, which the code generator folds
 // into addresses (address_ors_as_adds.cpp); the back end runs it at its end.

@@ -101,6 +101,7 @@ const struct {
     {"ferrocl-chosen-operands-behind-branches", add_function<ChosenOperandsBehindBranchesPass>},
     {"ferrocl-address-ors-as-adds", add_function<AddressOrsAsAddsPass>},
     {"ferrocl-fold-tails-of-copies", add_function<FoldTailsOfCopiesPass>},
+    {"ferrocl-strided-loops-scalar", add_function<StridedLoopsScalarPass>},
 };
 
 // A parsed pipeline as text again (PassBuilder parses nested pipelines
@@ -177,6 +178,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(UniformIfsAsSelectsPass());
             fpm.addPass(LatencyBoundWorkItemsPass());
             fpm.addPass(FoldTailsOfCopiesPass());
+            fpm.addPass(StridedLoopsScalarPass());
         }
     });
     // LLVM 19 has no hook at the vectorizer's end: at the pipeline's end.

@@ -260,4 +260,15 @@ void fold_tail_under_mask(Instruction *latch_branch)
     latch_branch->setMetadata(LLVMContext::MD_loop, id);
 }
 
+PreservedAnalyses kept_after_loop_hints(bool changed)
+{
+    if (!changed)
+        return PreservedAnalyses::all();
+    PreservedAnalyses kept;
+    kept.preserveSet<CFGAnalyses>();
+    kept.preserve<LoopAnalysis>();
+    kept.preserve<ScalarEvolutionAnalysis>();
+    return kept;
+}
+
 } // namespace ferrocl

@@ -132,4 +132,8 @@ void copy_blocks(llvm::ArrayRef<llvm::BasicBlock *> blocks, const llvm::Twine &s
 // function is not compiled for AVX-512 (compiled_for_avx512).
 void fold_tail_under_mask(llvm::Instruction *latch_branch);
 
+// What a pass that changed at most loop IDs (vectorizer hints) keeps: all
+// when `changed` is false, else the CFG, loops and scalar evolution.
+llvm::PreservedAnalyses kept_after_loop_hints(bool changed);
+
 } // namespace ferrocl
