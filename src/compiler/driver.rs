@@ -412,9 +412,11 @@ fn front_end(
 fn front_end_passes(options: &str) -> String {
     // C99 inline definitions link, integer division cannot trap, relaxed
     // division by a variable keeps its precision, __local variables are
-    // one per worker thread (passes/).
+    // one per worker thread, volatile __local accesses are plain
+    // (passes/).
     let mut passes = "ferrocl-inline-definitions,ferrocl-guard-division,\
-                      ferrocl-exact-division,ferrocl-thread-local-locals"
+                      ferrocl-exact-division,ferrocl-thread-local-locals,\
+                      ferrocl-local-volatiles-as-plain"
         .to_string();
     // What the options ask of the kernels (passes/kernel_options.cpp).
     if !has_option(options, "-cl-kernel-arg-info") {

@@ -66,6 +66,12 @@ struct ThreadLocalLocalsPass : llvm::PassInfoMixin<ThreadLocalLocalsPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-local-volatiles-as-plain`: volatile accesses of __local memory
+// as plain ones (local_volatiles_as_plain.cpp).
+struct LocalVolatilesAsPlainPass : llvm::PassInfoMixin<LocalVolatilesAsPlainPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // The region pipeline (driver.rs REGIONS_PIPELINE), in its order.
 
 // The named metadata by which `ferrocl-inline-into-kernels` tells

@@ -35,6 +35,7 @@ const struct {
     {"ferrocl-guard-division", add<GuardDivisionPass>},
     {"ferrocl-exact-division", add<ExactDivisionPass>},
     {"ferrocl-thread-local-locals", add<ThreadLocalLocalsPass>},
+    {"ferrocl-local-volatiles-as-plain", add<LocalVolatilesAsPlainPass>},
     {"ferrocl-drop-kernel-arg-names", add<DropKernelArgNamesPass>},
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},
