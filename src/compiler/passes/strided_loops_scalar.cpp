@@ -24,6 +24,7 @@
 #include "work_item_intervals.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/LoopIterator.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/Instructions.h>
@@ -79,15 +80,17 @@ bool on_data(const Instruction &i, const SmallPtrSetImpl<const Value *> &data)
 // Whether vectorizing `l` would only turn its loads and stores into
 // gathers and scatters: every access scattered (or the same address each
 // iteration), and at most one operation on loaded data per access.
-bool only_scattered_accesses(Loop *l, ScalarEvolution &se)
+bool only_scattered_accesses(Loop *l, LoopInfo &loops, ScalarEvolution &se)
 {
     PredicatedScalarEvolution pse(se, *l);
     unsigned scattered = 0, accesses = 0, work = 0;
     SmallPtrSet<const Value *, 32> data;
-    // Blocks in the loop's order: a value is computed before its uses, but
+    // Blocks in reverse post-order: a value is seen before its uses, but
     // for the phis, which `data` then misses (a carried sum is one
     // operation an iteration either way).
-    for (BasicBlock *b : l->getBlocks())
+    LoopBlocksRPO order(l);
+    order.perform(&loops);
+    for (BasicBlock *b : order)
         for (Instruction &i : *b) {
             Value *address = getLoadStorePointerOperand(&i);
             if (address) {
@@ -153,7 +156,7 @@ PreservedAnalyses StridedLoopsScalarPass::run(Function &f, FunctionAnalysisManag
     bool changed = false;
     for (Loop *l : loops.getLoopsInPreorder()) {
         if (!l->isInnermost() || is_work_item_loop(l) || has_vectorize_hint(l) ||
-            !only_scattered_accesses(l, se))
+            !only_scattered_accesses(l, loops, se))
             continue;
         addStringMetadataToLoop(l, "llvm.loop.vectorize.width", 1);
         changed = true;
