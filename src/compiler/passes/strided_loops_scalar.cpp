@@ -128,23 +128,6 @@ bool only_scattered_accesses(Loop *l, LoopInfo &loops, ScalarEvolution &se)
     return scattered > 0 && work <= accesses;
 }
 
-// Whether `l` already says how it is to be vectorized.
-bool has_vectorize_hint(const Loop *l)
-{
-    MDNode *id = l->getLoopID();
-    if (!id)
-        return false;
-    for (unsigned k = 1; k < id->getNumOperands(); k++) {
-        const auto *item = dyn_cast<MDNode>(id->getOperand(k));
-        const auto *name = item && item->getNumOperands() > 0
-                               ? dyn_cast<MDString>(item->getOperand(0))
-                               : nullptr;
-        if (name && name->getString().starts_with("llvm.loop.vectorize."))
-            return true;
-    }
-    return false;
-}
-
 } // namespace
 
 PreservedAnalyses StridedLoopsScalarPass::run(Function &f, FunctionAnalysisManager &fam)
@@ -155,7 +138,10 @@ PreservedAnalyses StridedLoopsScalarPass::run(Function &f, FunctionAnalysisManag
     ScalarEvolution &se = fam.getResult<ScalarEvolutionAnalysis>(f);
     bool changed = false;
     for (Loop *l : loops.getLoopsInPreorder()) {
-        if (!l->isInnermost() || is_work_item_loop(l) || has_vectorize_hint(l) ||
+        // (A loop whose ID already says how to vectorize it, a user's
+        // pragma or LLVM's mark of a vectorized loop, is left as it says.)
+        if (!l->isInnermost() || is_work_item_loop(l) ||
+            hasVectorizeTransformation(l) != TM_Unspecified ||
             !only_scattered_accesses(l, loops, se))
             continue;
         addStringMetadataToLoop(l, "llvm.loop.vectorize.width", 1);
