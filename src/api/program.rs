@@ -54,7 +54,8 @@ fn check_notify(pfn_notify: BuildNotify, user_data: *mut c_void) -> Result<(), c
 /// object's or library's, else nothing.
 fn program_binary(p: &Program) -> Vec<u8> {
     if let Some(exe) = p.executable() {
-        return exe.binary.clone();
+        // The back end's code (waiting for it); none if it failed.
+        return exe.code().map_or_else(|_| Vec::new(), |c| c.binary.clone());
     }
     p.object().map_or_else(Vec::new, |o| o.binary())
 }
@@ -350,7 +351,9 @@ cl_entry! {
             // "The total amount of storage, in bytes, used by program
             // variables in the global address space": 0 until built.
             CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => {
-                info(&p.executable().map_or(0, |e| e.global_variables_size))
+                info(&p.executable().map_or(0, |e| {
+                    e.code().map_or(0, |c| c.global_variables_size)
+                }))
             }
             _ => Err(CL_INVALID_VALUE),
         }?;

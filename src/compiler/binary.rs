@@ -22,6 +22,7 @@
 //! (cheap, and what dlopen trusts). Earlier versions carried no checksum,
 //! so they are refused (CL_INVALID_BINARY; the cache rebuilds them).
 
+use super::code::{Code, PendingCode};
 use super::{abi, driver, ArgSpace, Executable, KernelArg, KernelInfo, Object, ObjectKind};
 
 /// The symbol holding the bytes of a program's program-scope global
@@ -263,13 +264,13 @@ fn parse_kernels<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<KernelI
     Some(kernels)
 }
 
-/// Loads the shared object at `path` and resolves each kernel's entry.
+/// Loads the shared object at `path` (whose binary is `binary`) and
+/// resolves the entry of each of `kernels`.
 pub fn load_so(
-    kernels: Vec<KernelInfo>,
+    kernels: &[KernelInfo],
     binary: Vec<u8>,
     path: &std::path::Path,
-    log: String,
-) -> Result<Executable, String> {
+) -> Result<Code, String> {
     // SAFETY: the object is one ferrocl compiled; it has no initialisers
     // that could misbehave (built with -nostartfiles).
     let lib: libloading::Library = unsafe {
@@ -279,7 +280,7 @@ pub fn load_so(
     .into();
     let mut entries = Vec::new();
     let mut group_entries = Vec::new();
-    for k in &kernels {
+    for k in kernels {
         let sym = format!("{}{}\0", abi::ENTRY_PREFIX, k.name);
         // SAFETY: the entry has the ABI's signature (passes/work_item_entries.cpp).
         let f: abi::WorkItemEntry = unsafe {
@@ -299,26 +300,33 @@ pub fn load_so(
         };
         group_entries.push(group);
     }
-    let mut exe = Executable::with_group_entries(kernels, binary, entries, group_entries);
     let size_symbol = format!("{}\0", GLOBAL_VARIABLES_SIZE_SYMBOL);
     // SAFETY: the symbol, where the program defines it, is an i64
     // (passes/global_variables_size.cpp); programs built before it
     // existed have none.
-    if let Ok(size) = unsafe { lib.get::<*const u64>(size_symbol.as_bytes()) } {
+    let global_variables_size = match unsafe { lib.get::<*const u64>(size_symbol.as_bytes()) } {
         // SAFETY: as above: the symbol's address is that of the i64.
-        exe.global_variables_size = unsafe { **size } as usize;
-    }
-    exe.library = Some(lib);
-    exe.log = log;
-    Ok(exe)
+        Ok(size) => (unsafe { **size }) as usize,
+        Err(_) => 0,
+    };
+    Ok(Code::new(
+        binary,
+        entries,
+        group_entries,
+        Some(lib),
+        global_variables_size,
+    ))
 }
 
 /// clCreateProgramWithBinary and the cache: a binary back to an executable.
 pub fn load(bin: &[u8]) -> Result<Executable, String> {
     let (kernels, so) = decode(bin)?;
-    driver::with_temp_file("program.so", so, |p| {
-        load_so(kernels, bin.to_vec(), p, String::new())
-    })?
+    let code = driver::with_temp_file("program.so", so, |p| load_so(&kernels, bin.to_vec(), p))??;
+    Ok(Executable::new(
+        kernels,
+        PendingCode::ready(Ok(code)),
+        String::new(),
+    ))
 }
 
 /// Compiled objects and libraries: b"FERROCLO", u32 format version, one

@@ -3,13 +3,15 @@
 //! and the system linker through it for the shared object.
 
 use super::{
-    binary, blocks, inprocess, object_cache, Executable, KernelInfo, Linked, Object, ObjectKind,
+    binary, blocks, code, inprocess, object_cache, Code, Executable, KernelInfo, Linked, Object,
+    ObjectKind,
 };
+use code::PendingCode;
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// The builtins library (builtins/), compiled by build.rs.
@@ -62,8 +64,8 @@ fn clang() -> Result<&'static Path, BuildError> {
         })
 }
 
-/// A directory removed when dropped.
-struct TempDir(PathBuf);
+/// A directory removed when dropped, unless `detach` handed it on.
+struct TempDir(PathBuf, AtomicBool);
 
 impl TempDir {
     fn new() -> std::io::Result<TempDir> {
@@ -76,7 +78,7 @@ impl TempDir {
             let p =
                 std::env::temp_dir().join(format!("ferrocl-{}-{n}-{nanos}", std::process::id()));
             match std::fs::create_dir(&p) {
-                Ok(()) => return Ok(TempDir(p)),
+                Ok(()) => return Ok(TempDir(p, AtomicBool::new(false))),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e),
             }
@@ -88,9 +90,18 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         // FERROCL_SAVE_TEMPS keeps each build's files (source, IR at each
         // step, shared object) for whoever works on the compiler.
-        if std::env::var_os("FERROCL_SAVE_TEMPS").is_none() {
+        if std::env::var_os("FERROCL_SAVE_TEMPS").is_none() && !self.1.load(Ordering::Relaxed) {
             let _ = std::fs::remove_dir_all(&self.0);
         }
+    }
+}
+
+impl TempDir {
+    /// The same directory, which the returned value now removes (a job
+    /// that outlives this one's owner takes it).
+    fn detach(&self) -> TempDir {
+        self.1.store(true, Ordering::Relaxed);
+        TempDir(self.0.clone(), AtomicBool::new(false))
     }
 }
 
@@ -278,7 +289,7 @@ pub fn compile_with(
     options: &str,
     entries: WorkItemEntries,
 ) -> Result<Executable, BuildError> {
-    compile_in(source, options, entries, None)
+    compile_in(source, options, entries, None, None)
 }
 
 /// `compile_with`, reusing the compiled code of the kernels in the cache
@@ -288,6 +299,7 @@ fn compile_in(
     options: &str,
     entries: WorkItemEntries,
     objects: Option<&Path>,
+    keep: Option<PathBuf>,
 ) -> Result<Executable, BuildError> {
     // Timed apart from the front end: once per process.
     let llvm = timed("in-process LLVM", inprocess::llvm);
@@ -303,7 +315,7 @@ fn compile_in(
                 }
             }
             let (text, log) = timed("front end", || front_end(dir, source, options, &[]))?;
-            back_end(dir, &text, log, entries, objects)
+            back_end(dir, &text, log, entries, objects, keep.clone())
         })
     })
 }
@@ -499,6 +511,7 @@ fn back_end(
     log: String,
     entries: WorkItemEntries,
     objects: Option<&Path>,
+    keep: Option<PathBuf>,
 ) -> Result<Executable, BuildError> {
     let clang = clang()?;
     let mut log = log;
@@ -522,41 +535,175 @@ fn back_end(
         let pruned = timed("builtins", || write_builtins(&ll2, &bc));
         (pruned, parts.join().unwrap_or_default())
     });
-    pruned?;
-    // Compiled, then linked: one clang run that does both starts its
-    // compile job as a process of its own.
-    let so = dir.0.join("program.so");
-    let compiled = timed("compile", || {
-        compile_objects(dir, clang, &ll2, &parts, &bc, objects)
-    })?;
-    let (mut ok, mut link_log) = (compiled.ok, compiled.log);
-    if ok {
-        (ok, link_log) = timed("link", || link_objects(clang, dir, &compiled.objects, &so))?;
-    }
-    if compiled.reused > 0 {
+    let unresolved = pruned?;
+    let job = BackEnd::new(dir, clang, ll2, parts, bc, objects, keep);
+    if job.reused > 0 {
         let _ = writeln!(
             log,
             "ferrocl: note: the compiled code of {} of the program's {} parts (a part per \
              kernel) was reused from an earlier build",
-            compiled.reused,
-            compiled.objects.len()
+            job.reused,
+            job.objects.len()
         );
     }
-    if !ok {
-        let missing = undefined_builtins(&link_log);
-        let mut full = log;
-        if missing.is_empty() {
-            full.push_str("ferrocl: the back end failed:\n");
-            full.push_str(&link_log);
-        } else {
-            full.push_str(&missing.join("\n"));
-            full.push('\n');
-        }
-        return Err(BuildError::Failed(full));
+    // In the background only what cannot fail for the program's sake: a
+    // module whose every call the builtins define (pruning found all) and
+    // that the verifier passed. A call to something undefined is reported
+    // by the build, with the linker's words, as before. Not the process's
+    // first back end (code::background_allowed says why).
+    if unresolved == Some(0) && !job.todo.is_empty() && code::background_allowed() {
+        let pending = PendingCode::new();
+        let (owned, names) = (dir.detach(), kernels.clone());
+        code::in_background(&pending, move || {
+            timed("back end (background)", || job.run(&owned, &names))
+        });
+        return Ok(Executable::new(kernels, pending, log));
     }
-    let so_bytes = std::fs::read(&so).map_err(|e| io_err("reading the shared object", e))?;
-    let bin = binary::encode(&kernels, &so_bytes);
-    timed("load", || binary::load_so(kernels, bin, &so, log)).map_err(BuildError::Failed)
+    let ran = timed("back end", || job.run(dir, &kernels));
+    code::back_end_ran();
+    match ran {
+        Ok(code) => Ok(Executable::new(kernels, PendingCode::ready(Ok(code)), log)),
+        Err(why) => Err(BuildError::Failed(log + &why)),
+    }
+}
+
+/// The back end's work after the module is ready and pruned: its parts
+/// compiled (those the cache lacks), linked, loaded.
+struct BackEnd {
+    clang: &'static Path,
+    module: PathBuf,
+    parts: Vec<PathBuf>,
+    builtins: PathBuf,
+    /// The object cache (object_cache.rs), when parts are kept there.
+    cache: Option<PathBuf>,
+    /// Each part's object file (the whole module's when there are no
+    /// parts), and its cache key.
+    objects: Vec<PathBuf>,
+    keys: Vec<Option<u128>>,
+    /// The parts to compile (the others' objects came from the cache).
+    todo: Vec<usize>,
+    reused: usize,
+    /// The program cache's file for the binary, once made.
+    keep: Option<PathBuf>,
+}
+
+impl BackEnd {
+    /// The job for the module `module` of `dir` and its `parts`, with the
+    /// objects that `cache` has already written.
+    fn new(
+        dir: &TempDir,
+        clang: &'static Path,
+        module: PathBuf,
+        parts: Vec<PathBuf>,
+        builtins: PathBuf,
+        cache: Option<&Path>,
+        keep: Option<PathBuf>,
+    ) -> BackEnd {
+        if parts.is_empty() {
+            return BackEnd {
+                clang,
+                module,
+                parts,
+                builtins,
+                cache: None,
+                objects: vec![dir.0.join("kernels.o")],
+                keys: vec![None],
+                todo: vec![0],
+                reused: 0,
+                keep,
+            };
+        }
+        let objects: Vec<PathBuf> = (0..parts.len())
+            .map(|i| dir.0.join(format!("part{i}.o")))
+            .collect();
+        // Each part's key, and the parts whose object the cache has.
+        let keys: Vec<Option<u128>> = parts
+            .iter()
+            .map(|p| cache.and_then(|_| std::fs::read(p).ok().map(|b| object_key(&b))))
+            .collect();
+        let mut todo = Vec::new();
+        for (i, key) in keys.iter().enumerate() {
+            let found = cache.zip(*key).and_then(|(c, k)| object_cache::find(c, k));
+            match found.map(|o| std::fs::write(&objects[i], o)) {
+                Some(Ok(())) => {}
+                _ => todo.push(i),
+            }
+        }
+        BackEnd {
+            clang,
+            module,
+            reused: parts.len() - todo.len(),
+            parts,
+            builtins,
+            cache: cache.map(Path::to_path_buf),
+            objects,
+            keys,
+            todo,
+            keep,
+        }
+    }
+
+    /// Compiles, links and loads, in `dir`, the code of `kernels`; the
+    /// back end's log when it fails.
+    fn run(&self, dir: &TempDir, kernels: &[KernelInfo]) -> Result<Code, String> {
+        let compiled = timed("compile", || self.compile(dir)).map_err(|e| e.log().to_string())?;
+        let (mut ok, mut link_log) = compiled;
+        let so = dir.0.join("program.so");
+        if ok {
+            (ok, link_log) = timed("link", || link_objects(self.clang, dir, &self.objects, &so))
+                .map_err(|e| e.log().to_string())?;
+        }
+        if !ok {
+            let missing = undefined_builtins(&link_log);
+            return Err(match missing.is_empty() {
+                true => format!("ferrocl: the back end failed:\n{link_log}"),
+                false => missing.join("\n") + "\n",
+            });
+        }
+        let so_bytes = std::fs::read(&so)
+            .map_err(|e| io_err("reading the shared object", e).log().to_string())?;
+        let bin = binary::encode(kernels, &so_bytes);
+        if let Some(file) = &self.keep {
+            keep_in_cache(file, &bin);
+        }
+        timed("load", || binary::load_so(kernels, bin, &so))
+    }
+
+    /// The compile step: each part to compile on the cores, or, without
+    /// parts, the whole module; the parts compiled kept in the object
+    /// cache. (Whether all compiled, the back end's messages.)
+    fn compile(&self, dir: &TempDir) -> Result<(bool, String), BuildError> {
+        if self.parts.is_empty() {
+            return back_end_compile(
+                self.clang,
+                dir,
+                &self.module,
+                &self.builtins,
+                &self.objects[0],
+            );
+        }
+        let results = compile_parts(&self.todo, |i| {
+            back_end_compile(
+                self.clang,
+                dir,
+                &self.parts[i],
+                &self.builtins,
+                &self.objects[i],
+            )
+        });
+        let (mut all_ok, mut logs) = (true, String::new());
+        for (&i, result) in self.todo.iter().zip(results) {
+            let (ok, log) = result?;
+            all_ok &= ok;
+            logs.push_str(&log);
+            if let (true, Some(c), Some(k)) = (ok, &self.cache, self.keys[i]) {
+                if let Ok(bytes) = std::fs::read(&self.objects[i]) {
+                    object_cache::keep(c, k, &bytes);
+                }
+            }
+        }
+        Ok((all_ok, logs))
+    }
 }
 
 /// The back end's link step: the objects `objects` to the shared object
@@ -633,78 +780,6 @@ fn split_kernels(dir: &TempDir, module: &Path) -> Vec<PathBuf> {
 
 /// At most this many parts when split per kernel (the splitter's limit).
 const MAX_KERNEL_PARTS: usize = 64;
-
-/// What the back end's compile step made.
-struct Compiled {
-    /// Whether every part compiled.
-    ok: bool,
-    /// The back end's messages.
-    log: String,
-    /// The object files, one per part.
-    objects: Vec<PathBuf>,
-    /// How many of them came from the cache, not compiled.
-    reused: usize,
-}
-
-/// The back end's compile step: each of `parts` on the cores, or, without
-/// parts, the whole module in `module`. With a cache directory `cache`,
-/// the parts compiled before are taken from it (object_cache.rs) and the
-/// others kept there.
-fn compile_objects(
-    dir: &TempDir,
-    clang: &Path,
-    module: &Path,
-    parts: &[PathBuf],
-    builtins: &Path,
-    cache: Option<&Path>,
-) -> Result<Compiled, BuildError> {
-    if parts.is_empty() {
-        let object = dir.0.join("kernels.o");
-        let (ok, log) = back_end_compile(clang, dir, module, builtins, &object)?;
-        return Ok(Compiled {
-            ok,
-            log,
-            objects: vec![object],
-            reused: 0,
-        });
-    }
-    let objects: Vec<PathBuf> = (0..parts.len())
-        .map(|i| dir.0.join(format!("part{i}.o")))
-        .collect();
-    // Each part's key, and the parts whose object the cache has.
-    let keys: Vec<Option<u128>> = parts
-        .iter()
-        .map(|p| cache.and_then(|_| std::fs::read(p).ok().map(|b| object_key(&b))))
-        .collect();
-    let mut todo = Vec::new();
-    for (i, key) in keys.iter().enumerate() {
-        let found = cache.zip(*key).and_then(|(c, k)| object_cache::find(c, k));
-        match found.map(|o| std::fs::write(&objects[i], o)) {
-            Some(Ok(())) => {}
-            _ => todo.push(i),
-        }
-    }
-    let results = compile_parts(&todo, |i| {
-        back_end_compile(clang, dir, &parts[i], builtins, &objects[i])
-    });
-    let (mut all_ok, mut logs) = (true, String::new());
-    for (&i, result) in todo.iter().zip(results) {
-        let (ok, log) = result?;
-        all_ok &= ok;
-        logs.push_str(&log);
-        if let (true, Some(c), Some(k)) = (ok, cache, keys[i]) {
-            if let Ok(bytes) = std::fs::read(&objects[i]) {
-                object_cache::keep(c, k, &bytes);
-            }
-        }
-    }
-    Ok(Compiled {
-        ok: all_ok,
-        log: logs,
-        reused: parts.len() - todo.len(),
-        objects,
-    })
-}
 
 /// One part's back-end compile: (success, the log).
 type PartCompiled = Result<(bool, String), BuildError>;
@@ -814,12 +889,13 @@ fn back_end_options() -> Vec<OsString> {
 /// Writes the builtins library for the module in `module` to `path`: when
 /// in process, only what the module needs of it (the back end links only
 /// that anyway, and reading all 11,000 functions of the library took most
-/// of a build), else all of it.
-fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
+/// of a build), else all of it. How many names the module needs that the
+/// library does not define, when pruned (None: the whole library).
+fn write_builtins(module: &Path, path: &Path) -> Result<Option<usize>, BuildError> {
     let library = builtins()?;
     if let Some(llvm) = inprocess::llvm() {
         match llvm.prune(module, path) {
-            inprocess::Pruned::Done => return Ok(()),
+            inprocess::Pruned::Done { unresolved } => return Ok(Some(unresolved)),
             // The tool would crash on it or reject it; in process it
             // must not get it.
             inprocess::Pruned::InvalidModule(log) => {
@@ -830,7 +906,8 @@ fn write_builtins(module: &Path, path: &Path) -> Result<(), BuildError> {
             inprocess::Pruned::Failed => {}
         }
     }
-    std::fs::write(path, library).map_err(|e| io_err("writing builtins", e))
+    std::fs::write(path, library).map_err(|e| io_err("writing builtins", e))?;
+    Ok(None)
 }
 
 /// Which kernels get a work-item entry that runs the kernel.
@@ -1089,7 +1166,15 @@ fn link_in(
         }));
     }
     let objects = default_cache_dir();
-    back_end(dir, &ir, log, WorkItemEntries::WhereRun, objects.as_deref()).map(Linked::Executable)
+    back_end(
+        dir,
+        &ir,
+        log,
+        WorkItemEntries::WhereRun,
+        objects.as_deref(),
+        None,
+    )
+    .map(Linked::Executable)
 }
 
 /// What the cache key covers besides source and options: the compiler
@@ -1178,16 +1263,35 @@ pub fn build_cached(
             return Ok(exe);
         }
     }
-    let exe = compile_in(source, options, WorkItemEntries::WhereRun, Some(dir))?;
-    // Written whole under a temporary name, then renamed: readers never
-    // see half a file. A cache that cannot be written is no error.
+    // The binary goes to the cache once the back end made it.
+    compile_in(
+        source,
+        options,
+        WorkItemEntries::WhereRun,
+        Some(dir),
+        Some(file),
+    )
+}
+
+/// Writes the program binary `binary` to the cache file `file`: whole
+/// under a temporary name, then renamed, so that readers never see half a
+/// file. A cache that cannot be written is no error.
+fn keep_in_cache(file: &Path, binary: &[u8]) {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {
+        return;
+    };
     if std::fs::create_dir_all(dir).is_ok() {
-        let tmp = dir.join(format!(".{:032x}.{}.tmp", h.0, std::process::id()));
-        if std::fs::write(&tmp, &exe.binary).is_ok() && std::fs::rename(&tmp, &file).is_err() {
+        let n = WRITES.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(
+            ".{}.{}.{n}.tmp",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        if std::fs::write(&tmp, binary).is_ok() && std::fs::rename(&tmp, file).is_err() {
             let _ = std::fs::remove_file(&tmp);
         }
     }
-    Ok(exe)
 }
 
 /// Writes `bytes` to a temporary file and calls `f` with its path.

@@ -52,8 +52,13 @@ type OpenFn = unsafe extern "C" fn(
     usize,
     *mut *mut c_char,
 ) -> *mut c_void;
-type PruneFn =
-    unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char, *mut *mut c_char) -> c_int;
+type PruneFn = unsafe extern "C" fn(
+    *mut c_void,
+    *const c_char,
+    *const c_char,
+    *mut usize,
+    *mut *mut c_char,
+) -> c_int;
 type FreeFn = unsafe extern "C" fn(*mut c_char);
 type VerifyEachFn = unsafe extern "C" fn(c_int);
 type LldFn = unsafe extern "C" fn(c_int, *const *const c_char, *mut *mut c_char) -> c_int;
@@ -514,21 +519,22 @@ impl Llvm {
         let Some(handle) = slot.as_ref() else {
             return Pruned::Failed;
         };
-        let mut log = std::ptr::null_mut();
+        let (mut log, mut unresolved) = (std::ptr::null_mut(), 0);
         // SAFETY: an open library handle, used by one thread at a time (the
-        // lock is held); the strings for the call's duration; log taken
-        // below.
+        // lock is held); the strings for the call's duration; unresolved
+        // and log written by the call, log taken below.
         let status = unsafe {
             (self.library_prune)(
                 handle.0,
                 c_path(input).as_ptr(),
                 c_path(output).as_ptr(),
+                &mut unresolved,
                 &mut log,
             )
         };
         let log = self.take(log);
         match status {
-            0 => Pruned::Done,
+            0 => Pruned::Done { unresolved },
             2 => Pruned::InvalidModule(log),
             _ => Pruned::Failed,
         }
@@ -537,7 +543,9 @@ impl Llvm {
 
 /// What `Llvm::prune` did.
 pub enum Pruned {
-    Done,
+    /// Written; `unresolved` names the module needs are not the library's
+    /// (only the link finds them: libm's, or undefined).
+    Done { unresolved: usize },
     /// The module is not valid IR (the log says why): no back end can
     /// take it.
     InvalidModule(String),

@@ -884,8 +884,13 @@ void *ferrocl_llvm_library_open(size_t n, const char *const *data, const size_t 
 // -mlink-builtin-bitcode does, only-needed) gives the same module without
 // reading every function of the library. Not to be called for one library
 // from two threads at once. Returns 2 if the module is not valid IR.
-int ferrocl_llvm_library_prune(void *library, const char *input, const char *output, char **log)
+// *unresolved: how many of the names the module and those definitions
+// refer to the library does not define (intrinsics aside), which only the
+// link can find (libm's, or none: a call to an undefined function).
+int ferrocl_llvm_library_prune(void *library, const char *input, const char *output,
+                               size_t *unresolved, char **log)
 {
+    *unresolved = 0;
     std::string text;
     raw_string_ostream out(text);
     Library &lib = *static_cast<Library *>(library);
@@ -909,9 +914,14 @@ int ferrocl_llvm_library_prune(void *library, const char *input, const char *out
     while (!wanted.empty()) {
         std::vector<std::vector<GlobalValue *>> roots(n);
         for (const std::string &name : wanted) {
-            auto it = lib.defined_in.find(name);
-            if (it == lib.defined_in.end() || !asked.insert(name).second)
+            if (!asked.insert(name).second)
                 continue;
+            auto it = lib.defined_in.find(name);
+            if (it == lib.defined_in.end()) {
+                if (!StringRef(name).starts_with("llvm."))
+                    ++*unresolved;
+                continue;
+            }
             unsigned i = it->second;
             Module *file = lib.file(i, out);
             if (!file)

@@ -10,6 +10,7 @@
 pub mod abi;
 mod binary;
 pub mod blocks;
+mod code;
 mod driver;
 mod inprocess;
 mod object_cache;
@@ -18,6 +19,8 @@ mod pass_tests;
 #[cfg(test)]
 mod tests;
 
+pub use code::Code;
+use code::PendingCode;
 pub use driver::BuildError;
 
 use crate::cl::*;
@@ -261,23 +264,13 @@ pub struct KernelInfo {
     pub splittable: bool,
 }
 
-/// A built program, loaded and ready to run.
+/// A built program: its kernels now, its machine code once the back end
+/// made it (code.rs).
 pub struct Executable {
     pub kernels: Vec<KernelInfo>,
-    /// What CL_PROGRAM_BINARIES returns and clCreateProgramWithBinary takes.
-    pub binary: Vec<u8>,
-    entries: Vec<abi::WorkItemEntry>,
-    /// Per kernel, its work-group entry if it has one.
-    group_entries: Vec<Option<abi::WorkGroupEntry>>,
-    /// The loaded shared object the entries point into (None for
-    /// hand-assembled executables).
-    library: Option<libloading::Library>,
+    code: PendingCode,
     /// The compiler's diagnostics (warnings) for a successful build.
     pub log: String,
-    /// Bytes of the program-scope global variables, which live in this
-    /// executable's own copy of the loaded object
-    /// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
-    pub global_variables_size: usize,
     /// Per kernel, nanoseconds one of its work-groups took in its last
     /// launch (0: not launched yet), whichever kernel object launched it:
     /// the scheduler's guess, at the next launch, of whether the groups are
@@ -359,59 +352,40 @@ pub fn check_options(options: &str) -> Result<(), String> {
 }
 
 impl Executable {
-    /// The work-item entry of kernel `index` in `kernels`.
-    pub fn entry(&self, index: usize) -> abi::WorkItemEntry {
-        self.entries[index]
+    /// An executable of `kernels` whose code `code` makes.
+    pub fn new(kernels: Vec<KernelInfo>, code: PendingCode, log: String) -> Executable {
+        let group_pace = kernels.iter().map(|_| Default::default()).collect();
+        Executable {
+            kernels,
+            code,
+            log,
+            group_pace,
+        }
     }
 
-    /// The work-group entry of kernel `index`, if it has one (then the
-    /// executor calls it once per work-group instead of `entry` per
-    /// work-item).
-    pub fn group_entry(&self, index: usize) -> Option<abi::WorkGroupEntry> {
-        self.group_entries[index]
+    /// The machine code, once the back end made it (waiting for it if it
+    /// is still compiling); the back end's log if it failed.
+    pub fn code(&self) -> Result<&Code, &str> {
+        self.code.wait()
     }
 
-    /// Assembles an executable from its parts (the compiler's loader, and
-    /// tests that run hand-written entries): work-item entries only.
+    /// Assembles an executable from its parts (tests that run
+    /// hand-written entries): work-item entries only.
+    #[cfg(test)]
     pub fn from_parts(
         kernels: Vec<KernelInfo>,
         binary: Vec<u8>,
         entries: Vec<abi::WorkItemEntry>,
     ) -> Executable {
-        let none = vec![None; entries.len()];
-        Executable::with_group_entries(kernels, binary, entries, none)
-    }
-
-    /// `from_parts` with work-group entries.
-    pub fn with_group_entries(
-        kernels: Vec<KernelInfo>,
-        binary: Vec<u8>,
-        entries: Vec<abi::WorkItemEntry>,
-        group_entries: Vec<Option<abi::WorkGroupEntry>>,
-    ) -> Executable {
         assert_eq!(kernels.len(), entries.len());
-        assert_eq!(kernels.len(), group_entries.len());
-        let group_pace = kernels.iter().map(|_| Default::default()).collect();
-        Executable {
-            kernels,
-            binary,
-            entries,
-            group_entries,
-            library: None,
-            log: String::new(),
-            global_variables_size: 0,
-            group_pace,
-        }
+        let none = vec![None; entries.len()];
+        let code = Code::new(binary, entries, none, None, 0);
+        Executable::new(kernels, PendingCode::ready(Ok(code)), String::new())
     }
 
     /// An executable from a program binary (CL_PROGRAM_BINARIES).
     pub fn load(binary: &[u8]) -> Result<Executable, String> {
         binary::load(binary)
-    }
-
-    /// Whether this executable runs compiled code (not hand-made entries).
-    pub fn is_compiled(&self) -> bool {
-        self.library.is_some()
     }
 
     /// The application kernel named `name` (block kernels have no name the
@@ -426,11 +400,5 @@ impl Executable {
     /// kernels of device-side enqueue.
     pub fn visible_kernels(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.kernels.len()).filter(|&i| !blocks::is_block_kernel(&self.kernels[i].name))
-    }
-
-    /// The kernel whose work-item entry is at `address` (what
-    /// `__enqueue_kernel_*` receives for a block).
-    pub fn kernel_of_entry(&self, address: usize) -> Option<usize> {
-        self.entries.iter().position(|&e| e as usize == address)
     }
 }

@@ -115,7 +115,7 @@ fn vector_add_metadata_and_run() {
     let n: u32 = 6;
     let (pa, pb, pc) = (a.as_ptr(), b.as_ptr(), c.as_mut_ptr());
     let args = kernel_args![pa, pb, pc, p, n];
-    let entry = exe.entry(exe.kernel_index("vadd").unwrap());
+    let entry = exe.code().unwrap().entry(exe.kernel_index("vadd").unwrap());
     for g in 0..2 {
         let mut cx = ctx(8, 4, g);
         for l in 0..4 {
@@ -140,7 +140,7 @@ fn vector_add_metadata_and_run() {
     let mut scratch = [0i32; 4];
     let (po, ps) = (out.as_mut_ptr(), scratch.as_mut_ptr());
     let args = kernel_args![po, ps];
-    let entry = exe.entry(exe.kernel_index("sum").unwrap());
+    let entry = exe.code().unwrap().entry(exe.kernel_index("sum").unwrap());
     for g in 0..3 {
         let mut cx = ctx(3, 1, g);
         // SAFETY: as above.
@@ -158,7 +158,7 @@ fn build_options_marked_on_kernels() {
     assert!(!k.arg_info && k.denormals_are_zero);
     assert!(k.args.iter().all(|a| a.name.is_empty()));
     assert_eq!(k.args[0].type_name, "float*");
-    let loaded = Executable::load(&exe.binary).unwrap();
+    let loaded = Executable::load(&exe.code().unwrap().binary).unwrap();
     let l = &loaded.kernels[loaded.kernel_index("vadd").unwrap()];
     assert!(!l.arg_info && l.denormals_are_zero);
 }
@@ -189,7 +189,7 @@ fn options() {
     let args = kernel_args![px];
     let mut cx = ctx(1, 1, 0);
     // SAFETY: one global pointer argument.
-    unsafe { exe.entry(0)(args.as_ptr(), &mut cx) };
+    unsafe { exe.code().unwrap().entry(0)(args.as_ptr(), &mut cx) };
     assert_eq!(x, 7);
 }
 
@@ -234,8 +234,8 @@ fn binary_round_trip_and_cache() {
     let hot = t.elapsed();
     eprintln!("cold build {cold:?}, cached {hot:?}");
     assert!(hot < cold);
-    assert_eq!(again.binary, exe.binary);
-    let loaded = Executable::load(&exe.binary).unwrap();
+    assert_eq!(again.code().unwrap().binary, exe.code().unwrap().binary);
+    let loaded = Executable::load(&exe.code().unwrap().binary).unwrap();
     assert_eq!(loaded.kernels[0].name, "twice");
     assert_eq!(loaded.kernels[0].args[1].size, 4);
     let mut v = [3i32, 4];
@@ -253,7 +253,12 @@ fn binary_round_trip_and_cache() {
 fn damaged_cache_files_are_rebuilt() {
     let dir = std::env::temp_dir().join(format!("ferrocl-cache-damage-{}", std::process::id()));
     let src = "__kernel void thrice(__global int *p) { p[get_global_id(0)] *= 3; }";
-    let good = build_cached(src, "", Some(&dir)).unwrap().binary;
+    let good = build_cached(src, "", Some(&dir))
+        .unwrap()
+        .code()
+        .unwrap()
+        .binary
+        .clone();
     let file = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -383,7 +388,11 @@ fn run_range(
                     ..ctx(1, 1, 0)
                 };
                 if group_entry {
-                    let entry = exe.group_entry(k).expect("a work-group entry");
+                    let entry = exe
+                        .code()
+                        .unwrap()
+                        .group_entry(k)
+                        .expect("a work-group entry");
                     cx.frame = frame.start as *mut c_void;
                     cx.frame_end = frame.end as *mut c_void;
                     // SAFETY: args match the kernel's parameters; the frame
@@ -396,7 +405,7 @@ fn run_range(
                         for x in 0..local_size[0] {
                             cx.local_id = [x, y, z];
                             // SAFETY: as above.
-                            unsafe { exe.entry(k)(args.as_ptr(), &mut cx) };
+                            unsafe { exe.code().unwrap().entry(k)(args.as_ptr(), &mut cx) };
                         }
                     }
                 }
@@ -410,7 +419,14 @@ fn run_range(
 /// only where there is no work-group entry.
 fn run_as_executor(exe: &Executable, k: usize, args: &[*mut c_void], items: usize) {
     let range = ([items, 1, 1], [items, 1, 1], [0; 3]);
-    run_range(exe, k, args, 1, range, exe.group_entry(k).is_some());
+    run_range(
+        exe,
+        k,
+        args,
+        1,
+        range,
+        exe.code().unwrap().group_entry(k).is_some(),
+    );
 }
 
 #[test]
@@ -425,9 +441,13 @@ fn check_group_entries(options: &str, optimized: bool) {
     let exe = compile(LOOP_SRC, options).unwrap_or_else(|e| panic!("{}", e.log()));
     let index = |n| exe.kernel_index(n).unwrap();
     if optimized {
-        assert!(exe.group_entry(index("calls_helper")).is_some());
+        assert!(exe
+            .code()
+            .unwrap()
+            .group_entry(index("calls_helper"))
+            .is_some());
     }
-    assert!(exe.group_entry(index("no_args")).is_some());
+    assert!(exe.code().unwrap().group_entry(index("no_args")).is_some());
     for (name, want) in [
         ("all_ids", true),
         ("dyn_dim", true),
@@ -436,12 +456,20 @@ fn check_group_entries(options: &str, optimized: bool) {
     ] {
         let k = index(name);
         assert_eq!(exe.kernels[k].group_entry, want, "{name}");
-        assert_eq!(exe.group_entry(k).is_some(), want, "{name}");
+        assert_eq!(exe.code().unwrap().group_entry(k).is_some(), want, "{name}");
     }
     // The flag survives the binary.
-    let loaded = Executable::load(&exe.binary).unwrap();
-    assert!(loaded.group_entry(index("all_ids")).is_some());
-    assert!(loaded.group_entry(index("calls_far")).is_none());
+    let loaded = Executable::load(&exe.code().unwrap().binary).unwrap();
+    assert!(loaded
+        .code()
+        .unwrap()
+        .group_entry(index("all_ids"))
+        .is_some());
+    assert!(loaded
+        .code()
+        .unwrap()
+        .group_entry(index("calls_far"))
+        .is_none());
 
     // (work_dim, global, local, offset): non-uniform last groups in every
     // dimension, offsets, one group, one work-item per group.
@@ -500,7 +528,7 @@ fn check_group_entries(options: &str, optimized: bool) {
             let k = index(name);
             let wi = run(k, 1, 0, false);
             assert!(!wi.contains(&u64::MAX), "{name}, {what}");
-            let wg = run(k, 1, 0, exe.group_entry(k).is_some());
+            let wg = run(k, 1, 0, exe.code().unwrap().group_entry(k).is_some());
             assert_eq!(wi, wg, "{name}, {what}");
         }
         // Floats, vectorized across work-items.
@@ -591,7 +619,11 @@ kernel void collective(global int *out, local int *t) {
     assert!(regions.uses_barriers && regions.group_entry);
     // `keep` lives across the barriers: one int per work-item.
     assert!(regions.frame_size >= 4, "frame {}", regions.frame_size);
-    assert!(exe.group_entry(index("in_function")).is_some());
+    assert!(exe
+        .code()
+        .unwrap()
+        .group_entry(index("in_function"))
+        .is_some());
     assert!(exe.kernels[index("plain")].group_entry);
     // Other collective calls keep fibers.
     assert!(!exe.kernels[index("collective")].group_entry);
@@ -940,7 +972,11 @@ kernel void enqueues(global int *out) {
     }
     // The entry runs the local ids of [items_begin, items_end) only.
     let k = exe.kernel_index("triangle").unwrap();
-    let entry = exe.group_entry(k).expect("a work-group entry");
+    let entry = exe
+        .code()
+        .unwrap()
+        .group_entry(k)
+        .expect("a work-group entry");
     let n: i32 = 64;
     let mut out = vec![-1.0f32; 64];
     let po = out.as_mut_ptr();

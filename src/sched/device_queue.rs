@@ -551,9 +551,9 @@ fn enqueue(ctx: &WorkGroupContext, side: &DeviceSide, req: &EnqueueRequest) -> R
     {
         return Err(CLK_ENQUEUE_FAILURE);
     }
-    let index = side
-        .executable
-        .kernel_of_entry(req.entry as usize)
+    // The parent kernel runs: its program's code is loaded.
+    let index = (side.executable.code().ok())
+        .and_then(|code| code.kernel_of_entry(req.entry as usize))
         .ok_or(CLK_ENQUEUE_FAILURE)?;
     let info = &side.executable.kernels[index];
     // SAFETY: the ndrange_t the kernel passed.

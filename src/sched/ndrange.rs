@@ -533,8 +533,11 @@ fn execute_groups(
         .iter()
         .zip(&info.args)
         .all(|(v, a)| matches!(v, ArgValue::Local(_)) == (a.space == ArgSpace::Local)));
-    let entry = launch.executable.entry(launch.index);
-    let group_entry = launch.executable.group_entry(launch.index);
+    // The program's code, once its back end made it (code.rs): a build
+    // whose back end failed after clBuildProgram returned runs nothing.
+    let code = (launch.executable.code()).map_err(|_| CL_INVALID_PROGRAM_EXECUTABLE)?;
+    let entry = code.entry(launch.index);
+    let group_entry = code.group_entry(launch.index);
     let barriers = info.uses_barriers;
     let block = ArgBlock::new(launch);
     let failed = std::sync::atomic::AtomicI32::new(CL_SUCCESS);
