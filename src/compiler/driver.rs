@@ -1288,7 +1288,10 @@ fn keep_in_cache(file: &Path, binary: &[u8]) {
             name.to_string_lossy(),
             std::process::id()
         ));
-        if std::fs::write(&tmp, binary).is_ok() && std::fs::rename(&tmp, file).is_err() {
+        if std::fs::write(&tmp, binary)
+            .and_then(|()| std::fs::rename(&tmp, file))
+            .is_err()
+        {
             let _ = std::fs::remove_file(&tmp);
         }
     }
