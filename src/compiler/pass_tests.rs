@@ -60,6 +60,14 @@ fn each_pass_gives_the_expected_ir() {
             ));
         }
     }
-    let _ = std::fs::remove_dir_all(&out_dir);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Kept when a test fails, for a look at the whole output.
+    if failures.is_empty() {
+        let _ = std::fs::remove_dir_all(&out_dir);
+    }
+    assert!(
+        failures.is_empty(),
+        "{}\noutputs in {}",
+        failures.join("\n"),
+        out_dir.display()
+    );
 }

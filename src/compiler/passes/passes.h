@@ -223,6 +223,14 @@ struct ScalarizeWorkItemLoopsPass : llvm::PassInfoMixin<ScalarizeWorkItemLoopsPa
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-counters-from-work-item-id`: a work-item loop's counters that
+// step with its id are computed from the id, so that the loop carries
+// nothing else (counters_from_work_item_id.cpp); the back end runs it where
+// its vectorizer starts.
+struct CountersFromWorkItemIdPass : llvm::PassInfoMixin<CountersFromWorkItemIdPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-interleave-work-items`: a work-item loop around an inner loop
 // carrying a floating-point value runs LANES work-items at a time, their
 // inner loops jammed into one (interleave_work_items.cpp); the back end runs

@@ -92,6 +92,7 @@ const struct {
     {"ferrocl-libmvec-avx512-variants-any-host", add_libmvec_avx512_variants<true>},
     {"ferrocl-scalarize-kernels", add_function<ScalarizeKernelsPass>},
     {"ferrocl-scalarize-work-item-loops", add_function<ScalarizeWorkItemLoopsPass>},
+    {"ferrocl-counters-from-work-item-id", add_function<CountersFromWorkItemIdPass>},
     {"ferrocl-interleave-work-items", add_function<InterleaveWorkItemsPass>},
     {"ferrocl-latency-bound-work-items", add_function<LatencyBoundWorkItemsPass>},
     {"ferrocl-bounds-checks-as-ranges", add_function<BoundsChecksAsRangesPass>},
@@ -171,6 +172,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(LibmvecAvx512VariantsPass());
             fpm.addPass(FallbackVectorVariantsPass());
             fpm.addPass(ScalarizeWorkItemLoopsPass());
+            fpm.addPass(CountersFromWorkItemIdPass());
             fpm.addPass(InterleaveWorkItemsPass());
             fpm.addPass(BoundsChecksAsRangesPass());
             fpm.addPass(IndexChoicesAsRangesPass());
