@@ -61,18 +61,18 @@
 
 #include <llvm/Analysis/AliasAnalysis.h>
 #include <llvm/Analysis/LoopAccessAnalysis.h>
-#include <llvm/Analysis/ScalarEvolutionExpressions.h>
-#include <llvm/IR/MDBuilder.h>
-#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/LoopVersioning.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <array>
@@ -451,6 +451,38 @@ LaneStart start_lanes(BasicBlock *header, PHINode *id, Value *end, unsigned lane
     return {one, room, ids};
 }
 
+// Lane u's copy of a loop header's phis, gathered into the jammed header
+// `into` (lane 0's copy, which keeps its own): their ways in from the
+// lane's latch copy `lane_latch` become `jam_latch`, the others `jam_pre`.
+void gather_phis(BasicBlock *header, BasicBlock *into, BasicBlock *lane_latch,
+                 BasicBlock *jam_latch, BasicBlock *jam_pre)
+{
+    for (PHINode &phi : make_early_inc_range(header->phis())) {
+        for (unsigned k = 0; k < phi.getNumIncomingValues(); k++)
+            phi.setIncomingBlock(k, phi.getIncomingBlock(k) == lane_latch ? jam_latch : jam_pre);
+        if (header != into)
+            phi.moveBefore(into->getFirstNonPHI());
+    }
+}
+
+// The phis of a block entered one way only, replaced by their value.
+void drop_single_way_phis(BasicBlock *b)
+{
+    for (PHINode &phi : make_early_inc_range(b->phis())) {
+        phi.replaceAllUsesWith(phi.getIncomingValue(0));
+        phi.eraseFromParent();
+    }
+}
+
+// The loads and stores of `blocks` in lane u's alias scope.
+void scope_lane(const DisjointScopes &scopes, ArrayRef<BasicBlock *> blocks, unsigned u)
+{
+    for (BasicBlock *bb : blocks)
+        for (Instruction &i : *bb)
+            if (isa<LoadInst>(i) || isa<StoreInst>(i))
+                scopes.add(i, u);
+}
+
 // The lanes' copies, remapped: for each work-item `ids[u]`, the header's
 // code `one` (lane 0's into `first`, the others' into new blocks before
 // `before`), branching to its copy of `enter`, and copies of `originals`;
@@ -536,13 +568,7 @@ BasicBlock *interleave(Shape &s)
         }
         // The inner header's phis, all in the jammed header.
         BasicBlock *h = block(u, iheader);
-        for (PHINode &phi : make_early_inc_range(h->phis())) {
-            for (unsigned k = 0; k < phi.getNumIncomingValues(); k++)
-                phi.setIncomingBlock(k, phi.getIncomingBlock(k) == block(u, ilatch) ? jam_latch
-                                                                                   : jam_pre);
-            if (u > 0)
-                phi.moveBefore(jam_header->getFirstNonPHI());
-        }
+        gather_phis(h, jam_header, block(u, ilatch), jam_latch, jam_pre);
         auto *latch_branch = cast<BranchInst>(block(u, ilatch)->getTerminator());
         if (u + 1 < LANES) {
             BranchInst::Create(block(u + 1, iheader), latch_branch);
@@ -556,10 +582,7 @@ BasicBlock *interleave(Shape &s)
         if (s.exit) {
             // The exit's phis: one way in, from this lane's latch copy.
             BasicBlock *e = block(u, s.exit);
-            for (PHINode &phi : make_early_inc_range(e->phis())) {
-                phi.replaceAllUsesWith(phi.getIncomingValue(0));
-                phi.eraseFromParent();
-            }
+            drop_single_way_phis(e);
             if (u > 0) {
                 // Entered from the previous lane's exit, not from a latch.
                 Instruction *t = block(u - 1, s.exit)->getTerminator();
@@ -568,10 +591,7 @@ BasicBlock *interleave(Shape &s)
             }
         }
         // Alias scopes: this lane's accesses are apart from the others'.
-        for (BasicBlock *bb : copies[u])
-            for (Instruction &i : *bb)
-                if (isa<LoadInst>(i) || isa<StoreInst>(i))
-                    scopes.add(i, u);
+        scope_lane(scopes, copies[u], u);
     }
     // The last lane's exit goes to the latch, which steps by LANES.
     BasicBlock *last_exit = s.exit ? block(LANES - 1, s.exit) : jam_exit;
@@ -673,22 +693,10 @@ BasicBlock *interleave_nested(NestedShape &s)
         }
         redirect(block(u, s.mpre), u + 1 < NESTED_LANES ? block(u + 1, one) : jam_mheader);
         // The middle header's phis, all in the jammed middle header.
-        for (PHINode &phi : make_early_inc_range(block(u, s.mheader)->phis())) {
-            for (unsigned k = 0; k < phi.getNumIncomingValues(); k++)
-                phi.setIncomingBlock(k, phi.getIncomingBlock(k) == block(u, s.mlatch) ? jam_mlatch
-                                                                                     : jam_mpre);
-            if (u > 0)
-                phi.moveBefore(jam_mheader->getFirstNonPHI());
-        }
+        gather_phis(block(u, s.mheader), jam_mheader, block(u, s.mlatch), jam_mlatch, jam_mpre);
         redirect(block(u, s.mheader), u + 1 < NESTED_LANES ? block(u + 1, s.mheader) : jam_iheader);
         // The inner header's phis, all in the jammed inner header.
-        for (PHINode &phi : make_early_inc_range(block(u, iheader)->phis())) {
-            for (unsigned k = 0; k < phi.getNumIncomingValues(); k++)
-                phi.setIncomingBlock(k, phi.getIncomingBlock(k) == block(u, ilatch) ? jam_ilatch
-                                                                                   : jam_ipre);
-            if (u > 0)
-                phi.moveBefore(jam_iheader->getFirstNonPHI());
-        }
+        gather_phis(block(u, iheader), jam_iheader, block(u, ilatch), jam_ilatch, jam_ipre);
         auto *ibranch = cast<BranchInst>(block(u, ilatch)->getTerminator());
         if (u + 1 < NESTED_LANES) {
             redirect(block(u, ilatch), block(u + 1, iheader));
@@ -701,20 +709,14 @@ BasicBlock *interleave_nested(NestedShape &s)
         // The middle latch: its phis have one way in; it goes on to the
         // next lane's, the last one back while every lane goes on.
         BasicBlock *ml = block(u, s.mlatch);
-        for (PHINode &phi : make_early_inc_range(ml->phis())) {
-            phi.replaceAllUsesWith(phi.getIncomingValue(0));
-            phi.eraseFromParent();
-        }
+        drop_single_way_phis(ml);
         auto *mbranch = cast<BranchInst>(ml->getTerminator());
         IRBuilder<> at(mbranch);
         Value *cond = mbranch->getCondition();
         goes_on.push_back(middle_stays_on_true ? cond : at.CreateNot(cond, "wi.goes.on"));
         if (u > 0)
             redirect(block(u - 1, s.mlatch), ml);
-        for (BasicBlock *bb : copies[u])
-            for (Instruction &i : *bb)
-                if (isa<LoadInst>(i) || isa<StoreInst>(i))
-                    scopes.add(i, u);
+        scope_lane(scopes, copies[u], u);
     }
     {
         IRBuilder<> at(jam_mlatch->getTerminator());
@@ -753,10 +755,7 @@ BasicBlock *interleave_nested(NestedShape &s)
         }
         auto *rback = cast<BranchInst>(cast<BasicBlock>(map[s.mlatch])->getTerminator());
         rback->setSuccessor(middle_stays_on_true ? 1 : 0, after);
-        for (BasicBlock *bb : rest)
-            for (Instruction &i : *bb)
-                if (isa<LoadInst>(i) || isa<StoreInst>(i))
-                    scopes.add(i, u);
+        scope_lane(scopes, rest, u);
     }
     share_counters(s, maps);
     PHINode *step = PHINode::Create(id_type, 4, "wi.step");
@@ -837,6 +836,9 @@ void version_sums(BasicBlock *header, FunctionAnalysisManager &fam)
         }
     if (pairs.empty())
         return;
+    BasicBlock *exit = l->getExitBlock();
+    if (!exit)
+        return;
     SCEVExpander expander(se, layout, "wi.sums");
     BasicBlock *pre = l->getLoopPreheader();
     Instruction *at = pre->getTerminator();
@@ -858,9 +860,6 @@ void version_sums(BasicBlock *header, FunctionAnalysisManager &fam)
                              "wi.sums.overlap");
     }
     // The slow version: a copy of the loop, entered where they overlap.
-    BasicBlock *exit = l->getExitBlock();
-    if (!exit)
-        return;
     ValueToValueMapTy map;
     SmallVector<BasicBlock *, 8> blocks;
     Loop *slow = cloneLoopWithPreheader(exit, pre, l, map, ".wi.overlap", &loops, &dt, blocks);
