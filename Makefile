@@ -38,9 +38,13 @@ run: register
 	cc -O2 -Wall -o target/examples/events_demo examples/events_demo.c -lOpenCL -lpthread
 	OCL_ICD_VENDORS=$(LIB) target/examples/events_demo
 
+# Formatting, clippy (Cargo.toml's [lints] deny unsafe blocks without a
+# SAFETY line, also inside unsafe fns), and builtins/lib against what its
+# generators produce today.
 lint:
 	cargo fmt --check
 	cargo clippy --release --all-targets -- -D warnings
+	bash builtins/gen/check.sh
 
 test: register lint
 	cargo test --release

@@ -25,6 +25,7 @@ unsafe impl Send for DispatchTable {}
 static DISPATCH: LazyLock<DispatchTable> = LazyLock::new(|| {
     DispatchTable(cl_icd_dispatch {
         // ICD 2.0: the tag in this slot tells the Khronos loader that objects carry loader-managed dispatch data.
+        // SAFETY: the loader reads this slot as a tag and never calls it.
         clGetPlatformIDs: unsafe {
             std::mem::transmute::<isize, cl_api_clGetPlatformIDs>(CL_ICD2_TAG_KHR)
         },

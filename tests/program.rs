@@ -57,33 +57,33 @@ fn build_names_log_and_binary() {
         "__kernel void a(__global int *x) { x[0] = 1; }\n__kernel void b(float f) { }\n",
     );
     // SAFETY: valid program; no options, no callback.
-    assert_eq!(
-        unsafe { clBuildProgram(p, 0, null(), null(), null(), null_mut()) },
-        CL_SUCCESS
-    );
+    let rc = unsafe { clBuildProgram(p, 0, null(), null(), null(), null_mut()) };
+    assert_eq!(rc, CL_SUCCESS);
     // SAFETY: valid program and out-pointers throughout.
-    let names = text(bytes(|n, v, r| unsafe {
-        clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, n, v, r)
+    let names = text(bytes(|n, v, r| {
+        // SAFETY: valid objects; n, v and r are the query's size and out-pointers.
+        unsafe { clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, n, v, r) }
     }));
     assert_eq!(names, "a;b");
-    let sizes = bytes(|n, v, r| unsafe { clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, n, v, r) });
+    let sizes = bytes(|n, v, r| {
+        // SAFETY: valid objects; n, v and r are the query's size and out-pointers.
+        unsafe { clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, n, v, r) }
+    });
     let size = usize::from_ne_bytes(sizes[..8].try_into().unwrap());
     assert!(size > 0);
     let mut bin = vec![0u8; size];
     let mut ptr = bin.as_mut_ptr();
     // SAFETY: one device, one pointer to size bytes.
-    assert_eq!(
-        unsafe {
-            clGetProgramInfo(
-                p,
-                CL_PROGRAM_BINARIES,
-                8,
-                &mut ptr as *mut _ as *mut c_void,
-                null_mut(),
-            )
-        },
-        CL_SUCCESS
-    );
+    let rc = unsafe {
+        clGetProgramInfo(
+            p,
+            CL_PROGRAM_BINARIES,
+            8,
+            &mut ptr as *mut _ as *mut c_void,
+            null_mut(),
+        )
+    };
+    assert_eq!(rc, CL_SUCCESS);
 
     let (bp, mut st, mut err) = (bin.as_ptr(), 0, 0);
     // SAFETY: one device, one binary of size bytes.
@@ -92,11 +92,12 @@ fn build_names_log_and_binary() {
     };
     assert_eq!((err, st), (CL_SUCCESS, CL_SUCCESS));
     // SAFETY: as above.
-    assert_eq!(
-        unsafe { clBuildProgram(p2, 0, null(), null(), null(), null_mut()) },
-        CL_SUCCESS
-    );
-    let n = bytes(|n, v, r| unsafe { clGetProgramInfo(p2, CL_PROGRAM_NUM_KERNELS, n, v, r) });
+    let rc = unsafe { clBuildProgram(p2, 0, null(), null(), null(), null_mut()) };
+    assert_eq!(rc, CL_SUCCESS);
+    let n = bytes(|n, v, r| {
+        // SAFETY: valid objects; n, v and r are the query's size and out-pointers.
+        unsafe { clGetProgramInfo(p2, CL_PROGRAM_NUM_KERNELS, n, v, r) }
+    });
     assert_eq!(usize::from_ne_bytes(n[..8].try_into().unwrap()), 2);
 
     let junk = [1u8, 2, 3];
@@ -109,20 +110,17 @@ fn build_names_log_and_binary() {
 
     let f = program(&s, "__kernel void k(__global int *x) { x[0] = nope; }");
     // SAFETY: as above.
-    assert_eq!(
-        unsafe { clBuildProgram(f, 0, null(), null(), null(), null_mut()) },
-        CL_BUILD_PROGRAM_FAILURE
-    );
-    let log = text(bytes(|n, v, r| unsafe {
-        clGetProgramBuildInfo(f, s.device, CL_PROGRAM_BUILD_LOG, n, v, r)
+    let rc = unsafe { clBuildProgram(f, 0, null(), null(), null(), null_mut()) };
+    assert_eq!(rc, CL_BUILD_PROGRAM_FAILURE);
+    let log = text(bytes(|n, v, r| {
+        // SAFETY: valid objects; n, v and r are the query's size and out-pointers.
+        unsafe { clGetProgramBuildInfo(f, s.device, CL_PROGRAM_BUILD_LOG, n, v, r) }
     }));
     assert!(log.contains("nope"), "{log}");
     let opt = c"-no-such-option";
     // SAFETY: as above.
-    assert_eq!(
-        unsafe { clBuildProgram(f, 0, null(), opt.as_ptr(), null(), null_mut()) },
-        CL_INVALID_BUILD_OPTIONS
-    );
+    let rc = unsafe { clBuildProgram(f, 0, null(), opt.as_ptr(), null(), null_mut()) };
+    assert_eq!(rc, CL_INVALID_BUILD_OPTIONS);
     // SAFETY: releasing what was created.
     unsafe {
         clReleaseProgram(p);

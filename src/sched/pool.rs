@@ -468,7 +468,7 @@ impl Pool {
             record(pace, began.elapsed(), len);
             return ran.map_err(|_| Panicked);
         }
-        // SAFETY (of the transmute): only the lifetime changes; bodies are
+        // SAFETY: (of the transmute) only the lifetime changes; bodies are
         // called only with a claimed index (`take_part`), and this function
         // does not return before every claimed index is done.
         let body: Body = unsafe {

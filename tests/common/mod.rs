@@ -200,16 +200,12 @@ pub fn platform_name(p: cl_platform_id) -> String {
 pub fn platforms() -> Vec<cl_platform_id> {
     let mut n = 0;
     // SAFETY: querying the count only.
-    assert_eq!(
-        unsafe { clGetPlatformIDs(0, std::ptr::null_mut(), &mut n) },
-        CL_SUCCESS
-    );
+    let err = unsafe { clGetPlatformIDs(0, std::ptr::null_mut(), &mut n) };
+    assert_eq!(err, CL_SUCCESS);
     let mut v = vec![std::ptr::null_mut(); n as usize];
     // SAFETY: v has room for n handles.
-    assert_eq!(
-        unsafe { clGetPlatformIDs(n, v.as_mut_ptr(), std::ptr::null_mut()) },
-        CL_SUCCESS
-    );
+    let err = unsafe { clGetPlatformIDs(n, v.as_mut_ptr(), std::ptr::null_mut()) };
+    assert_eq!(err, CL_SUCCESS);
     v
 }
 

@@ -77,11 +77,13 @@ fn linear(ctx: &WorkGroupContext) -> usize {
 /// # Safety
 /// Argument i holds a T.
 unsafe fn arg_value<T: Copy>(args: *const *mut c_void, i: usize) -> T {
+    // SAFETY: the caller's promise: argument i holds a T.
     unsafe { *(*args.add(i) as *const T) }
 }
 
 /// c[i] = a[i] + b[i] for i < n.
 unsafe extern "C" fn vadd(args: *const *mut c_void, ctx: *mut WorkGroupContext) {
+    // SAFETY: the executor passes this test kernel's own arguments and a live context.
     unsafe {
         let ctx = &*ctx;
         let (a, b, c): (*const u32, *const u32, *mut u32) =
@@ -97,6 +99,7 @@ unsafe extern "C" fn vadd(args: *const *mut c_void, ctx: *mut WorkGroupContext) 
 /// out[linear] = the global id (encoded); hits[linear] += 1; checks that the
 /// local id lies in the group.
 unsafe extern "C" fn ids(args: *const *mut c_void, ctx: *mut WorkGroupContext) {
+    // SAFETY: the executor passes this test kernel's own arguments and a live context.
     unsafe {
         let ctx = &*ctx;
         let out: *mut u64 = arg_value(args, 0);
@@ -111,6 +114,7 @@ unsafe extern "C" fn ids(args: *const *mut c_void, ctx: *mut WorkGroupContext) {
 /// Per group: the sum of `input` over the group, by a tree reduction in
 /// __local memory (power-of-two groups).
 unsafe extern "C" fn reduce(args: *const *mut c_void, ctx: *mut WorkGroupContext) {
+    // SAFETY: the executor passes this test kernel's own arguments and a live context.
     unsafe {
         let input: *const u32 = arg_value(args, 0);
         let out: *mut u32 = arg_value(args, 1);
@@ -138,6 +142,7 @@ unsafe extern "C" fn reduce(args: *const *mut c_void, ctx: *mut WorkGroupContext
 /// Each work-item publishes its global linear index in __local memory,
 /// then (after a barrier) reads its neighbour's within the group.
 unsafe extern "C" fn rotate(args: *const *mut c_void, ctx: *mut WorkGroupContext) {
+    // SAFETY: the executor passes this test kernel's own arguments and a live context.
     unsafe {
         let out: *mut u64 = arg_value(args, 0);
         let scratch: *mut u64 = arg_value(args, 1);
@@ -155,6 +160,7 @@ unsafe extern "C" fn rotate(args: *const *mut c_void, ctx: *mut WorkGroupContext
 
 /// out[i] = value.
 unsafe extern "C" fn fill(args: *const *mut c_void, ctx: *mut WorkGroupContext) {
+    // SAFETY: the executor passes this test kernel's own arguments and a live context.
     unsafe {
         let out: *mut u32 = arg_value(args, 0);
         let value: u32 = arg_value(args, 1);
@@ -167,6 +173,7 @@ static THREADS_SEEN: LazyLock<Mutex<HashMap<u32, HashSet<std::thread::ThreadId>>
 
 /// Records which thread ran it (under the tag in argument 0), slowly.
 unsafe extern "C" fn which_thread(args: *const *mut c_void, _ctx: *mut WorkGroupContext) {
+    // SAFETY: argument 0 is this kernel's u32 tag.
     let tag: u32 = unsafe { arg_value(args, 0) };
     std::thread::sleep(std::time::Duration::from_micros(300));
     THREADS_SEEN
