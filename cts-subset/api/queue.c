@@ -1,6 +1,8 @@
 /* api/queue: command-queue creation, properties and info. */
 #include "harness.h"
 
+#include <pthread.h>
+
 static cl_command_queue_properties qprops(cl_command_queue q)
 {
     cl_command_queue_properties p = 0;
@@ -216,12 +218,18 @@ TEST(queue_multiple_independent)
     CHECK_OK(clReleaseContext(c));
 }
 
+static cl_device_device_enqueue_capabilities enqueue_caps(cl_device_id d)
+{
+    cl_device_device_enqueue_capabilities caps = 0;
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof caps, &caps, NULL));
+    return caps;
+}
+
 TEST(queue_device_default_on_host_queue)
 {
     cl_device_id d = h_device();
     REQUIRE(d, "no device");
-    cl_device_device_enqueue_capabilities caps = 0;
-    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof caps, &caps, NULL));
+    cl_device_device_enqueue_capabilities caps = enqueue_caps(d);
     if (!(caps & CL_DEVICE_QUEUE_SUPPORTED)) {
         h_skip("no on-device queues");
         return;
@@ -261,11 +269,84 @@ TEST(queue_device_default_on_host_queue)
     clReleaseContext(c);
 }
 
+/* Threads that ask at once for the default on-device queue of one device
+ * all get the one queue: "If CL_QUEUE_ON_DEVICE_DEFAULT is specified and a
+ * default queue already exists, the existing queue is returned" (with one
+ * reference more per call). */
+#define DEFAULT_THREADS 8
+struct default_race {
+    cl_context context;
+    cl_device_id device;
+    volatile int go;
+    cl_command_queue got[DEFAULT_THREADS];
+    cl_int err[DEFAULT_THREADS];
+};
+
+struct default_racer {
+    struct default_race *race;
+    int index;
+};
+
+static void *ask_default(void *arg)
+{
+    struct default_racer *r = arg;
+    cl_queue_properties props[] = {
+        CL_QUEUE_PROPERTIES,
+        CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    while (!__atomic_load_n(&r->race->go, __ATOMIC_ACQUIRE))
+        ;
+    r->race->got[r->index] = clCreateCommandQueueWithProperties(
+        r->race->context, r->race->device, props, &r->race->err[r->index]);
+    return NULL;
+}
+
+TEST(queue_device_default_concurrent)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    cl_device_device_enqueue_capabilities caps = enqueue_caps(d);
+    if (!(caps & CL_DEVICE_QUEUE_SUPPORTED)) {
+        h_skip("no on-device queues");
+        return;
+    }
+    for (int round = 0; round < 400; round++) {
+        struct default_race race = {0};
+        race.context = h_context();
+        race.device = d;
+        REQUIRE(race.context, "no context");
+        pthread_t threads[DEFAULT_THREADS];
+        struct default_racer racers[DEFAULT_THREADS];
+        for (int i = 0; i < DEFAULT_THREADS; i++) {
+            racers[i] = (struct default_racer){&race, i};
+            REQUIRE(pthread_create(&threads[i], NULL, ask_default, &racers[i]) == 0, "thread");
+        }
+        __atomic_store_n(&race.go, 1, __ATOMIC_RELEASE);
+        for (int i = 0; i < DEFAULT_THREADS; i++)
+            pthread_join(threads[i], NULL);
+        for (int i = 0; i < DEFAULT_THREADS; i++) {
+            CHECK(race.err[i] == CL_SUCCESS && race.got[i], "round %d thread %d: %s", round, i,
+                  h_err(race.err[i]));
+            CHECK(race.got[i] == race.got[0], "round %d: thread %d got queue %p, thread 0 %p",
+                  round, i, (void *)race.got[i], (void *)race.got[0]);
+        }
+        if (race.got[0]) {
+            CHECK(q_refcount(race.got[0]) == DEFAULT_THREADS,
+                  "round %d: the default queue's reference count %u, want %d", round,
+                  q_refcount(race.got[0]), DEFAULT_THREADS);
+        }
+        for (int i = 0; i < DEFAULT_THREADS; i++)
+            if (race.got[i])
+                clReleaseCommandQueue(race.got[i]);
+        clReleaseContext(race.context);
+    }
+}
+
 int main(int argc, char **argv)
 {
     h_init("api", argc, argv);
     H_RUN(queue_default);
     H_RUN(queue_device_default_on_host_queue);
+    H_RUN(queue_device_default_concurrent);
     H_RUN(queue_properties_array);
     H_RUN(queue_legacy_create);
     H_RUN(queue_create_errors);

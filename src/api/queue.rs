@@ -59,24 +59,21 @@ fn new_queue(
         }
         Some(_) => return Err(CL_INVALID_VALUE),
     };
+    let create = || {
+        Queue::with_on_device(
+            ctx.clone(),
+            dev.clone(),
+            properties,
+            properties_array,
+            Some(device_queue::OnDevice::new(size)),
+        )
+    };
     if default {
         // One default on-device queue per device and context: asking for
         // it again returns the same queue, one reference more.
-        if let Some(existing) = ctx.default_device_queue(&dev) {
-            return Ok(publish(existing));
-        }
+        return Ok(publish(ctx.default_device_queue_or_create(&dev, create)));
     }
-    let queue = Queue::with_on_device(
-        ctx.clone(),
-        dev,
-        properties,
-        properties_array,
-        Some(device_queue::OnDevice::new(size)),
-    );
-    if default {
-        ctx.set_default_device_queue(&queue);
-    }
-    Ok(publish(queue))
+    Ok(publish(create()))
 }
 
 /// "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host

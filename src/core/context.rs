@@ -64,6 +64,32 @@ impl Context {
             .and_then(|(_, q)| q.upgrade())
     }
 
+    /// The default on-device queue of `device`: the live one, or the one
+    /// `create` makes, under one lock, so that threads asking at once all
+    /// get the same queue.
+    pub fn default_device_queue_or_create(
+        &self,
+        device: &Arc<Device>,
+        create: impl FnOnce() -> Arc<Queue>,
+    ) -> Arc<Queue> {
+        let key = Arc::as_ptr(device) as usize;
+        let mut queues = self
+            .default_device_queues
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(live) = queues
+            .iter()
+            .find(|(d, _)| *d == key)
+            .and_then(|(_, q)| q.upgrade())
+        {
+            return live;
+        }
+        let queue = create();
+        queues.retain(|(d, q)| *d != key && q.strong_count() > 0);
+        queues.push((key, Arc::downgrade(&queue)));
+        queue
+    }
+
     /// Makes `queue` the default on-device queue of its device.
     pub fn set_default_device_queue(&self, queue: &Arc<Queue>) {
         let key = Arc::as_ptr(&queue.device) as usize;
