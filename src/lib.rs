@@ -16,6 +16,6 @@ mod api;
 pub mod cl;
 pub mod compiler;
 pub mod core;
+mod entry_points;
 mod icd;
-mod icd_names;
 pub mod sched;

@@ -1,7 +1,7 @@
 //! Entry points: contexts.
 
 use crate::api::device::{check_device_type, resolve_devices, selects_our_device};
-use crate::api::util::{cl_entry, info, property_list, property_pairs, write_info};
+use crate::api::util::{info, property_list, property_pairs, write_info};
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::{Context, ContextDestructor, ContextNotify};
@@ -11,7 +11,8 @@ use crate::core::platform::Platform;
 use std::ffi::c_void;
 use std::sync::Arc;
 
-type NotifyArg = Option<unsafe extern "C" fn(*const i8, *const c_void, usize, *mut c_void)>;
+pub(crate) type NotifyArg =
+    Option<unsafe extern "C" fn(*const i8, *const c_void, usize, *mut c_void)>;
 
 /// Checks the property list (CL_INVALID_PROPERTY for an unknown or repeated
 /// name, CL_INVALID_PLATFORM for a platform that is not ours) and returns it
@@ -65,44 +66,73 @@ fn new_context(
     Ok(publish(Context::new(devices, props, notify)))
 }
 
-cl_entry! {
-    fn clCreateContext(properties: *const cl_context_properties, num_devices: cl_uint, devices: *const cl_device_id, pfn_notify: NotifyArg, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_context, errcode_ret {
-        let devices = resolve_devices(devices, num_devices)?;
-        new_context(properties, devices, pfn_notify, user_data)
-    }
+pub(crate) fn clCreateContext(
+    properties: *const cl_context_properties,
+    num_devices: cl_uint,
+    devices: *const cl_device_id,
+    pfn_notify: NotifyArg,
+    user_data: *mut c_void,
+) -> Result<cl_context, cl_int> {
+    let devices = resolve_devices(devices, num_devices)?;
+    new_context(properties, devices, pfn_notify, user_data)
+}
 
-    fn clCreateContextFromType(properties: *const cl_context_properties, device_type: cl_device_type, pfn_notify: NotifyArg, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_context, errcode_ret {
-        check_device_type(device_type)?;
-        if !selects_our_device(device_type) {
-            return Err(CL_DEVICE_NOT_FOUND);
-        }
-        new_context(properties, vec![Device::root().clone()], pfn_notify, user_data)
+pub(crate) fn clCreateContextFromType(
+    properties: *const cl_context_properties,
+    device_type: cl_device_type,
+    pfn_notify: NotifyArg,
+    user_data: *mut c_void,
+) -> Result<cl_context, cl_int> {
+    check_device_type(device_type)?;
+    if !selects_our_device(device_type) {
+        return Err(CL_DEVICE_NOT_FOUND);
     }
+    new_context(
+        properties,
+        vec![Device::root().clone()],
+        pfn_notify,
+        user_data,
+    )
+}
 
-    fn clRetainContext(context: cl_context) -> cl_int {
-        object::retain::<Context>(context)
-    }
+pub(crate) fn clRetainContext(context: cl_context) -> Result<(), cl_int> {
+    object::retain::<Context>(context)
+}
 
-    fn clReleaseContext(context: cl_context) -> cl_int {
-        object::release::<Context>(context)
-    }
+pub(crate) fn clReleaseContext(context: cl_context) -> Result<(), cl_int> {
+    object::release::<Context>(context)
+}
 
-    fn clGetContextInfo(context: cl_context, param_name: cl_context_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let ctx = Context::resolve(context)?;
-        let bytes = match param_name {
-            CL_CONTEXT_REFERENCE_COUNT => info(&object::app_ref_count::<Context>(context)?),
-            CL_CONTEXT_NUM_DEVICES => info(&(ctx.devices.len() as cl_uint)),
-            CL_CONTEXT_DEVICES => info(&ctx.devices.iter().map(object::handle_of).collect::<Vec<_>>()),
-            CL_CONTEXT_PROPERTIES => info(&ctx.properties),
-            _ => Err(CL_INVALID_VALUE),
-        }?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
+pub(crate) fn clGetContextInfo(
+    context: cl_context,
+    param_name: cl_context_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let ctx = Context::resolve(context)?;
+    let bytes = match param_name {
+        CL_CONTEXT_REFERENCE_COUNT => info(&object::app_ref_count::<Context>(context)?),
+        CL_CONTEXT_NUM_DEVICES => info(&(ctx.devices.len() as cl_uint)),
+        CL_CONTEXT_DEVICES => info(
+            &ctx.devices
+                .iter()
+                .map(object::handle_of)
+                .collect::<Vec<_>>(),
+        ),
+        CL_CONTEXT_PROPERTIES => info(&ctx.properties),
+        _ => Err(CL_INVALID_VALUE),
+    }?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
 
-    fn clSetContextDestructorCallback(context: cl_context, pfn_notify: Option<ContextDestructor>, user_data: *mut c_void) -> cl_int {
-        let ctx = Context::resolve(context)?;
-        let func = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-        ctx.add_destructor(Callback { func, user_data });
-        Ok(())
-    }
+pub(crate) fn clSetContextDestructorCallback(
+    context: cl_context,
+    pfn_notify: Option<ContextDestructor>,
+    user_data: *mut c_void,
+) -> Result<(), cl_int> {
+    let ctx = Context::resolve(context)?;
+    let func = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+    ctx.add_destructor(Callback { func, user_data });
+    Ok(())
 }

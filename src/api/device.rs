@@ -1,6 +1,6 @@
 //! Entry points: devices and sub-devices.
 
-use crate::api::util::{c_array, cl_entry, info, write_info, write_list};
+use crate::api::util::{c_array, info, write_info, write_list};
 use crate::cl::*;
 use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::core::device::Device;
@@ -296,61 +296,82 @@ fn device_enqueue_info(param: cl_device_info) -> Result<Vec<u8>, cl_int> {
     }
 }
 
-cl_entry! {
-    fn clGetDeviceIDs(platform: cl_platform_id, device_type: cl_device_type, num_entries: cl_uint, devices: *mut cl_device_id, num_devices: *mut cl_uint) -> cl_int {
-        Platform::resolve(platform)?;
-        check_device_type(device_type)?;
-        if !devices.is_null() && num_entries == 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        if !selects_our_device(device_type) {
-            return Err(CL_DEVICE_NOT_FOUND);
-        }
-        write_list(&[Device::root_handle()], num_entries, devices, num_devices)
+pub(crate) fn clGetDeviceIDs(
+    platform: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> Result<(), cl_int> {
+    Platform::resolve(platform)?;
+    check_device_type(device_type)?;
+    if !devices.is_null() && num_entries == 0 {
+        return Err(CL_INVALID_VALUE);
     }
+    if !selects_our_device(device_type) {
+        return Err(CL_DEVICE_NOT_FOUND);
+    }
+    write_list(&[Device::root_handle()], num_entries, devices, num_devices)
+}
 
-    fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let dev = Device::resolve(device)?;
-        write_info(&device_info(&dev, device, param_name)?, param_value_size, param_value, param_value_size_ret)
-    }
+pub(crate) fn clGetDeviceInfo(
+    device: cl_device_id,
+    param_name: cl_device_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let dev = Device::resolve(device)?;
+    write_info(
+        &device_info(&dev, device, param_name)?,
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
 
-    fn clCreateSubDevices(in_device: cl_device_id, properties: *const cl_device_partition_property, num_devices: cl_uint, out_devices: *mut cl_device_id, num_devices_ret: *mut cl_uint) -> cl_int {
-        let dev = Device::resolve(in_device)?;
-        if properties.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        let props = partition_properties(properties)?;
-        let counts = dev.partition_counts(&props)?;
-        if !out_devices.is_null() && (num_devices as usize) < counts.len() {
-            return Err(CL_INVALID_VALUE);
-        }
-        if !out_devices.is_null() {
-            let handles: Vec<cl_device_id> = counts
-                .iter()
-                .map(|&n| publish(Device::new_sub_device(&dev, n, props.clone())))
-                .collect();
-            write_list(&handles, num_devices, out_devices, std::ptr::null_mut())?;
-        }
-        if !num_devices_ret.is_null() {
-            crate::api::util::write_out(num_devices_ret, counts.len() as cl_uint);
-        }
-        Ok(())
+pub(crate) fn clCreateSubDevices(
+    in_device: cl_device_id,
+    properties: *const cl_device_partition_property,
+    num_devices: cl_uint,
+    out_devices: *mut cl_device_id,
+    num_devices_ret: *mut cl_uint,
+) -> Result<(), cl_int> {
+    let dev = Device::resolve(in_device)?;
+    if properties.is_null() {
+        return Err(CL_INVALID_VALUE);
     }
+    let props = partition_properties(properties)?;
+    let counts = dev.partition_counts(&props)?;
+    if !out_devices.is_null() && (num_devices as usize) < counts.len() {
+        return Err(CL_INVALID_VALUE);
+    }
+    if !out_devices.is_null() {
+        let handles: Vec<cl_device_id> = counts
+            .iter()
+            .map(|&n| publish(Device::new_sub_device(&dev, n, props.clone())))
+            .collect();
+        write_list(&handles, num_devices, out_devices, std::ptr::null_mut())?;
+    }
+    if !num_devices_ret.is_null() {
+        crate::api::util::write_out(num_devices_ret, counts.len() as cl_uint);
+    }
+    Ok(())
+}
 
-    fn clRetainDevice(device: cl_device_id) -> cl_int {
-        // Root devices are not reference counted.
-        if Device::resolve(device)?.is_root() {
-            return Ok(());
-        }
-        object::retain::<Device>(device)
+pub(crate) fn clRetainDevice(device: cl_device_id) -> Result<(), cl_int> {
+    // Root devices are not reference counted.
+    if Device::resolve(device)?.is_root() {
+        return Ok(());
     }
+    object::retain::<Device>(device)
+}
 
-    fn clReleaseDevice(device: cl_device_id) -> cl_int {
-        if Device::resolve(device)?.is_root() {
-            return Ok(());
-        }
-        object::release::<Device>(device)
+pub(crate) fn clReleaseDevice(device: cl_device_id) -> Result<(), cl_int> {
+    if Device::resolve(device)?.is_root() {
+        return Ok(());
     }
+    object::release::<Device>(device)
 }
 
 /// Reads a partition request: [EQUALLY, n, 0] or [BY_COUNTS, c..., LIST_END, 0],

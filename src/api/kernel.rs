@@ -2,7 +2,7 @@
 //! native kernels).
 
 use crate::api::enqueue::Command;
-use crate::api::util::{c_array, c_bytes, cl_entry, info, write_info, write_list};
+use crate::api::util::{c_array, c_bytes, info, write_info, write_list};
 use crate::cl::*;
 use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::compiler::ArgSpace;
@@ -17,7 +17,7 @@ use crate::core::queue::Queue;
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
-type NativeFn = unsafe extern "C" fn(*mut c_void);
+pub(crate) type NativeFn = unsafe extern "C" fn(*mut c_void);
 
 /// The argument block of a native kernel, moved to the worker thread.
 struct NativeArgs(Vec<u8>);
@@ -242,189 +242,336 @@ fn enqueue_kernel(
     )
 }
 
-cl_entry! {
-    fn clCreateKernel(program: cl_program, kernel_name: *const c_char, errcode_ret: *mut cl_int) -> cl_kernel, errcode_ret {
-        let p = Program::resolve(program)?;
-        // "CL_INVALID_VALUE if kernel_name is NULL"; any bytes are a name,
-        // and bytes that are no kernel's (not UTF-8, say) are
-        // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program".
-        let name = c_bytes(kernel_name, CL_INVALID_VALUE)?;
-        Ok(publish(Kernel::new(&p, name)?))
-    }
+pub(crate) fn clCreateKernel(
+    program: cl_program,
+    kernel_name: *const c_char,
+) -> Result<cl_kernel, cl_int> {
+    let p = Program::resolve(program)?;
+    // "CL_INVALID_VALUE if kernel_name is NULL"; any bytes are a name,
+    // and bytes that are no kernel's (not UTF-8, say) are
+    // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program".
+    let name = c_bytes(kernel_name, CL_INVALID_VALUE)?;
+    Ok(publish(Kernel::new(&p, name)?))
+}
 
-    fn clCreateKernelsInProgram(program: cl_program, num_kernels: cl_uint, kernels: *mut cl_kernel, num_kernels_ret: *mut cl_uint) -> cl_int {
-        let p = Program::resolve(program)?;
-        let all = Kernel::all(&p)?;
-        // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less
-        // than the number of kernels in program."
-        if !kernels.is_null() && (num_kernels as usize) < all.len() {
-            return Err(CL_INVALID_VALUE);
-        }
-        if kernels.is_null() {
-            crate::api::util::write_out(num_kernels_ret, all.len() as cl_uint);
-            return Ok(());
-        }
-        let handles: Vec<cl_kernel> = all.into_iter().map(publish).collect();
-        write_list(&handles, num_kernels.max(1), kernels, num_kernels_ret)
+pub(crate) fn clCreateKernelsInProgram(
+    program: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> Result<(), cl_int> {
+    let p = Program::resolve(program)?;
+    let all = Kernel::all(&p)?;
+    // "CL_INVALID_VALUE if kernels is not NULL and num_kernels is less
+    // than the number of kernels in program."
+    if !kernels.is_null() && (num_kernels as usize) < all.len() {
+        return Err(CL_INVALID_VALUE);
     }
-
-    fn clRetainKernel(kernel: cl_kernel) -> cl_int {
-        retain::<Kernel>(kernel)
+    if kernels.is_null() {
+        crate::api::util::write_out(num_kernels_ret, all.len() as cl_uint);
+        return Ok(());
     }
+    let handles: Vec<cl_kernel> = all.into_iter().map(publish).collect();
+    write_list(&handles, num_kernels.max(1), kernels, num_kernels_ret)
+}
 
-    fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
-        release::<Kernel>(kernel)
+pub(crate) fn clRetainKernel(kernel: cl_kernel) -> Result<(), cl_int> {
+    retain::<Kernel>(kernel)
+}
+
+pub(crate) fn clReleaseKernel(kernel: cl_kernel) -> Result<(), cl_int> {
+    release::<Kernel>(kernel)
+}
+
+pub(crate) fn clSetKernelArg(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> Result<(), cl_int> {
+    let k = Kernel::resolve(kernel)?;
+    let space = k
+        .info()
+        .args
+        .get(arg_index as usize)
+        .ok_or(CL_INVALID_ARG_INDEX)?
+        .space;
+    // Read the value only when its size is right (a wrong size is
+    // answered without touching it), and never for a __local argument
+    // (whose non-NULL value is an error).
+    let expected = match space {
+        ArgSpace::Local => None,
+        ArgSpace::Global | ArgSpace::Constant => Some(std::mem::size_of::<cl_mem>()),
+        ArgSpace::Private => Some(k.info().args[arg_index as usize].size),
+    };
+    let value: Option<&[u8]> = if arg_value.is_null() {
+        None
+    } else if expected == Some(arg_size) {
+        // SAFETY: the application passes arg_size bytes at arg_value.
+        Some(unsafe { std::slice::from_raw_parts(arg_value as *const u8, arg_size) })
+    } else {
+        Some(&[])
+    };
+    k.set_arg(arg_index, arg_size, value)
+}
+
+pub(crate) fn clGetKernelInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let k = Kernel::resolve(kernel)?;
+    let bytes = kernel_info(&k, kernel, param_name)?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
+
+pub(crate) fn clGetKernelWorkGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_work_group_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let k = Kernel::resolve(kernel)?;
+    kernel_device(&k, device)?;
+    let bytes = work_group_info(&k, param_name)?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
+
+pub(crate) fn clGetKernelArgInfo(
+    kernel: cl_kernel,
+    arg_indx: cl_uint,
+    param_name: cl_kernel_arg_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let k = Kernel::resolve(kernel)?;
+    let bytes = arg_info(&k, arg_indx, param_name)?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
+
+pub(crate) fn clEnqueueNDRangeKernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    enqueue_kernel(
+        command_queue,
+        kernel,
+        CL_COMMAND_NDRANGE_KERNEL,
+        work_dim,
+        global_work_offset,
+        global_work_size,
+        local_work_size,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )
+}
+
+pub(crate) fn clEnqueueTask(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    // "equivalent to calling clEnqueueNDRangeKernel with work_dim set to
+    // 1, global_work_offset set to NULL, global_work_size[0] set to 1,
+    // and local_work_size[0] set to 1."
+    let one = [1usize];
+    enqueue_kernel(
+        command_queue,
+        kernel,
+        CL_COMMAND_TASK,
+        1,
+        std::ptr::null(),
+        one.as_ptr(),
+        one.as_ptr(),
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )
+}
+
+pub(crate) fn clEnqueueNativeKernel(
+    command_queue: cl_command_queue,
+    user_func: Option<NativeFn>,
+    args: *mut c_void,
+    cb_args: usize,
+    num_mem_objects: cl_uint,
+    mem_list: *const cl_mem,
+    args_mem_loc: *mut *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let q = Queue::resolve(command_queue)?;
+    // "CL_INVALID_VALUE if user_func is NULL."
+    let func = user_func.ok_or(CL_INVALID_VALUE)?;
+    // "CL_INVALID_VALUE if args is a NULL value and cb_args > 0, or if
+    // args is a NULL value and num_mem_objects > 0", "... if args is not
+    // NULL and cb_args is 0."
+    let block = c_array(args as *const u8, cb_args, CL_INVALID_VALUE)?;
+    if args.is_null() && num_mem_objects > 0 {
+        return Err(CL_INVALID_VALUE);
     }
-
-    fn clSetKernelArg(kernel: cl_kernel, arg_index: cl_uint, arg_size: usize, arg_value: *const c_void) -> cl_int {
-        let k = Kernel::resolve(kernel)?;
-        let space = k.info().args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?.space;
-        // Read the value only when its size is right (a wrong size is
-        // answered without touching it), and never for a __local argument
-        // (whose non-NULL value is an error).
-        let expected = match space {
-            ArgSpace::Local => None,
-            ArgSpace::Global | ArgSpace::Constant => Some(std::mem::size_of::<cl_mem>()),
-            ArgSpace::Private => Some(k.info().args[arg_index as usize].size),
-        };
-        let value: Option<&[u8]> = if arg_value.is_null() {
-            None
-        } else if expected == Some(arg_size) {
-            // SAFETY: the application passes arg_size bytes at arg_value.
-            Some(unsafe { std::slice::from_raw_parts(arg_value as *const u8, arg_size) })
-        } else {
-            Some(&[])
-        };
-        k.set_arg(arg_index, arg_size, value)
-    }
-
-    fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let k = Kernel::resolve(kernel)?;
-        let bytes = kernel_info(&k, kernel, param_name)?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
-
-    fn clGetKernelWorkGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_work_group_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let k = Kernel::resolve(kernel)?;
-        kernel_device(&k, device)?;
-        let bytes = work_group_info(&k, param_name)?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
-
-    fn clGetKernelArgInfo(kernel: cl_kernel, arg_indx: cl_uint, param_name: cl_kernel_arg_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let k = Kernel::resolve(kernel)?;
-        let bytes = arg_info(&k, arg_indx, param_name)?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
-
-    fn clEnqueueNDRangeKernel(command_queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint, global_work_offset: *const usize, global_work_size: *const usize, local_work_size: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        enqueue_kernel(command_queue, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim, global_work_offset, global_work_size, local_work_size, num_events_in_wait_list, event_wait_list, event)
-    }
-
-    fn clEnqueueTask(command_queue: cl_command_queue, kernel: cl_kernel, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        // "equivalent to calling clEnqueueNDRangeKernel with work_dim set to
-        // 1, global_work_offset set to NULL, global_work_size[0] set to 1,
-        // and local_work_size[0] set to 1."
-        let one = [1usize];
-        enqueue_kernel(command_queue, kernel, CL_COMMAND_TASK, 1, std::ptr::null(), one.as_ptr(), one.as_ptr(), num_events_in_wait_list, event_wait_list, event)
-    }
-
-    fn clEnqueueNativeKernel(command_queue: cl_command_queue, user_func: Option<NativeFn>, args: *mut c_void, cb_args: usize, num_mem_objects: cl_uint, mem_list: *const cl_mem, args_mem_loc: *mut *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let q = Queue::resolve(command_queue)?;
-        // "CL_INVALID_VALUE if user_func is NULL."
-        let func = user_func.ok_or(CL_INVALID_VALUE)?;
-        // "CL_INVALID_VALUE if args is a NULL value and cb_args > 0, or if
-        // args is a NULL value and num_mem_objects > 0", "... if args is not
-        // NULL and cb_args is 0."
-        let block = c_array(args as *const u8, cb_args, CL_INVALID_VALUE)?;
-        if args.is_null() && num_mem_objects > 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_VALUE if num_mem_objects > 0 and mem_list or
-        // args_mem_loc are NULL", "... if num_mem_objects = 0 and mem_list or
-        // args_mem_loc are not NULL."
-        let mems = c_array(mem_list, num_mem_objects as usize, CL_INVALID_VALUE)?;
-        let locs = c_array(args_mem_loc as *const *const c_void, num_mem_objects as usize, CL_INVALID_VALUE)?;
-        let mut copy = block.to_vec();
-        let held = crate::api::native_mem::patch_mem_args(&q, &mut copy, args as *const u8, mems, locs)?;
-        let args = NativeArgs(copy);
-        let cmd = Command::new(&q, CL_COMMAND_NATIVE_KERNEL as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(held);
-        cmd.run(Box::new(move || {
+    // "CL_INVALID_VALUE if num_mem_objects > 0 and mem_list or
+    // args_mem_loc are NULL", "... if num_mem_objects = 0 and mem_list or
+    // args_mem_loc are not NULL."
+    let mems = c_array(mem_list, num_mem_objects as usize, CL_INVALID_VALUE)?;
+    let locs = c_array(
+        args_mem_loc as *const *const c_void,
+        num_mem_objects as usize,
+        CL_INVALID_VALUE,
+    )?;
+    let mut copy = block.to_vec();
+    let held =
+        crate::api::native_mem::patch_mem_args(&q, &mut copy, args as *const u8, mems, locs)?;
+    let args = NativeArgs(copy);
+    let cmd = Command::new(
+        &q,
+        CL_COMMAND_NATIVE_KERNEL as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?
+    .holding(held);
+    cmd.run(
+        Box::new(move || {
             let mut args = args;
-            let ptr = if args.0.is_empty() { std::ptr::null_mut() } else { args.0.as_mut_ptr() as *mut c_void };
+            let ptr = if args.0.is_empty() {
+                std::ptr::null_mut()
+            } else {
+                args.0.as_mut_ptr() as *mut c_void
+            };
             // SAFETY: the application's native kernel, called with its own
             // copy of the argument block as the spec prescribes.
             unsafe { func(ptr) };
             Ok(())
-        }), false)
-    }
+        }),
+        false,
+    )
+}
 
-    fn clSetKernelArgSVMPointer(kernel: cl_kernel, arg_index: cl_uint, arg_value: *const c_void) -> cl_int {
-        Kernel::resolve(kernel)?.set_arg_svm(arg_index, arg_value)
-    }
+pub(crate) fn clSetKernelArgSVMPointer(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_value: *const c_void,
+) -> Result<(), cl_int> {
+    Kernel::resolve(kernel)?.set_arg_svm(arg_index, arg_value)
+}
 
-    fn clSetKernelExecInfo(kernel: cl_kernel, param_name: cl_kernel_exec_info, param_value_size: usize, param_value: *const c_void) -> cl_int {
-        let k = Kernel::resolve(kernel)?;
-        // CL_KERNEL_EXEC_INFO_SVM_PTRS: "To specify that no SVM allocations
-        // will be accessed by a kernel other than those set as kernel
-        // arguments, specify an empty set by passing param_value_size
-        // equal to zero and param_value equal to NULL."
-        if param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS as cl_kernel_exec_info
-            && param_value_size == 0
-            && param_value.is_null()
-        {
-            k.set_svm_ptrs(Vec::new());
-            return Ok(());
-        }
-        if param_value.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        match param_name {
-            CL_KERNEL_EXEC_INFO_SVM_PTRS => {
-                let n = std::mem::size_of::<*const c_void>();
-                if param_value_size == 0 || !param_value_size.is_multiple_of(n) {
-                    return Err(CL_INVALID_VALUE);
-                }
-                let ptrs = c_array(param_value as *const usize, param_value_size / n, CL_INVALID_VALUE)?;
-                k.set_svm_ptrs(ptrs.to_vec());
-                Ok(())
+pub(crate) fn clSetKernelExecInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_exec_info,
+    param_value_size: usize,
+    param_value: *const c_void,
+) -> Result<(), cl_int> {
+    let k = Kernel::resolve(kernel)?;
+    // CL_KERNEL_EXEC_INFO_SVM_PTRS: "To specify that no SVM allocations
+    // will be accessed by a kernel other than those set as kernel
+    // arguments, specify an empty set by passing param_value_size
+    // equal to zero and param_value equal to NULL."
+    if param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS as cl_kernel_exec_info
+        && param_value_size == 0
+        && param_value.is_null()
+    {
+        k.set_svm_ptrs(Vec::new());
+        return Ok(());
+    }
+    if param_value.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    match param_name {
+        CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+            let n = std::mem::size_of::<*const c_void>();
+            if param_value_size == 0 || !param_value_size.is_multiple_of(n) {
+                return Err(CL_INVALID_VALUE);
             }
-            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
-                if param_value_size != std::mem::size_of::<cl_bool>() {
-                    return Err(CL_INVALID_VALUE);
-                }
-                // SAFETY: checked to hold a cl_bool.
-                let on = unsafe { (param_value as *const cl_bool).read_unaligned() } != CL_FALSE as cl_bool;
-                // "CL_INVALID_OPERATION if param_name is
-                // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value
-                // is CL_TRUE but no devices in the context associated with
-                // kernel support fine-grain system SVM allocations": the
-                // device does (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM): a kernel
-                // reaches any host memory at its own address.
-                k.set_fine_grain_system(on);
-                Ok(())
-            }
-            _ => Err(CL_INVALID_VALUE),
+            let ptrs = c_array(
+                param_value as *const usize,
+                param_value_size / n,
+                CL_INVALID_VALUE,
+            )?;
+            k.set_svm_ptrs(ptrs.to_vec());
+            Ok(())
         }
+        CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+            if param_value_size != std::mem::size_of::<cl_bool>() {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: checked to hold a cl_bool.
+            let on =
+                unsafe { (param_value as *const cl_bool).read_unaligned() } != CL_FALSE as cl_bool;
+            // "CL_INVALID_OPERATION if param_name is
+            // CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value
+            // is CL_TRUE but no devices in the context associated with
+            // kernel support fine-grain system SVM allocations": the
+            // device does (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM): a kernel
+            // reaches any host memory at its own address.
+            k.set_fine_grain_system(on);
+            Ok(())
+        }
+        _ => Err(CL_INVALID_VALUE),
     }
+}
 
-    fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel, errcode_ret {
-        Ok(publish(Kernel::resolve(source_kernel)?.clone_kernel()))
-    }
+pub(crate) fn clCloneKernel(source_kernel: cl_kernel) -> Result<cl_kernel, cl_int> {
+    Ok(publish(Kernel::resolve(source_kernel)?.clone_kernel()))
+}
 
-    fn clGetKernelSubGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let k = Kernel::resolve(kernel)?;
-        kernel_device(&k, device)?;
-        let bytes = sub_group_info(&k, param_name, input_value_size, input_value, param_value_size)?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
+pub(crate) fn clGetKernelSubGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let k = Kernel::resolve(kernel)?;
+    kernel_device(&k, device)?;
+    let bytes = sub_group_info(
+        &k,
+        param_name,
+        input_value_size,
+        input_value,
+        param_value_size,
+    )?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
 
-
-    fn clGetKernelSubGroupInfoKHR(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_sub_group_info, input_value_size: usize, input_value: *const c_void, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        // cl_khr_subgroups: the same queries (its two among them).
-        let k = Kernel::resolve(kernel)?;
-        kernel_device(&k, device)?;
-        let bytes = sub_group_info(&k, param_name, input_value_size, input_value, param_value_size)?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
+pub(crate) fn clGetKernelSubGroupInfoKHR(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    // cl_khr_subgroups: the same queries (its two among them).
+    clGetKernelSubGroupInfo(
+        kernel,
+        device,
+        param_name,
+        input_value_size,
+        input_value,
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
 }

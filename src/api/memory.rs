@@ -1,7 +1,7 @@
 //! Entry points: memory objects (buffers and sub-buffers). The commands
 //! that move their bytes are in api/transfer.rs.
 
-use crate::api::util::{cl_entry, info, property_list, property_pairs, write_info};
+use crate::api::util::{info, property_list, property_pairs, write_info};
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
@@ -200,39 +200,63 @@ fn mem_info(mem: &Arc<Mem>, handle: cl_mem, param: cl_mem_info) -> Result<Vec<u8
     }
 }
 
-cl_entry! {
-    fn clCreateBuffer(context: cl_context, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
-        create_buffer(context, std::ptr::null(), flags, size, host_ptr)
-    }
+pub(crate) fn clCreateBuffer(
+    context: cl_context,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> Result<cl_mem, cl_int> {
+    create_buffer(context, std::ptr::null(), flags, size, host_ptr)
+}
 
-    fn clCreateBufferWithProperties(context: cl_context, properties: *const cl_mem_properties, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
-        create_buffer(context, properties, flags, size, host_ptr)
-    }
+pub(crate) fn clCreateBufferWithProperties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> Result<cl_mem, cl_int> {
+    create_buffer(context, properties, flags, size, host_ptr)
+}
 
-    fn clCreateSubBuffer(buffer: cl_mem, flags: cl_mem_flags, buffer_create_type: cl_buffer_create_type, buffer_create_info: *const c_void, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
-        create_sub_buffer(buffer, flags, buffer_create_type, buffer_create_info)
-    }
+pub(crate) fn clCreateSubBuffer(
+    buffer: cl_mem,
+    flags: cl_mem_flags,
+    buffer_create_type: cl_buffer_create_type,
+    buffer_create_info: *const c_void,
+) -> Result<cl_mem, cl_int> {
+    create_sub_buffer(buffer, flags, buffer_create_type, buffer_create_info)
+}
 
-    fn clRetainMemObject(memobj: cl_mem) -> cl_int {
-        object::retain::<Mem>(memobj)
-    }
+pub(crate) fn clRetainMemObject(memobj: cl_mem) -> Result<(), cl_int> {
+    object::retain::<Mem>(memobj)
+}
 
-    fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
-        object::release::<Mem>(memobj).map(drop)
-    }
+pub(crate) fn clReleaseMemObject(memobj: cl_mem) -> Result<(), cl_int> {
+    object::release::<Mem>(memobj).map(drop)
+}
 
-    fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let mem = Mem::resolve(memobj)?;
-        let bytes = mem_info(&mem, memobj, param_name)?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
+pub(crate) fn clGetMemObjectInfo(
+    memobj: cl_mem,
+    param_name: cl_mem_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let mem = Mem::resolve(memobj)?;
+    let bytes = mem_info(&mem, memobj, param_name)?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
 
-    fn clSetMemObjectDestructorCallback(memobj: cl_mem, pfn_notify: Option<MemDestructor>, user_data: *mut c_void) -> cl_int {
-        // "CL_INVALID_MEM_OBJECT if memobj is not a valid memory object."
-        let mem = Mem::resolve(memobj)?;
-        // "CL_INVALID_VALUE if pfn_notify is NULL."
-        let func = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-        mem.add_destructor(Callback { func, user_data });
-        Ok(())
-    }
+pub(crate) fn clSetMemObjectDestructorCallback(
+    memobj: cl_mem,
+    pfn_notify: Option<MemDestructor>,
+    user_data: *mut c_void,
+) -> Result<(), cl_int> {
+    // "CL_INVALID_MEM_OBJECT if memobj is not a valid memory object."
+    let mem = Mem::resolve(memobj)?;
+    // "CL_INVALID_VALUE if pfn_notify is NULL."
+    let func = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+    mem.add_destructor(Callback { func, user_data });
+    Ok(())
 }

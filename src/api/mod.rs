@@ -1,5 +1,9 @@
-//! The `extern "C"` entry points, one module per object family. Each
-//! validates its arguments, translates them, and calls into `core`.
+//! The entry points, one module per object family: ordinary functions
+//! returning `Result`, which entry_points.rs gives their `extern "C"` form.
+//! Each validates its arguments, translates them, and calls into `core`.
+
+// They keep the C names and argument lists of the functions they implement.
+#![allow(non_snake_case, clippy::too_many_arguments)]
 
 pub mod context;
 pub mod device;

@@ -3,7 +3,7 @@
 //! (builtins/devenq.c): a header, one sequence word per packet slot, then
 //! the packets. The host only creates it and reads its shape.
 
-use crate::api::util::{cl_entry, info, write_info};
+use crate::api::util::{info, write_info};
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::memory::{Mem, PipeShape};
@@ -68,51 +68,64 @@ fn pipe_of(pipe: cl_mem) -> Result<PipeShape, cl_int> {
     Mem::resolve(pipe)?.pipe.ok_or(CL_INVALID_MEM_OBJECT)
 }
 
-cl_entry! {
-    fn clCreatePipe(context: cl_context, flags: cl_mem_flags, pipe_packet_size: cl_uint, pipe_max_packets: cl_uint, properties: *const cl_pipe_properties, errcode_ret: *mut cl_int) -> cl_mem, errcode_ret {
-        let ctx = Context::resolve(context)?;
-        // "CL_INVALID_OPERATION if no devices in context support pipes."
-        if !crate::compiler::pipes_supported() {
-            return Err(CL_INVALID_OPERATION);
-        }
-        // "Only CL_MEM_READ_WRITE and CL_MEM_HOST_NO_ACCESS can be
-        // specified ... If the value specified for flags is 0, the default
-        // is used which is CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS."
-        let allowed = (CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS) as cl_mem_flags;
-        if flags & !allowed != 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        let flags = if flags == 0 { allowed } else { flags };
-        // "Currently, in all OpenCL versions, properties must be NULL."
-        if !properties.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_PIPE_SIZE if pipe_packet_size is 0 or the
-        // pipe_packet_size exceeds CL_DEVICE_PIPE_MAX_PACKET_SIZE value
-        // specified in table 4.3 (see clGetDeviceInfo) for all devices in
-        // context or if pipe_max_packets is 0."
-        if pipe_packet_size == 0 || pipe_packet_size > MAX_PACKET_SIZE || pipe_max_packets == 0 {
-            return Err(CL_INVALID_PIPE_SIZE);
-        }
-        let shape = PipeShape { packet_size: pipe_packet_size, max_packets: pipe_max_packets };
-        let bytes = pipe_bytes(shape).ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
-        if bytes as u64 > crate::core::device::Device::max_mem_alloc_size() {
-            return Err(CL_MEM_OBJECT_ALLOCATION_FAILURE);
-        }
-        let mem = Mem::new_pipe(ctx, flags, shape, bytes)?;
-        init_ring(&mem, shape);
-        Ok(publish(mem))
+pub(crate) fn clCreatePipe(
+    context: cl_context,
+    flags: cl_mem_flags,
+    pipe_packet_size: cl_uint,
+    pipe_max_packets: cl_uint,
+    properties: *const cl_pipe_properties,
+) -> Result<cl_mem, cl_int> {
+    let ctx = Context::resolve(context)?;
+    // "CL_INVALID_OPERATION if no devices in context support pipes."
+    if !crate::compiler::pipes_supported() {
+        return Err(CL_INVALID_OPERATION);
     }
+    // "Only CL_MEM_READ_WRITE and CL_MEM_HOST_NO_ACCESS can be
+    // specified ... If the value specified for flags is 0, the default
+    // is used which is CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS."
+    let allowed = (CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS) as cl_mem_flags;
+    if flags & !allowed != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    let flags = if flags == 0 { allowed } else { flags };
+    // "Currently, in all OpenCL versions, properties must be NULL."
+    if !properties.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_PIPE_SIZE if pipe_packet_size is 0 or the
+    // pipe_packet_size exceeds CL_DEVICE_PIPE_MAX_PACKET_SIZE value
+    // specified in table 4.3 (see clGetDeviceInfo) for all devices in
+    // context or if pipe_max_packets is 0."
+    if pipe_packet_size == 0 || pipe_packet_size > MAX_PACKET_SIZE || pipe_max_packets == 0 {
+        return Err(CL_INVALID_PIPE_SIZE);
+    }
+    let shape = PipeShape {
+        packet_size: pipe_packet_size,
+        max_packets: pipe_max_packets,
+    };
+    let bytes = pipe_bytes(shape).ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+    if bytes as u64 > crate::core::device::Device::max_mem_alloc_size() {
+        return Err(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    }
+    let mem = Mem::new_pipe(ctx, flags, shape, bytes)?;
+    init_ring(&mem, shape);
+    Ok(publish(mem))
+}
 
-    fn clGetPipeInfo(pipe: cl_mem, param_name: cl_pipe_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let shape = pipe_of(pipe)?;
-        let bytes = match param_name {
-            CL_PIPE_PACKET_SIZE => info(&shape.packet_size),
-            CL_PIPE_MAX_PACKETS => info(&shape.max_packets),
-            // Pipes take no properties: an empty list.
-            CL_PIPE_PROPERTIES => Ok(Vec::new()),
-            _ => Err(CL_INVALID_VALUE),
-        }?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
+pub(crate) fn clGetPipeInfo(
+    pipe: cl_mem,
+    param_name: cl_pipe_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let shape = pipe_of(pipe)?;
+    let bytes = match param_name {
+        CL_PIPE_PACKET_SIZE => info(&shape.packet_size),
+        CL_PIPE_MAX_PACKETS => info(&shape.max_packets),
+        // Pipes take no properties: an empty list.
+        CL_PIPE_PROPERTIES => Ok(Vec::new()),
+        _ => Err(CL_INVALID_VALUE),
+    }?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
 }

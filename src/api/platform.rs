@@ -1,6 +1,6 @@
 //! Entry points: the platform, timers, compiler unloading.
 
-use crate::api::util::{cl_entry, info, write_info, write_list, write_out};
+use crate::api::util::{info, write_info, write_list, write_out};
 use crate::cl::*;
 use crate::core::device::Device;
 use crate::core::host::now_ns;
@@ -22,45 +22,65 @@ fn platform_info(param: cl_platform_info) -> Result<Vec<u8>, cl_int> {
     }
 }
 
-cl_entry! {
-    fn clGetPlatformIDs(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
-        // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is
-        // not NULL or if both num_platforms and platforms are NULL."
-        write_list(&[Platform::handle()], num_entries, platforms, num_platforms)
-    }
+pub(crate) fn clGetPlatformIDs(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> Result<(), cl_int> {
+    // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is
+    // not NULL or if both num_platforms and platforms are NULL."
+    write_list(&[Platform::handle()], num_entries, platforms, num_platforms)
+}
 
-    fn clGetPlatformInfo(platform: cl_platform_id, param_name: cl_platform_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        Platform::resolve(platform)?;
-        write_info(&platform_info(param_name)?, param_value_size, param_value, param_value_size_ret)
-    }
+pub(crate) fn clGetPlatformInfo(
+    platform: cl_platform_id,
+    param_name: cl_platform_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    Platform::resolve(platform)?;
+    write_info(
+        &platform_info(param_name)?,
+        param_value_size,
+        param_value,
+        param_value_size_ret,
+    )
+}
 
-    fn clUnloadCompiler() -> cl_int {
-        Ok(())
-    }
+pub(crate) fn clUnloadCompiler() -> Result<(), cl_int> {
+    Ok(())
+}
 
-    fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
-        Platform::resolve(platform)?;
-        Ok(())
-    }
+pub(crate) fn clUnloadPlatformCompiler(platform: cl_platform_id) -> Result<(), cl_int> {
+    Platform::resolve(platform)?;
+    Ok(())
+}
 
-    fn clGetHostTimer(device: cl_device_id, host_timestamp: *mut cl_ulong) -> cl_int {
-        Device::resolve(device)?;
-        if host_timestamp.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        write_out(host_timestamp, now_ns());
-        Ok(())
+pub(crate) fn clGetHostTimer(
+    device: cl_device_id,
+    host_timestamp: *mut cl_ulong,
+) -> Result<(), cl_int> {
+    Device::resolve(device)?;
+    if host_timestamp.is_null() {
+        return Err(CL_INVALID_VALUE);
     }
+    write_out(host_timestamp, now_ns());
+    Ok(())
+}
 
-    fn clGetDeviceAndHostTimer(device: cl_device_id, device_timestamp: *mut cl_ulong, host_timestamp: *mut cl_ulong) -> cl_int {
-        Device::resolve(device)?;
-        if device_timestamp.is_null() || host_timestamp.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // The device clock is the host's monotonic clock.
-        let t = now_ns();
-        write_out(device_timestamp, t);
-        write_out(host_timestamp, t);
-        Ok(())
+pub(crate) fn clGetDeviceAndHostTimer(
+    device: cl_device_id,
+    device_timestamp: *mut cl_ulong,
+    host_timestamp: *mut cl_ulong,
+) -> Result<(), cl_int> {
+    Device::resolve(device)?;
+    if device_timestamp.is_null() || host_timestamp.is_null() {
+        return Err(CL_INVALID_VALUE);
     }
+    // The device clock is the host's monotonic clock.
+    let t = now_ns();
+    write_out(device_timestamp, t);
+    write_out(host_timestamp, t);
+    Ok(())
 }

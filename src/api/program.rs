@@ -2,7 +2,7 @@
 //! compiler (crate::compiler); binaries are the compiler's own format.
 
 use crate::api::device::resolve_devices;
-use crate::api::util::{c_array, c_str, cl_entry, info, write_info, write_out};
+use crate::api::util::{c_array, c_str, info, write_info, write_out};
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
@@ -17,7 +17,8 @@ enum Loaded {
     Object(crate::compiler::Object),
 }
 
-type BuildNotify = Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>;
+pub(crate) type BuildNotify =
+    Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>;
 
 /// The devices a build applies to: all of the program's, or a subset of
 /// them ("CL_INVALID_DEVICE if any device in device_list is not in the list
@@ -63,12 +64,30 @@ fn program_binary(p: &Program) -> Vec<u8> {
 /// The spec's code for a build or compile step that failed: its own code
 /// for bad options and for failure; "CL_COMPILER_NOT_AVAILABLE if program is
 /// created with clCreateProgramWithSource and a compiler is not available".
-fn failure_code(e: &crate::compiler::BuildError, bad_options: cl_int, failed: cl_int) -> cl_int {
+/// Records a build step's outcome on the program (`finish`: the value, or
+/// the log) and answers with the code for it: `bad_options` when the
+/// options were refused, `failed` when the source was.
+fn record_outcome<T>(
+    outcome: Result<T, crate::compiler::BuildError>,
+    finish: impl FnOnce(Result<T, String>),
+    bad_options: cl_int,
+    failed: cl_int,
+) -> Result<(), cl_int> {
     use crate::compiler::BuildError;
-    match e {
-        BuildError::Options(_) => bad_options,
-        BuildError::NoCompiler(_) => CL_COMPILER_NOT_AVAILABLE,
-        BuildError::Failed(_) => failed,
+    match outcome {
+        Ok(value) => {
+            finish(Ok(value));
+            Ok(())
+        }
+        Err(e) => {
+            let code = match e {
+                BuildError::Options(_) => bad_options,
+                BuildError::NoCompiler(_) => CL_COMPILER_NOT_AVAILABLE,
+                BuildError::Failed(_) => failed,
+            };
+            finish(Err(e.log().to_string()));
+            Err(code)
+        }
     }
 }
 
@@ -87,126 +106,166 @@ fn options_text(options: *const c_char) -> Result<String, cl_int> {
     c_str(options, CL_INVALID_BUILD_OPTIONS).map(str::to_string)
 }
 
-cl_entry! {
-    fn clCreateProgramWithSource(context: cl_context, count: cl_uint, strings: *mut *const c_char, lengths: *const usize, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        let ctx = Context::resolve(context)?;
-        // "CL_INVALID_VALUE if count is zero or if strings or any entry in
-        // strings is NULL."
-        let parts = c_array(strings as *const *const c_char, count as usize, CL_INVALID_VALUE)?;
-        if parts.is_empty() {
-            return Err(CL_INVALID_VALUE);
-        }
-        let mut source = Vec::new();
-        for (i, &p) in parts.iter().enumerate() {
-            if p.is_null() {
-                return Err(CL_INVALID_VALUE);
-            }
-            // "If lengths is NULL, all strings ... are null-terminated"; a
-            // zero entry means that string is null-terminated.
-            let len = if lengths.is_null() {
-                0
-            } else {
-                // SAFETY: lengths has count entries when not NULL.
-                unsafe { *lengths.add(i) }
-            };
-            if len == 0 {
-                source.extend_from_slice(c_str(p, CL_INVALID_VALUE)?.as_bytes());
-            } else {
-                // SAFETY: the application gives len readable bytes at p.
-                source.extend_from_slice(unsafe { std::slice::from_raw_parts(p as *const u8, len) });
-            }
-        }
-        let text = String::from_utf8_lossy(&source).into_owned();
-        Ok(publish(Program::with_source(ctx, text)))
+pub(crate) fn clCreateProgramWithSource(
+    context: cl_context,
+    count: cl_uint,
+    strings: *mut *const c_char,
+    lengths: *const usize,
+) -> Result<cl_program, cl_int> {
+    let ctx = Context::resolve(context)?;
+    // "CL_INVALID_VALUE if count is zero or if strings or any entry in
+    // strings is NULL."
+    let parts = c_array(
+        strings as *const *const c_char,
+        count as usize,
+        CL_INVALID_VALUE,
+    )?;
+    if parts.is_empty() {
+        return Err(CL_INVALID_VALUE);
     }
-
-    fn clCreateProgramWithBinary(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, lengths: *const usize, binaries: *mut *const c_uchar, binary_status: *mut cl_int, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        let ctx = Context::resolve(context)?;
-        let devices = resolve_devices(device_list, num_devices)?;
-        if devices.iter().any(|d| !ctx.has_device(d)) {
-            return Err(CL_INVALID_DEVICE);
-        }
-        let lengths = c_array(lengths, num_devices as usize, CL_INVALID_VALUE)?;
-        let binaries = c_array(binaries as *const *const c_uchar, num_devices as usize, CL_INVALID_VALUE)?;
-        if lengths.contains(&0) || binaries.iter().any(|b| b.is_null()) {
+    let mut source = Vec::new();
+    for (i, &p) in parts.iter().enumerate() {
+        if p.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        // Every device is the same CPU: each binary is loaded to check it,
-        // and the first one serves them all.
-        let mut first = None;
-        let mut all_ok = true;
-        for i in 0..num_devices as usize {
-            // SAFETY: binaries[i] holds lengths[i] bytes (checked non-NULL).
-            let bytes = unsafe { std::slice::from_raw_parts(binaries[i], lengths[i]) };
-            let status = match crate::compiler::Executable::load(bytes) {
-                Ok(exe) => {
-                    first.get_or_insert(Loaded::Executable(exe));
+        // "If lengths is NULL, all strings ... are null-terminated"; a
+        // zero entry means that string is null-terminated.
+        let len = if lengths.is_null() {
+            0
+        } else {
+            // SAFETY: lengths has count entries when not NULL.
+            unsafe { *lengths.add(i) }
+        };
+        if len == 0 {
+            source.extend_from_slice(c_str(p, CL_INVALID_VALUE)?.as_bytes());
+        } else {
+            // SAFETY: the application gives len readable bytes at p.
+            source.extend_from_slice(unsafe { std::slice::from_raw_parts(p as *const u8, len) });
+        }
+    }
+    let text = String::from_utf8_lossy(&source).into_owned();
+    Ok(publish(Program::with_source(ctx, text)))
+}
+
+pub(crate) fn clCreateProgramWithBinary(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    lengths: *const usize,
+    binaries: *mut *const c_uchar,
+    binary_status: *mut cl_int,
+) -> Result<cl_program, cl_int> {
+    let ctx = Context::resolve(context)?;
+    let devices = resolve_devices(device_list, num_devices)?;
+    if devices.iter().any(|d| !ctx.has_device(d)) {
+        return Err(CL_INVALID_DEVICE);
+    }
+    let lengths = c_array(lengths, num_devices as usize, CL_INVALID_VALUE)?;
+    let binaries = c_array(
+        binaries as *const *const c_uchar,
+        num_devices as usize,
+        CL_INVALID_VALUE,
+    )?;
+    if lengths.contains(&0) || binaries.iter().any(|b| b.is_null()) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // Every device is the same CPU: each binary is loaded to check it,
+    // and the first one serves them all.
+    let mut first = None;
+    let mut all_ok = true;
+    for i in 0..num_devices as usize {
+        // SAFETY: binaries[i] holds lengths[i] bytes (checked non-NULL).
+        let bytes = unsafe { std::slice::from_raw_parts(binaries[i], lengths[i]) };
+        let status = match crate::compiler::Executable::load(bytes) {
+            Ok(exe) => {
+                first.get_or_insert(Loaded::Executable(exe));
+                CL_SUCCESS
+            }
+            Err(_) => match crate::compiler::Object::load(bytes) {
+                Some(obj) => {
+                    first.get_or_insert(Loaded::Object(obj));
                     CL_SUCCESS
                 }
-                Err(_) => match crate::compiler::Object::load(bytes) {
-                    Some(obj) => {
-                        first.get_or_insert(Loaded::Object(obj));
-                        CL_SUCCESS
-                    }
-                    None => {
-                        all_ok = false;
-                        CL_INVALID_BINARY
-                    }
-                },
-            };
-            if !binary_status.is_null() {
-                // SAFETY: binary_status has num_devices entries when not NULL.
-                write_out(unsafe { binary_status.add(i) }, status);
-            }
-        }
-        match first {
-            Some(Loaded::Executable(exe)) if all_ok => Ok(publish(Program::with_binary(ctx, devices, exe))),
-            Some(Loaded::Object(obj)) if all_ok => Ok(publish(Program::with_object(ctx, devices, obj, true))),
-            _ => Err(CL_INVALID_BINARY),
+                None => {
+                    all_ok = false;
+                    CL_INVALID_BINARY
+                }
+            },
+        };
+        if !binary_status.is_null() {
+            // SAFETY: binary_status has num_devices entries when not NULL.
+            write_out(unsafe { binary_status.add(i) }, status);
         }
     }
-
-    fn clCreateProgramWithBuiltInKernels(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, kernel_names: *const c_char, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        let ctx = Context::resolve(context)?;
-        let devices = resolve_devices(device_list, num_devices)?;
-        if devices.iter().any(|d| !ctx.has_device(d)) {
-            return Err(CL_INVALID_DEVICE);
+    match first {
+        Some(Loaded::Executable(exe)) if all_ok => {
+            Ok(publish(Program::with_binary(ctx, devices, exe)))
         }
-        c_str(kernel_names, CL_INVALID_VALUE)?;
-        // "CL_INVALID_VALUE if kernel_names ... contains a kernel name that
-        // is not supported by any of the devices": the device has none.
-        Err(CL_INVALID_VALUE)
-    }
-
-    fn clCreateProgramWithIL(context: cl_context, il: *const c_void, length: usize, errcode_ret: *mut cl_int) -> cl_program, errcode_ret {
-        Context::resolve(context)?;
-        if il.is_null() || length == 0 {
-            return Err(CL_INVALID_VALUE);
+        Some(Loaded::Object(obj)) if all_ok => {
+            Ok(publish(Program::with_object(ctx, devices, obj, true)))
         }
-        // "CL_INVALID_OPERATION if no devices in context support
-        // intermediate language programs."
-        Err(CL_INVALID_OPERATION)
+        _ => Err(CL_INVALID_BINARY),
     }
+}
 
-    fn clRetainProgram(program: cl_program) -> cl_int {
-        object::retain::<Program>(program)
+pub(crate) fn clCreateProgramWithBuiltInKernels(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    kernel_names: *const c_char,
+) -> Result<cl_program, cl_int> {
+    let ctx = Context::resolve(context)?;
+    let devices = resolve_devices(device_list, num_devices)?;
+    if devices.iter().any(|d| !ctx.has_device(d)) {
+        return Err(CL_INVALID_DEVICE);
     }
+    c_str(kernel_names, CL_INVALID_VALUE)?;
+    // "CL_INVALID_VALUE if kernel_names ... contains a kernel name that
+    // is not supported by any of the devices": the device has none.
+    Err(CL_INVALID_VALUE)
+}
 
-    fn clReleaseProgram(program: cl_program) -> cl_int {
-        object::release::<Program>(program)
+pub(crate) fn clCreateProgramWithIL(
+    context: cl_context,
+    il: *const c_void,
+    length: usize,
+) -> Result<cl_program, cl_int> {
+    Context::resolve(context)?;
+    if il.is_null() || length == 0 {
+        return Err(CL_INVALID_VALUE);
     }
+    // "CL_INVALID_OPERATION if no devices in context support
+    // intermediate language programs."
+    Err(CL_INVALID_OPERATION)
+}
 
-    fn clBuildProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
-        let p = Program::resolve(program)?;
-        build_devices(&p, num_devices, device_list)?;
-        check_notify(pfn_notify, user_data)?;
-        // "CL_INVALID_OPERATION if there are kernel objects attached to
-        // program."
-        if p.has_kernels() {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let options = options_text(options)?;
-        let result = if let (true, Some(obj)) = (p.from_binary() && p.executable().is_none(), p.object()) {
+pub(crate) fn clRetainProgram(program: cl_program) -> Result<(), cl_int> {
+    object::retain::<Program>(program)
+}
+
+pub(crate) fn clReleaseProgram(program: cl_program) -> Result<(), cl_int> {
+    object::release::<Program>(program)
+}
+
+pub(crate) fn clBuildProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    pfn_notify: BuildNotify,
+    user_data: *mut c_void,
+) -> Result<(), cl_int> {
+    let p = Program::resolve(program)?;
+    build_devices(&p, num_devices, device_list)?;
+    check_notify(pfn_notify, user_data)?;
+    // "CL_INVALID_OPERATION if there are kernel objects attached to
+    // program."
+    if p.has_kernels() {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let options = options_text(options)?;
+    let result =
+        if let (true, Some(obj)) = (p.from_binary() && p.executable().is_none(), p.object()) {
             // A binary of a compiled object or library: linked into an
             // executable.
             crate::compiler::check_options(&options).map_err(|_| CL_INVALID_BUILD_OPTIONS)?;
@@ -226,195 +285,200 @@ cl_entry! {
             p.finish_binary_build(&options);
             Ok(())
         } else {
-            match crate::compiler::build_program(&p.source, &options) {
-                Ok(exe) => {
-                    p.finish_build(&options, Ok(exe));
-                    Ok(())
-                }
-                Err(e) => {
-                    let code = failure_code(&e, CL_INVALID_BUILD_OPTIONS, CL_BUILD_PROGRAM_FAILURE);
-                    p.finish_build(&options, Err(e.log().to_string()));
-                    Err(code)
-                }
-            }
+            record_outcome(
+                crate::compiler::build_program(&p.source, &options),
+                |outcome| {
+                    p.finish_build(&options, outcome);
+                },
+                CL_INVALID_BUILD_OPTIONS,
+                CL_BUILD_PROGRAM_FAILURE,
+            )
         };
-        notify_built(pfn_notify, program, user_data);
-        result
-    }
-
-    fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: BuildNotify, user_data: *mut c_void) -> cl_int {
-        let p = Program::resolve(program)?;
-        build_devices(&p, num_devices, device_list)?;
-        check_notify(pfn_notify, user_data)?;
-        // "CL_INVALID_VALUE if num_input_headers is zero and
-        // header_include_names or input_headers are not NULL or if
-        // num_input_headers is not zero and header_include_names or
-        // input_headers are NULL."
-        if (num_input_headers == 0) != (input_headers.is_null() && header_include_names.is_null())
-            || (num_input_headers != 0 && (input_headers.is_null() || header_include_names.is_null()))
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        let handles = c_array(input_headers, num_input_headers as usize, CL_INVALID_VALUE)?;
-        let names = c_array(header_include_names as *const *const c_char, num_input_headers as usize, CL_INVALID_VALUE)?;
-        let mut headers = Vec::with_capacity(handles.len());
-        for (&h, &n) in handles.iter().zip(names) {
-            let hp = Program::resolve(h)?;
-            headers.push((c_str(n, CL_INVALID_VALUE)?.to_string(), hp.source.clone()));
-        }
-        // "CL_INVALID_OPERATION if program has no source or IL available",
-        // and "if there are kernel objects attached to program".
-        if !p.has_source() || p.has_kernels() {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let options = options_text(options).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
-        let result = match crate::compiler::compile_object(&p.source, &options, &headers) {
-            Ok(obj) => {
-                p.finish_compile(&options, Ok(obj));
-                Ok(())
-            }
-            Err(e) => {
-                let code = failure_code(&e, CL_INVALID_COMPILER_OPTIONS, CL_COMPILE_PROGRAM_FAILURE);
-                p.finish_compile(&options, Err(e.log().to_string()));
-                Err(code)
-            }
-        };
-        notify_built(pfn_notify, program, user_data);
-        result
-    }
-
-    fn clGetProgramInfo(program: cl_program, param_name: cl_program_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let p = Program::resolve(program)?;
-        let bytes = match param_name {
-            CL_PROGRAM_REFERENCE_COUNT => info(&object::app_ref_count::<Program>(program)?),
-            CL_PROGRAM_CONTEXT => info(&handle_of(&p.context)),
-            CL_PROGRAM_NUM_DEVICES => info(&(p.devices.len() as cl_uint)),
-            CL_PROGRAM_DEVICES => info(&p.devices.iter().map(handle_of).collect::<Vec<_>>()),
-            CL_PROGRAM_SOURCE => info(&p.source),
-            CL_PROGRAM_IL => info(&Vec::<u8>::new()),
-            CL_PROGRAM_BINARY_SIZES => {
-                let size = program_binary(&p).len();
-                info(&vec![size; p.devices.len()])
-            }
-            // An array of pointers the application owns, one per device,
-            // each to CL_PROGRAM_BINARY_SIZES bytes (NULL entries skipped).
-            CL_PROGRAM_BINARIES => {
-                let size = p.devices.len() * std::mem::size_of::<*mut u8>();
-                if !param_value.is_null() {
-                    if param_value_size < size {
-                        return Err(CL_INVALID_VALUE);
-                    }
-                    let bin = program_binary(&p);
-                    // SAFETY: the application gives one pointer per device.
-                    let ptrs = unsafe { std::slice::from_raw_parts(param_value as *const *mut u8, p.devices.len()) };
-                    for &dst in ptrs.iter().filter(|d| !d.is_null()) {
-                        // SAFETY: each non-NULL pointer has room for the
-                        // size CL_PROGRAM_BINARY_SIZES reported.
-                        unsafe { std::ptr::copy_nonoverlapping(bin.as_ptr(), dst, bin.len()) };
-                    }
-                }
-                write_out(param_value_size_ret, size);
-                return Ok(());
-            }
-            // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is
-            // CL_PROGRAM_NUM_KERNELS or CL_PROGRAM_KERNEL_NAMES and a
-            // successful program executable has not been built."
-            CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => {
-                let exe = match p.executable() {
-                    Some(e) if p.build_state().status == CL_BUILD_SUCCESS => e,
-                    _ => return Err(CL_INVALID_PROGRAM_EXECUTABLE),
-                };
-                if param_name == CL_PROGRAM_NUM_KERNELS {
-                    info(&exe.visible_kernels().count())
-                } else {
-                    info(&exe.visible_kernels().map(|i| exe.kernels[i].name.as_str()).collect::<Vec<_>>().join(";"))
-                }
-            }
-            CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => info(&false),
-            _ => Err(CL_INVALID_VALUE),
-        }?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
-
-    fn clGetProgramBuildInfo(program: cl_program, device: cl_device_id, param_name: cl_program_build_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let p = Program::resolve(program)?;
-        let dev = Device::resolve(device)?;
-        if !p.devices.iter().any(|d| Arc::ptr_eq(d, &dev)) {
-            return Err(CL_INVALID_DEVICE);
-        }
-        let state = p.build_state();
-        let bytes = match param_name {
-            CL_PROGRAM_BUILD_STATUS => info(&state.status),
-            CL_PROGRAM_BUILD_OPTIONS => info(&state.options),
-            CL_PROGRAM_BUILD_LOG => info(&state.log),
-            CL_PROGRAM_BINARY_TYPE => info(&state.binary_type),
-            // "The total amount of storage, in bytes, used by program
-            // variables in the global address space": 0 until built.
-            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => {
-                info(&p.executable().map_or(0, |e| {
-                    e.code().map_or(0, |c| c.global_variables_size)
-                }))
-            }
-            _ => Err(CL_INVALID_VALUE),
-        }?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
-
-    fn clSetProgramReleaseCallback(program: cl_program, pfn_notify: BuildNotify, _user_data: *mut c_void) -> cl_int {
-        Program::resolve(program)?;
-        if pfn_notify.is_none() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_OPERATION if no devices in the context associated with
-        // program support destructors for program scope global variables."
-        Err(CL_INVALID_OPERATION)
-    }
-
-    fn clSetProgramSpecializationConstant(program: cl_program, _spec_id: cl_uint, _spec_size: usize, _spec_value: *const c_void) -> cl_int {
-        Program::resolve(program)?;
-        // "CL_INVALID_OPERATION if no devices associated with program
-        // support intermediate language programs."
-        Err(CL_INVALID_OPERATION)
-    }
+    notify_built(pfn_notify, program, user_data);
+    result
 }
 
-/// clLinkProgram, outside cl_entry!: a link that fails still returns its
-/// program (with the log) together with CL_LINK_PROGRAM_FAILURE.
-#[allow(clippy::too_many_arguments, non_snake_case)]
-pub(crate) extern "C" fn clLinkProgram(
-    context: cl_context,
+pub(crate) fn clCompileProgram(
+    program: cl_program,
     num_devices: cl_uint,
     device_list: *const cl_device_id,
     options: *const c_char,
-    num_input_programs: cl_uint,
-    input_programs: *const cl_program,
+    num_input_headers: cl_uint,
+    input_headers: *const cl_program,
+    header_include_names: *mut *const c_char,
     pfn_notify: BuildNotify,
     user_data: *mut c_void,
-    errcode_ret: *mut cl_int,
-) -> cl_program {
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        link_program(
-            context,
-            num_devices,
-            device_list,
-            options,
-            num_input_programs,
-            input_programs,
-            pfn_notify,
-            user_data,
-        )
-    }));
-    let (program, code) = match result {
-        Ok(Ok(pc)) => pc,
-        Ok(Err(code)) => (std::ptr::null_mut(), code),
-        Err(_) => (std::ptr::null_mut(), CL_OUT_OF_HOST_MEMORY),
-    };
-    write_out(errcode_ret, code);
-    program
+) -> Result<(), cl_int> {
+    let p = Program::resolve(program)?;
+    build_devices(&p, num_devices, device_list)?;
+    check_notify(pfn_notify, user_data)?;
+    // "CL_INVALID_VALUE if num_input_headers is zero and
+    // header_include_names or input_headers are not NULL or if
+    // num_input_headers is not zero and header_include_names or
+    // input_headers are NULL."
+    if (num_input_headers == 0) != (input_headers.is_null() && header_include_names.is_null())
+        || (num_input_headers != 0 && (input_headers.is_null() || header_include_names.is_null()))
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    let handles = c_array(input_headers, num_input_headers as usize, CL_INVALID_VALUE)?;
+    let names = c_array(
+        header_include_names as *const *const c_char,
+        num_input_headers as usize,
+        CL_INVALID_VALUE,
+    )?;
+    let mut headers = Vec::with_capacity(handles.len());
+    for (&h, &n) in handles.iter().zip(names) {
+        let hp = Program::resolve(h)?;
+        headers.push((c_str(n, CL_INVALID_VALUE)?.to_string(), hp.source.clone()));
+    }
+    // "CL_INVALID_OPERATION if program has no source or IL available",
+    // and "if there are kernel objects attached to program".
+    if !p.has_source() || p.has_kernels() {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let options = options_text(options).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
+    let result = record_outcome(
+        crate::compiler::compile_object(&p.source, &options, &headers),
+        |outcome| {
+            p.finish_compile(&options, outcome);
+        },
+        CL_INVALID_COMPILER_OPTIONS,
+        CL_COMPILE_PROGRAM_FAILURE,
+    );
+    notify_built(pfn_notify, program, user_data);
+    result
 }
 
+pub(crate) fn clGetProgramInfo(
+    program: cl_program,
+    param_name: cl_program_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let p = Program::resolve(program)?;
+    let bytes = match param_name {
+        CL_PROGRAM_REFERENCE_COUNT => info(&object::app_ref_count::<Program>(program)?),
+        CL_PROGRAM_CONTEXT => info(&handle_of(&p.context)),
+        CL_PROGRAM_NUM_DEVICES => info(&(p.devices.len() as cl_uint)),
+        CL_PROGRAM_DEVICES => info(&p.devices.iter().map(handle_of).collect::<Vec<_>>()),
+        CL_PROGRAM_SOURCE => info(&p.source),
+        CL_PROGRAM_IL => info(&Vec::<u8>::new()),
+        CL_PROGRAM_BINARY_SIZES => {
+            let size = program_binary(&p).len();
+            info(&vec![size; p.devices.len()])
+        }
+        // An array of pointers the application owns, one per device,
+        // each to CL_PROGRAM_BINARY_SIZES bytes (NULL entries skipped).
+        CL_PROGRAM_BINARIES => {
+            let size = p.devices.len() * std::mem::size_of::<*mut u8>();
+            if !param_value.is_null() {
+                if param_value_size < size {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let bin = program_binary(&p);
+                // SAFETY: the application gives one pointer per device.
+                let ptrs = unsafe {
+                    std::slice::from_raw_parts(param_value as *const *mut u8, p.devices.len())
+                };
+                for &dst in ptrs.iter().filter(|d| !d.is_null()) {
+                    // SAFETY: each non-NULL pointer has room for the
+                    // size CL_PROGRAM_BINARY_SIZES reported.
+                    unsafe { std::ptr::copy_nonoverlapping(bin.as_ptr(), dst, bin.len()) };
+                }
+            }
+            write_out(param_value_size_ret, size);
+            return Ok(());
+        }
+        // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is
+        // CL_PROGRAM_NUM_KERNELS or CL_PROGRAM_KERNEL_NAMES and a
+        // successful program executable has not been built."
+        CL_PROGRAM_NUM_KERNELS | CL_PROGRAM_KERNEL_NAMES => {
+            let exe = match p.executable() {
+                Some(e) if p.build_state().status == CL_BUILD_SUCCESS => e,
+                _ => return Err(CL_INVALID_PROGRAM_EXECUTABLE),
+            };
+            if param_name == CL_PROGRAM_NUM_KERNELS {
+                info(&exe.visible_kernels().count())
+            } else {
+                info(
+                    &exe.visible_kernels()
+                        .map(|i| exe.kernels[i].name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(";"),
+                )
+            }
+        }
+        CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
+            info(&false)
+        }
+        _ => Err(CL_INVALID_VALUE),
+    }?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
+
+pub(crate) fn clGetProgramBuildInfo(
+    program: cl_program,
+    device: cl_device_id,
+    param_name: cl_program_build_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let p = Program::resolve(program)?;
+    let dev = Device::resolve(device)?;
+    if !p.devices.iter().any(|d| Arc::ptr_eq(d, &dev)) {
+        return Err(CL_INVALID_DEVICE);
+    }
+    let state = p.build_state();
+    let bytes = match param_name {
+        CL_PROGRAM_BUILD_STATUS => info(&state.status),
+        CL_PROGRAM_BUILD_OPTIONS => info(&state.options),
+        CL_PROGRAM_BUILD_LOG => info(&state.log),
+        CL_PROGRAM_BINARY_TYPE => info(&state.binary_type),
+        // "The total amount of storage, in bytes, used by program
+        // variables in the global address space": 0 until built.
+        CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info(
+            &p.executable()
+                .map_or(0, |e| e.code().map_or(0, |c| c.global_variables_size)),
+        ),
+        _ => Err(CL_INVALID_VALUE),
+    }?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
+
+pub(crate) fn clSetProgramReleaseCallback(
+    program: cl_program,
+    pfn_notify: BuildNotify,
+    _user_data: *mut c_void,
+) -> Result<(), cl_int> {
+    Program::resolve(program)?;
+    if pfn_notify.is_none() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_OPERATION if no devices in the context associated with
+    // program support destructors for program scope global variables."
+    Err(CL_INVALID_OPERATION)
+}
+
+pub(crate) fn clSetProgramSpecializationConstant(
+    program: cl_program,
+    _spec_id: cl_uint,
+    _spec_size: usize,
+    _spec_value: *const c_void,
+) -> Result<(), cl_int> {
+    Program::resolve(program)?;
+    // "CL_INVALID_OPERATION if no devices associated with program
+    // support intermediate language programs."
+    Err(CL_INVALID_OPERATION)
+}
+
+/// clLinkProgram: a link that fails still returns its program (with the
+/// log) together with CL_LINK_PROGRAM_FAILURE, so the program and the code
+/// come back together.
 #[allow(clippy::too_many_arguments)]
-fn link_program(
+pub(crate) fn clLinkProgram(
     context: cl_context,
     num_devices: cl_uint,
     device_list: *const cl_device_id,

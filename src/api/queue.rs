@@ -1,6 +1,6 @@
 //! Entry points: command queues.
 
-use crate::api::util::{cl_entry, info, property_list, property_pairs, write_info};
+use crate::api::util::{info, property_list, property_pairs, write_info};
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
@@ -86,112 +86,142 @@ pub fn host_queue(command_queue: cl_command_queue) -> Result<std::sync::Arc<Queu
     Ok(q)
 }
 
-cl_entry! {
-    fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties, errcode_ret: *mut cl_int) -> cl_command_queue, errcode_ret {
-        let mut bits: cl_command_queue_properties = 0;
-        let mut size = None;
-        let pairs = property_pairs(properties);
-        for (i, &(name, value)) in pairs.iter().enumerate() {
-            if pairs[..i].iter().any(|&(n, _)| n == name) {
-                return Err(CL_INVALID_VALUE);
-            }
-            match name as u32 {
-                CL_QUEUE_PROPERTIES => bits = value,
-                // Only device queues have a size.
-                CL_QUEUE_SIZE => {
-                    size = Some(value);
-                    if pairs.iter().all(|&(n, v)| n != CL_QUEUE_PROPERTIES as u64 || v & CL_QUEUE_ON_DEVICE as u64 == 0) {
-                        // Check context and device first: their errors come before.
-                        Context::resolve(context)?;
-                        Device::resolve(device)?;
-                        return Err(CL_INVALID_VALUE);
-                    }
-                }
-                _ => {
+pub(crate) fn clCreateCommandQueueWithProperties(
+    context: cl_context,
+    device: cl_device_id,
+    properties: *const cl_queue_properties,
+) -> Result<cl_command_queue, cl_int> {
+    let mut bits: cl_command_queue_properties = 0;
+    let mut size = None;
+    let pairs = property_pairs(properties);
+    for (i, &(name, value)) in pairs.iter().enumerate() {
+        if pairs[..i].iter().any(|&(n, _)| n == name) {
+            return Err(CL_INVALID_VALUE);
+        }
+        match name as u32 {
+            CL_QUEUE_PROPERTIES => bits = value,
+            // Only device queues have a size.
+            CL_QUEUE_SIZE => {
+                size = Some(value);
+                if pairs.iter().all(|&(n, v)| {
+                    n != CL_QUEUE_PROPERTIES as u64 || v & CL_QUEUE_ON_DEVICE as u64 == 0
+                }) {
+                    // Check context and device first: their errors come before.
                     Context::resolve(context)?;
                     Device::resolve(device)?;
                     return Err(CL_INVALID_VALUE);
                 }
             }
+            _ => {
+                Context::resolve(context)?;
+                Device::resolve(device)?;
+                return Err(CL_INVALID_VALUE);
+            }
         }
-        new_queue(context, device, bits, property_list(properties), size)
     }
+    new_queue(context, device, bits, property_list(properties), size)
+}
 
-    fn clCreateCommandQueue(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties, errcode_ret: *mut cl_int) -> cl_command_queue, errcode_ret {
-        if properties & !HOST_QUEUE_PROPERTIES != 0 {
-            Context::resolve(context)?;
-            Device::resolve(device)?;
-            return Err(CL_INVALID_VALUE);
-        }
-        new_queue(context, device, properties, Vec::new(), None)
+pub(crate) fn clCreateCommandQueue(
+    context: cl_context,
+    device: cl_device_id,
+    properties: cl_command_queue_properties,
+) -> Result<cl_command_queue, cl_int> {
+    if properties & !HOST_QUEUE_PROPERTIES != 0 {
+        Context::resolve(context)?;
+        Device::resolve(device)?;
+        return Err(CL_INVALID_VALUE);
     }
+    new_queue(context, device, properties, Vec::new(), None)
+}
 
-    fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int {
-        object::retain::<Queue>(command_queue)
-    }
+pub(crate) fn clRetainCommandQueue(command_queue: cl_command_queue) -> Result<(), cl_int> {
+    object::retain::<Queue>(command_queue)
+}
 
-    fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
-        // "clReleaseCommandQueue performs an implicit flush": commands are
-        // submitted at enqueue, and pending ones keep the queue alive.
-        object::release::<Queue>(command_queue)
-    }
+pub(crate) fn clReleaseCommandQueue(command_queue: cl_command_queue) -> Result<(), cl_int> {
+    // "clReleaseCommandQueue performs an implicit flush": commands are
+    // submitted at enqueue, and pending ones keep the queue alive.
+    object::release::<Queue>(command_queue)
+}
 
-    fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_name: cl_command_queue_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-        let q = Queue::resolve(command_queue)?;
-        let bytes = match param_name {
-            CL_QUEUE_CONTEXT => info(&handle_of(&q.context)),
-            CL_QUEUE_DEVICE => info(&handle_of(&q.device)),
-            CL_QUEUE_REFERENCE_COUNT => info(&object::app_ref_count::<Queue>(command_queue)?),
-            CL_QUEUE_PROPERTIES => info(&q.properties),
-            CL_QUEUE_PROPERTIES_ARRAY => info(&q.properties_array),
-            // Host queues have no size.
-            CL_QUEUE_SIZE => match &q.on_device {
-                Some(d) => info(&d.size),
-                None => Err(CL_INVALID_COMMAND_QUEUE),
-            },
-            // "Return the current default command-queue for the underlying
-            // device": the same answer for host and on-device queues (NULL
-            // while the device has none).
-            CL_QUEUE_DEVICE_DEFAULT => info(&q.context.default_device_queue(&q.device).map_or(std::ptr::null_mut(), |d| handle_of(&d))),
-            _ => Err(CL_INVALID_VALUE),
-        }?;
-        write_info(&bytes, param_value_size, param_value, param_value_size_ret)
-    }
+pub(crate) fn clGetCommandQueueInfo(
+    command_queue: cl_command_queue,
+    param_name: cl_command_queue_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> Result<(), cl_int> {
+    let q = Queue::resolve(command_queue)?;
+    let bytes = match param_name {
+        CL_QUEUE_CONTEXT => info(&handle_of(&q.context)),
+        CL_QUEUE_DEVICE => info(&handle_of(&q.device)),
+        CL_QUEUE_REFERENCE_COUNT => info(&object::app_ref_count::<Queue>(command_queue)?),
+        CL_QUEUE_PROPERTIES => info(&q.properties),
+        CL_QUEUE_PROPERTIES_ARRAY => info(&q.properties_array),
+        // Host queues have no size.
+        CL_QUEUE_SIZE => match &q.on_device {
+            Some(d) => info(&d.size),
+            None => Err(CL_INVALID_COMMAND_QUEUE),
+        },
+        // "Return the current default command-queue for the underlying
+        // device": the same answer for host and on-device queues (NULL
+        // while the device has none).
+        CL_QUEUE_DEVICE_DEFAULT => info(
+            &q.context
+                .default_device_queue(&q.device)
+                .map_or(std::ptr::null_mut(), |d| handle_of(&d)),
+        ),
+        _ => Err(CL_INVALID_VALUE),
+    }?;
+    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+}
 
-    fn clSetCommandQueueProperty(command_queue: cl_command_queue, _properties: cl_command_queue_properties, _enable: cl_bool, _old_properties: *mut cl_command_queue_properties) -> cl_int {
-        // Removed after OpenCL 1.0: queue properties are fixed at creation.
-        Queue::resolve(command_queue)?;
-        Err(CL_INVALID_OPERATION)
-    }
+pub(crate) fn clSetCommandQueueProperty(
+    command_queue: cl_command_queue,
+    _properties: cl_command_queue_properties,
+    _enable: cl_bool,
+    _old_properties: *mut cl_command_queue_properties,
+) -> Result<(), cl_int> {
+    // Removed after OpenCL 1.0: queue properties are fixed at creation.
+    Queue::resolve(command_queue)?;
+    Err(CL_INVALID_OPERATION)
+}
 
-    fn clFlush(command_queue: cl_command_queue) -> cl_int {
-        // Every command is submitted when it is enqueued.
-        host_queue(command_queue).map(drop)
-    }
+pub(crate) fn clFlush(command_queue: cl_command_queue) -> Result<(), cl_int> {
+    // Every command is submitted when it is enqueued.
+    host_queue(command_queue).map(drop)
+}
 
-    fn clFinish(command_queue: cl_command_queue) -> cl_int {
-        host_queue(command_queue)?.finish();
-        Ok(())
-    }
+pub(crate) fn clFinish(command_queue: cl_command_queue) -> Result<(), cl_int> {
+    host_queue(command_queue)?.finish();
+    Ok(())
+}
 
-    fn clSetDefaultDeviceCommandQueue(context: cl_context, device: cl_device_id, command_queue: cl_command_queue) -> cl_int {
-        // "CL_INVALID_OPERATION if device does not support a replaceable
-        // default on-device queue."
-        if !crate::compiler::device_enqueue_supported() {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let ctx = Context::resolve(context)?;
-        let dev = Device::resolve(device)?;
-        if !ctx.has_device(&dev) {
-            return Err(CL_INVALID_DEVICE);
-        }
-        // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
-        // command-queue for device."
-        let q = Queue::resolve(command_queue)?;
-        if q.on_device.is_none() || !std::sync::Arc::ptr_eq(&q.device, &dev) || !std::sync::Arc::ptr_eq(&q.context, &ctx) {
-            return Err(CL_INVALID_COMMAND_QUEUE);
-        }
-        ctx.set_default_device_queue(&q);
-        Ok(())
+pub(crate) fn clSetDefaultDeviceCommandQueue(
+    context: cl_context,
+    device: cl_device_id,
+    command_queue: cl_command_queue,
+) -> Result<(), cl_int> {
+    // "CL_INVALID_OPERATION if device does not support a replaceable
+    // default on-device queue."
+    if !crate::compiler::device_enqueue_supported() {
+        return Err(CL_INVALID_OPERATION);
     }
+    let ctx = Context::resolve(context)?;
+    let dev = Device::resolve(device)?;
+    if !ctx.has_device(&dev) {
+        return Err(CL_INVALID_DEVICE);
+    }
+    // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
+    // command-queue for device."
+    let q = Queue::resolve(command_queue)?;
+    if q.on_device.is_none()
+        || !std::sync::Arc::ptr_eq(&q.device, &dev)
+        || !std::sync::Arc::ptr_eq(&q.context, &ctx)
+    {
+        return Err(CL_INVALID_COMMAND_QUEUE);
+    }
+    ctx.set_default_device_queue(&q);
+    Ok(())
 }

@@ -5,7 +5,7 @@
 //! and memcpy and fill work on any host pointer.
 
 use crate::api::enqueue::Command;
-use crate::api::util::{c_array, cl_entry};
+use crate::api::util::c_array;
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
@@ -15,7 +15,8 @@ use crate::core::svm;
 use std::ffi::c_void;
 
 /// The pfn_free_func of clEnqueueSVMFree.
-type SvmFreeFn = unsafe extern "C" fn(cl_command_queue, cl_uint, *mut *mut c_void, *mut c_void);
+pub(crate) type SvmFreeFn =
+    unsafe extern "C" fn(cl_command_queue, cl_uint, *mut *mut c_void, *mut c_void);
 
 /// An application pointer moved into a command's work.
 #[derive(Clone, Copy)]
@@ -35,177 +36,276 @@ fn bool_arg(b: cl_bool) -> bool {
     b != CL_FALSE as cl_bool
 }
 
-cl_entry! {
-    fn clEnqueueSVMFree(command_queue: cl_command_queue, num_svm_pointers: cl_uint, svm_pointers: *mut *mut c_void, pfn_free_func: Option<SvmFreeFn>, user_data: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = Queue::resolve(command_queue)?;
-        // "CL_INVALID_VALUE if num_svm_pointers is 0 and svm_pointers is
-        // non-NULL, or if svm_pointers is NULL and num_svm_pointers is not 0."
-        let pointers = c_array(svm_pointers as *const *mut c_void, num_svm_pointers as usize, CL_INVALID_VALUE)?;
-        // The application may reuse its array once the call returns: keep a
-        // copy, which is also what the callback is handed.
-        let mut pointers: Vec<HostPtr> = pointers.iter().map(|&p| HostPtr(p)).collect();
-        let callback = pfn_free_func.map(|func| Callback { func, user_data });
-        let cmd = Command::new(&queue, CL_COMMAND_SVM_FREE as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
-        let q = queue.clone();
-        cmd.run(
-            Box::new(move || {
-                match callback {
-                    // "If pfn_free_func is specified, it will be called to
-                    // free the SVM pointers ... the OpenCL implementation
-                    // does not free them."
-                    Some(cb) => {
-                        let list = if pointers.is_empty() {
-                            std::ptr::null_mut()
-                        } else {
-                            pointers.as_mut_ptr() as *mut *mut c_void
-                        };
-                        // SAFETY: an application callback with the arguments
-                        // the spec defines; HostPtr is a transparent newtype
-                        // of a pointer, so the Vec is an array of them, alive
-                        // for the duration of the call.
-                        unsafe { (cb.func)(handle_of(&q), pointers.len() as cl_uint, list, cb.user_data) };
-                    }
-                    // "If pfn_free_func is NULL, the OpenCL implementation
-                    // frees the SVM pointers" (NULL and unknown pointers are
-                    // ignored, as clSVMFree does).
-                    None => {
-                        for p in &pointers {
-                            svm::free(&q.context, p.0);
-                        }
+pub(crate) fn clEnqueueSVMFree(
+    command_queue: cl_command_queue,
+    num_svm_pointers: cl_uint,
+    svm_pointers: *mut *mut c_void,
+    pfn_free_func: Option<SvmFreeFn>,
+    user_data: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let queue = Queue::resolve(command_queue)?;
+    // "CL_INVALID_VALUE if num_svm_pointers is 0 and svm_pointers is
+    // non-NULL, or if svm_pointers is NULL and num_svm_pointers is not 0."
+    let pointers = c_array(
+        svm_pointers as *const *mut c_void,
+        num_svm_pointers as usize,
+        CL_INVALID_VALUE,
+    )?;
+    // The application may reuse its array once the call returns: keep a
+    // copy, which is also what the callback is handed.
+    let mut pointers: Vec<HostPtr> = pointers.iter().map(|&p| HostPtr(p)).collect();
+    let callback = pfn_free_func.map(|func| Callback { func, user_data });
+    let cmd = Command::new(
+        &queue,
+        CL_COMMAND_SVM_FREE as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?;
+    let q = queue.clone();
+    cmd.run(
+        Box::new(move || {
+            match callback {
+                // "If pfn_free_func is specified, it will be called to
+                // free the SVM pointers ... the OpenCL implementation
+                // does not free them."
+                Some(cb) => {
+                    let list = if pointers.is_empty() {
+                        std::ptr::null_mut()
+                    } else {
+                        pointers.as_mut_ptr() as *mut *mut c_void
+                    };
+                    // SAFETY: an application callback with the arguments
+                    // the spec defines; HostPtr is a transparent newtype
+                    // of a pointer, so the Vec is an array of them, alive
+                    // for the duration of the call.
+                    unsafe {
+                        (cb.func)(handle_of(&q), pointers.len() as cl_uint, list, cb.user_data)
+                    };
+                }
+                // "If pfn_free_func is NULL, the OpenCL implementation
+                // frees the SVM pointers" (NULL and unknown pointers are
+                // ignored, as clSVMFree does).
+                None => {
+                    for p in &pointers {
+                        svm::free(&q.context, p.0);
                     }
                 }
-                Ok(())
-            }),
-            false,
-        )
-    }
-
-    fn clEnqueueSVMMemcpy(command_queue: cl_command_queue, blocking_copy: cl_bool, dst_ptr: *mut c_void, src_ptr: *const c_void, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = Queue::resolve(command_queue)?;
-        // "CL_INVALID_VALUE if dst_ptr or src_ptr is NULL."
-        if dst_ptr.is_null() || src_ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_MEM_COPY_OVERLAP if the values specified for dst_ptr, src_ptr
-        // and size result in an overlapping copy."
-        let (dst, src) = (dst_ptr as usize, src_ptr as usize);
-        if size > 0 && dst < src.wrapping_add(size) && src < dst.wrapping_add(size) {
-            return Err(CL_MEM_COPY_OVERLAP);
-        }
-        let cmd = Command::new(&queue, CL_COMMAND_SVM_MEMCPY as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
-        let (dst, src) = (HostPtr(dst_ptr), HostPtr(src_ptr as *mut c_void));
-        cmd.run(
-            Box::new(move || {
-                // Whole values, not their fields, move into the closure.
-                let (dst, src) = (dst, src);
-                if size > 0 {
-                    // SAFETY: the application guarantees both pointers name
-                    // `size` bytes that stay valid until the command
-                    // completes; we checked the regions do not overlap.
-                    unsafe { std::ptr::copy_nonoverlapping(src.0 as *const u8, dst.0 as *mut u8, size) };
-                }
-                Ok(())
-            }),
-            bool_arg(blocking_copy),
-        )
-    }
-
-    fn clEnqueueSVMMemFill(command_queue: cl_command_queue, svm_ptr: *mut c_void, pattern: *const c_void, pattern_size: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = Queue::resolve(command_queue)?;
-        // "CL_INVALID_VALUE if svm_ptr is NULL."
-        if svm_ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
-        // pattern_size is not one of {1, 2, 4, 8, 16, 32, 64, 128}."
-        if pattern.is_null() || !PATTERN_SIZES.contains(&pattern_size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_VALUE if svm_ptr is not aligned to pattern_size bytes."
-        if !(svm_ptr as usize).is_multiple_of(pattern_size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_VALUE if size is not a multiple of pattern_size."
-        if !size.is_multiple_of(pattern_size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "The memory associated with pattern can be reused or freed after
-        // the function returns": copy it now.
-        // SAFETY: the application guarantees pattern points to pattern_size
-        // bytes (not NULL, checked above).
-        let pattern = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) }.to_vec();
-        let cmd = Command::new(&queue, CL_COMMAND_SVM_MEMFILL as cl_command_type, num_events_in_wait_list, event_wait_list, event)?;
-        let dst = HostPtr(svm_ptr);
-        cmd.run(
-            Box::new(move || {
-                fill(dst, &pattern, size);
-                Ok(())
-            }),
-            false,
-        )
-    }
-
-    fn clEnqueueSVMMap(command_queue: cl_command_queue, blocking_map: cl_bool, flags: cl_map_flags, svm_ptr: *mut c_void, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = Queue::resolve(command_queue)?;
-        // "CL_INVALID_VALUE if svm_ptr is NULL."
-        if svm_ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_VALUE if size is 0 or if values specified in map_flags
-        // are not valid."
-        if size == 0 || !map_flags_valid(flags) {
-            return Err(CL_INVALID_VALUE);
-        }
-        // The host already sees the memory: an ordered command that does
-        // nothing.
-        Command::new(&queue, CL_COMMAND_SVM_MAP as cl_command_type, num_events_in_wait_list, event_wait_list, event)?
-            .run_nothing(bool_arg(blocking_map))
-    }
-
-    fn clEnqueueSVMUnmap(command_queue: cl_command_queue, svm_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = Queue::resolve(command_queue)?;
-        // "CL_INVALID_VALUE if svm_ptr is NULL."
-        if svm_ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        Command::new(&queue, CL_COMMAND_SVM_UNMAP as cl_command_type, num_events_in_wait_list, event_wait_list, event)?
-            .run_nothing(false)
-    }
-
-    fn clEnqueueSVMMigrateMem(command_queue: cl_command_queue, num_svm_pointers: cl_uint, svm_pointers: *mut *const c_void, sizes: *const usize, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let queue = Queue::resolve(command_queue)?;
-        // "CL_INVALID_VALUE if num_svm_pointers is zero or svm_pointers is
-        // NULL."
-        if num_svm_pointers == 0 || svm_pointers.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        let pointers = c_array(svm_pointers as *const *const c_void, num_svm_pointers as usize, CL_INVALID_VALUE)?;
-        // "If sizes is NULL, then all allocations containing any pointer in
-        // svm_pointers are migrated."
-        let sizes = if sizes.is_null() {
-            &[][..]
-        } else {
-            c_array(sizes, num_svm_pointers as usize, CL_INVALID_VALUE)?
-        };
-        // "CL_INVALID_VALUE if sizes[i] is non-zero range [svm_pointers[i],
-        // svm_pointers[i]+sizes[i]) is not contained within an existing
-        // clSVMAlloc allocation."
-        for (i, &p) in pointers.iter().enumerate() {
-            let len = sizes.get(i).copied().unwrap_or(0);
-            if len != 0 && !svm::contains(&queue.context, p, len) {
-                return Err(CL_INVALID_VALUE);
             }
-        }
-        // "CL_INVALID_VALUE if flags is not 0 or is not any of the values
-        // described in the table above."
-        let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) as cl_mem_migration_flags;
-        if flags & !known != 0 {
+            Ok(())
+        }),
+        false,
+    )
+}
+
+pub(crate) fn clEnqueueSVMMemcpy(
+    command_queue: cl_command_queue,
+    blocking_copy: cl_bool,
+    dst_ptr: *mut c_void,
+    src_ptr: *const c_void,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let queue = Queue::resolve(command_queue)?;
+    // "CL_INVALID_VALUE if dst_ptr or src_ptr is NULL."
+    if dst_ptr.is_null() || src_ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_MEM_COPY_OVERLAP if the values specified for dst_ptr, src_ptr
+    // and size result in an overlapping copy."
+    let (dst, src) = (dst_ptr as usize, src_ptr as usize);
+    if size > 0 && dst < src.wrapping_add(size) && src < dst.wrapping_add(size) {
+        return Err(CL_MEM_COPY_OVERLAP);
+    }
+    let cmd = Command::new(
+        &queue,
+        CL_COMMAND_SVM_MEMCPY as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?;
+    let (dst, src) = (HostPtr(dst_ptr), HostPtr(src_ptr as *mut c_void));
+    cmd.run(
+        Box::new(move || {
+            // Whole values, not their fields, move into the closure.
+            let (dst, src) = (dst, src);
+            if size > 0 {
+                // SAFETY: the application guarantees both pointers name
+                // `size` bytes that stay valid until the command
+                // completes; we checked the regions do not overlap.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(src.0 as *const u8, dst.0 as *mut u8, size)
+                };
+            }
+            Ok(())
+        }),
+        bool_arg(blocking_copy),
+    )
+}
+
+pub(crate) fn clEnqueueSVMMemFill(
+    command_queue: cl_command_queue,
+    svm_ptr: *mut c_void,
+    pattern: *const c_void,
+    pattern_size: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let queue = Queue::resolve(command_queue)?;
+    // "CL_INVALID_VALUE if svm_ptr is NULL."
+    if svm_ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
+    // pattern_size is not one of {1, 2, 4, 8, 16, 32, 64, 128}."
+    if pattern.is_null() || !PATTERN_SIZES.contains(&pattern_size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_VALUE if svm_ptr is not aligned to pattern_size bytes."
+    if !(svm_ptr as usize).is_multiple_of(pattern_size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_VALUE if size is not a multiple of pattern_size."
+    if !size.is_multiple_of(pattern_size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "The memory associated with pattern can be reused or freed after
+    // the function returns": copy it now.
+    // SAFETY: the application guarantees pattern points to pattern_size
+    // bytes (not NULL, checked above).
+    let pattern =
+        unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) }.to_vec();
+    let cmd = Command::new(
+        &queue,
+        CL_COMMAND_SVM_MEMFILL as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?;
+    let dst = HostPtr(svm_ptr);
+    cmd.run(
+        Box::new(move || {
+            fill(dst, &pattern, size);
+            Ok(())
+        }),
+        false,
+    )
+}
+
+pub(crate) fn clEnqueueSVMMap(
+    command_queue: cl_command_queue,
+    blocking_map: cl_bool,
+    flags: cl_map_flags,
+    svm_ptr: *mut c_void,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let queue = Queue::resolve(command_queue)?;
+    // "CL_INVALID_VALUE if svm_ptr is NULL."
+    if svm_ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_VALUE if size is 0 or if values specified in map_flags
+    // are not valid."
+    if size == 0 || !map_flags_valid(flags) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // The host already sees the memory: an ordered command that does
+    // nothing.
+    Command::new(
+        &queue,
+        CL_COMMAND_SVM_MAP as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?
+    .run_nothing(bool_arg(blocking_map))
+}
+
+pub(crate) fn clEnqueueSVMUnmap(
+    command_queue: cl_command_queue,
+    svm_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let queue = Queue::resolve(command_queue)?;
+    // "CL_INVALID_VALUE if svm_ptr is NULL."
+    if svm_ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    Command::new(
+        &queue,
+        CL_COMMAND_SVM_UNMAP as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?
+    .run_nothing(false)
+}
+
+pub(crate) fn clEnqueueSVMMigrateMem(
+    command_queue: cl_command_queue,
+    num_svm_pointers: cl_uint,
+    svm_pointers: *mut *const c_void,
+    sizes: *const usize,
+    flags: cl_mem_migration_flags,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let queue = Queue::resolve(command_queue)?;
+    // "CL_INVALID_VALUE if num_svm_pointers is zero or svm_pointers is
+    // NULL."
+    if num_svm_pointers == 0 || svm_pointers.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let pointers = c_array(
+        svm_pointers as *const *const c_void,
+        num_svm_pointers as usize,
+        CL_INVALID_VALUE,
+    )?;
+    // "If sizes is NULL, then all allocations containing any pointer in
+    // svm_pointers are migrated."
+    let sizes = if sizes.is_null() {
+        &[][..]
+    } else {
+        c_array(sizes, num_svm_pointers as usize, CL_INVALID_VALUE)?
+    };
+    // "CL_INVALID_VALUE if sizes[i] is non-zero range [svm_pointers[i],
+    // svm_pointers[i]+sizes[i]) is not contained within an existing
+    // clSVMAlloc allocation."
+    for (i, &p) in pointers.iter().enumerate() {
+        let len = sizes.get(i).copied().unwrap_or(0);
+        if len != 0 && !svm::contains(&queue.context, p, len) {
             return Err(CL_INVALID_VALUE);
         }
-        // Host and device share one memory: nothing moves.
-        Command::new(&queue, CL_COMMAND_SVM_MIGRATE_MEM as cl_command_type, num_events_in_wait_list, event_wait_list, event)?
-            .run_nothing(false)
     }
+    // "CL_INVALID_VALUE if flags is not 0 or is not any of the values
+    // described in the table above."
+    let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+        as cl_mem_migration_flags;
+    if flags & !known != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    // Host and device share one memory: nothing moves.
+    Command::new(
+        &queue,
+        CL_COMMAND_SVM_MIGRATE_MEM as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?
+    .run_nothing(false)
 }
 
 /// Map flags are CL_MAP_READ and/or CL_MAP_WRITE, or
@@ -245,22 +345,16 @@ fn fill(dst: HostPtr, pattern: &[u8], size: usize) {
 }
 
 /// clSVMAlloc has no error code: NULL is its only failure report.
-#[allow(non_snake_case)]
-pub(crate) extern "C" fn clSVMAlloc(
+pub(crate) fn clSVMAlloc(
     context: cl_context,
     flags: cl_svm_mem_flags,
     size: usize,
     alignment: cl_uint,
-) -> *mut c_void {
-    std::panic::catch_unwind(|| {
-        // "clSVMAlloc will fail if context is not a valid context", as well as
-        // for bad flags, size or alignment (see core::svm::alloc).
-        let ctx = Context::resolve(context)?;
-        svm::alloc(&ctx, flags, size, alignment)
-    })
-    .ok()
-    .and_then(Result::ok)
-    .unwrap_or(std::ptr::null_mut())
+) -> Result<*mut c_void, cl_int> {
+    // "clSVMAlloc will fail if context is not a valid context", as well as
+    // for bad flags, size or alignment (see core::svm::alloc).
+    let ctx = Context::resolve(context)?;
+    svm::alloc(&ctx, flags, size, alignment)
 }
 
 /// clSVMFree frees at once: "the application must ensure that [commands
@@ -268,13 +362,10 @@ pub(crate) extern "C" fn clSVMAlloc(
 /// form. "If a NULL pointer is passed in svm_pointer, no action occurs";
 /// an invalid context, or a pointer that is not the start of a live
 /// allocation of that context, is ignored as well.
-#[allow(non_snake_case)]
-pub(crate) extern "C" fn clSVMFree(context: cl_context, svm_pointer: *mut c_void) {
-    let _ = std::panic::catch_unwind(|| {
-        if let Ok(ctx) = Context::resolve(context) {
-            svm::free(&ctx, svm_pointer);
-        }
-    });
+pub(crate) fn clSVMFree(context: cl_context, svm_pointer: *mut c_void) -> Result<(), cl_int> {
+    let ctx = Context::resolve(context)?;
+    svm::free(&ctx, svm_pointer);
+    Ok(())
 }
 
 #[cfg(test)]

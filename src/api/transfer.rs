@@ -5,7 +5,7 @@
 //! their destructor callbacks wait, until it has ended.
 
 use crate::api::enqueue::{Command, SHORT_TRANSFER};
-use crate::api::util::{c_array, cl_entry};
+use crate::api::util::c_array;
 use crate::cl::*;
 use crate::core::memory::{
     copy_rect, fill, range_in_bounds, ranges_overlap, rects_overlap, Mem, RectLayout,
@@ -289,124 +289,328 @@ fn map_buffer(
     Ok(ptr as *mut c_void)
 }
 
-cl_entry! {
-    fn clEnqueueReadBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, offset: usize, size: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        read_write(command_queue, buffer, blocking_read, offset, size, ptr, false, (num_events_in_wait_list, event_wait_list, event))
-    }
+pub(crate) fn clEnqueueReadBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    read_write(
+        command_queue,
+        buffer,
+        blocking_read,
+        offset,
+        size,
+        ptr,
+        false,
+        (num_events_in_wait_list, event_wait_list, event),
+    )
+}
 
-    fn clEnqueueWriteBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, offset: usize, size: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        read_write(command_queue, buffer, blocking_write, offset, size, ptr as *mut c_void, true, (num_events_in_wait_list, event_wait_list, event))
-    }
+pub(crate) fn clEnqueueWriteBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    offset: usize,
+    size: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    read_write(
+        command_queue,
+        buffer,
+        blocking_write,
+        offset,
+        size,
+        ptr as *mut c_void,
+        true,
+        (num_events_in_wait_list, event_wait_list, event),
+    )
+}
 
-    fn clEnqueueCopyBuffer(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_offset: usize, dst_offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let (q, s, d) = copy_pair(command_queue, src_buffer, dst_buffer)?;
-        // "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset +
-        // size or dst_offset + size require accessing elements outside the
-        // src_buffer and dst_buffer buffer objects respectively."
-        if !range_in_bounds(src_offset, size, s.size) || !range_in_bounds(dst_offset, size, d.size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same
-        // buffer or sub-buffer object and the source and destination regions
-        // overlap or if src_buffer and dst_buffer are different sub-buffers
-        // of the same associated buffer object and they overlap."
-        let ((s_root, s_off), (d_root, d_off)) = (s.root_and_offset(), d.root_and_offset());
-        if s_root == d_root && ranges_overlap(s_off + src_offset, d_off + dst_offset, size) {
-            return Err(CL_MEM_COPY_OVERLAP);
-        }
-        let cmd = Command::new(&q, CL_COMMAND_COPY_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![s.clone(), d.clone()]).here_if(size <= SHORT_TRANSFER);
-        let work = move || {
-            // SAFETY: both ranges are inside their buffers (checked above),
-            // which the Arcs keep alive; ptr::copy allows overlap anyway.
-            unsafe { std::ptr::copy(s.host_address().add(src_offset), d.host_address().add(dst_offset), size) };
-            Ok(())
+pub(crate) fn clEnqueueCopyBuffer(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_offset: usize,
+    dst_offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let (q, s, d) = copy_pair(command_queue, src_buffer, dst_buffer)?;
+    // "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset +
+    // size or dst_offset + size require accessing elements outside the
+    // src_buffer and dst_buffer buffer objects respectively."
+    if !range_in_bounds(src_offset, size, s.size) || !range_in_bounds(dst_offset, size, d.size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same
+    // buffer or sub-buffer object and the source and destination regions
+    // overlap or if src_buffer and dst_buffer are different sub-buffers
+    // of the same associated buffer object and they overlap."
+    let ((s_root, s_off), (d_root, d_off)) = (s.root_and_offset(), d.root_and_offset());
+    if s_root == d_root && ranges_overlap(s_off + src_offset, d_off + dst_offset, size) {
+        return Err(CL_MEM_COPY_OVERLAP);
+    }
+    let cmd = Command::new(
+        &q,
+        CL_COMMAND_COPY_BUFFER as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?
+    .holding(vec![s.clone(), d.clone()])
+    .here_if(size <= SHORT_TRANSFER);
+    let work = move || {
+        // SAFETY: both ranges are inside their buffers (checked above),
+        // which the Arcs keep alive; ptr::copy allows overlap anyway.
+        unsafe {
+            std::ptr::copy(
+                s.host_address().add(src_offset),
+                d.host_address().add(dst_offset),
+                size,
+            )
         };
-        cmd.run(Box::new(work), false)
-    }
+        Ok(())
+    };
+    cmd.run(Box::new(work), false)
+}
 
-    fn clEnqueueReadBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        read_write_rect(command_queue, buffer, blocking_read, (buffer_origin, host_origin, region), (buffer_row_pitch, buffer_slice_pitch), (host_row_pitch, host_slice_pitch), ptr, false, (num_events_in_wait_list, event_wait_list, event))
-    }
+pub(crate) fn clEnqueueReadBufferRect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    read_write_rect(
+        command_queue,
+        buffer,
+        blocking_read,
+        (buffer_origin, host_origin, region),
+        (buffer_row_pitch, buffer_slice_pitch),
+        (host_row_pitch, host_slice_pitch),
+        ptr,
+        false,
+        (num_events_in_wait_list, event_wait_list, event),
+    )
+}
 
-    fn clEnqueueWriteBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        read_write_rect(command_queue, buffer, blocking_write, (buffer_origin, host_origin, region), (buffer_row_pitch, buffer_slice_pitch), (host_row_pitch, host_slice_pitch), ptr as *mut c_void, true, (num_events_in_wait_list, event_wait_list, event))
-    }
+pub(crate) fn clEnqueueWriteBufferRect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    read_write_rect(
+        command_queue,
+        buffer,
+        blocking_write,
+        (buffer_origin, host_origin, region),
+        (buffer_row_pitch, buffer_slice_pitch),
+        (host_row_pitch, host_slice_pitch),
+        ptr as *mut c_void,
+        true,
+        (num_events_in_wait_list, event_wait_list, event),
+    )
+}
 
-    fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, src_row_pitch: usize, src_slice_pitch: usize, dst_row_pitch: usize, dst_slice_pitch: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        copy_buffer_rect(command_queue, src_buffer, dst_buffer, (src_origin, dst_origin, region), (src_row_pitch, src_slice_pitch), (dst_row_pitch, dst_slice_pitch), (num_events_in_wait_list, event_wait_list, event))
-    }
+pub(crate) fn clEnqueueCopyBufferRect(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    copy_buffer_rect(
+        command_queue,
+        src_buffer,
+        dst_buffer,
+        (src_origin, dst_origin, region),
+        (src_row_pitch, src_slice_pitch),
+        (dst_row_pitch, dst_slice_pitch),
+        (num_events_in_wait_list, event_wait_list, event),
+    )
+}
 
-    fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: cl_mem, pattern: *const c_void, pattern_size: usize, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let (q, m) = queue_and_mem(command_queue, buffer)?;
-        // "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
-        // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }."
-        if pattern.is_null() || !pattern_size.is_power_of_two() || pattern_size > 128 {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_VALUE if offset or offset + size require accessing
-        // elements outside the buffer buffer object respectively."
-        // "CL_INVALID_VALUE if offset and size are not a multiple of
-        // pattern_size."
-        if !range_in_bounds(offset, size, m.size) || !offset.is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "The memory associated with pattern can be reused or freed after
-        // the function returns": keep a copy.
-        let bytes = c_array(pattern as *const u8, pattern_size, CL_INVALID_VALUE)?.to_vec();
-        let cmd = Command::new(&q, CL_COMMAND_FILL_BUFFER as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![m.clone()]).here_if(size <= SHORT_TRANSFER);
-        let work = move || {
-            // SAFETY: offset..offset+size is inside the buffer (checked
-            // above), which the Arc keeps alive.
-            unsafe { fill(m.host_address().add(offset), &bytes, size) };
-            Ok(())
-        };
-        cmd.run(Box::new(work), false)
+pub(crate) fn clEnqueueFillBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let (q, m) = queue_and_mem(command_queue, buffer)?;
+    // "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
+    // pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }."
+    if pattern.is_null() || !pattern_size.is_power_of_two() || pattern_size > 128 {
+        return Err(CL_INVALID_VALUE);
     }
+    // "CL_INVALID_VALUE if offset or offset + size require accessing
+    // elements outside the buffer buffer object respectively."
+    // "CL_INVALID_VALUE if offset and size are not a multiple of
+    // pattern_size."
+    if !range_in_bounds(offset, size, m.size)
+        || !offset.is_multiple_of(pattern_size)
+        || !size.is_multiple_of(pattern_size)
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "The memory associated with pattern can be reused or freed after
+    // the function returns": keep a copy.
+    let bytes = c_array(pattern as *const u8, pattern_size, CL_INVALID_VALUE)?.to_vec();
+    let cmd = Command::new(
+        &q,
+        CL_COMMAND_FILL_BUFFER as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?
+    .holding(vec![m.clone()])
+    .here_if(size <= SHORT_TRANSFER);
+    let work = move || {
+        // SAFETY: offset..offset+size is inside the buffer (checked
+        // above), which the Arc keeps alive.
+        unsafe { fill(m.host_address().add(offset), &bytes, size) };
+        Ok(())
+    };
+    cmd.run(Box::new(work), false)
+}
 
-    fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, offset: usize, size: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event, errcode_ret: *mut cl_int) -> *mut c_void, errcode_ret {
-        map_buffer(command_queue, buffer, blocking_map, map_flags, offset, size, (num_events_in_wait_list, event_wait_list, event))
-    }
+pub(crate) fn clEnqueueMapBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    offset: usize,
+    size: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<*mut c_void, cl_int> {
+    map_buffer(
+        command_queue,
+        buffer,
+        blocking_map,
+        map_flags,
+        offset,
+        size,
+        (num_events_in_wait_list, event_wait_list, event),
+    )
+}
 
-    fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let (q, m) = queue_and_mem(command_queue, memobj)?;
-        // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
-        // clEnqueueMapBuffer or clEnqueueMapImage for memobj."
-        if !m.is_mapped(mapped_ptr as *mut u8) {
-            return Err(CL_INVALID_VALUE);
-        }
-        let cmd = Command::new(&q, CL_COMMAND_UNMAP_MEM_OBJECT as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(vec![m.clone()]);
-        // Another thread may have unmapped the same pointer meanwhile.
-        if !m.remove_map(mapped_ptr as *mut u8) {
-            return Err(CL_INVALID_VALUE);
-        }
-        // Zero copy: nothing to write back; the command orders the unmap.
-        cmd.run_nothing(false)
+pub(crate) fn clEnqueueUnmapMemObject(
+    command_queue: cl_command_queue,
+    memobj: cl_mem,
+    mapped_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let (q, m) = queue_and_mem(command_queue, memobj)?;
+    // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
+    // clEnqueueMapBuffer or clEnqueueMapImage for memobj."
+    if !m.is_mapped(mapped_ptr as *mut u8) {
+        return Err(CL_INVALID_VALUE);
     }
+    let cmd = Command::new(
+        &q,
+        CL_COMMAND_UNMAP_MEM_OBJECT as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?
+    .holding(vec![m.clone()]);
+    // Another thread may have unmapped the same pointer meanwhile.
+    if !m.remove_map(mapped_ptr as *mut u8) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // Zero copy: nothing to write back; the command orders the unmap.
+    cmd.run_nothing(false)
+}
 
-    fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-        let q = Queue::resolve(command_queue)?;
-        // "CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is
-        // NULL."
-        let handles = c_array(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE)?;
-        if handles.is_empty() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects
-        // is not a valid memory object."
-        let mems = handles.iter().map(|&h| Mem::resolve(h)).collect::<Result<Vec<_>, _>>()?;
-        // "CL_INVALID_VALUE if flags is not 0 or is not any of the values
-        // described in the table above."
-        let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) as cl_mem_migration_flags;
-        if flags & !known != 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        // "CL_INVALID_CONTEXT if the context associated with command_queue
-        // and memory objects in mem_objects are not the same".
-        if mems.iter().any(|m| !Arc::ptr_eq(&m.context, &q.context)) {
-            return Err(CL_INVALID_CONTEXT);
-        }
-        let cmd = Command::new(&q, CL_COMMAND_MIGRATE_MEM_OBJECTS as cl_command_type, num_events_in_wait_list, event_wait_list, event)?.holding(mems);
-        // Host and device share memory: migrating moves nothing.
-        cmd.run_nothing(false)
+pub(crate) fn clEnqueueMigrateMemObjects(
+    command_queue: cl_command_queue,
+    num_mem_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    flags: cl_mem_migration_flags,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let q = Queue::resolve(command_queue)?;
+    // "CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is
+    // NULL."
+    let handles = c_array(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE)?;
+    if handles.is_empty() {
+        return Err(CL_INVALID_VALUE);
     }
+    // "CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects
+    // is not a valid memory object."
+    let mems = handles
+        .iter()
+        .map(|&h| Mem::resolve(h))
+        .collect::<Result<Vec<_>, _>>()?;
+    // "CL_INVALID_VALUE if flags is not 0 or is not any of the values
+    // described in the table above."
+    let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+        as cl_mem_migration_flags;
+    if flags & !known != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    // "CL_INVALID_CONTEXT if the context associated with command_queue
+    // and memory objects in mem_objects are not the same".
+    if mems.iter().any(|m| !Arc::ptr_eq(&m.context, &q.context)) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let cmd = Command::new(
+        &q,
+        CL_COMMAND_MIGRATE_MEM_OBJECTS as cl_command_type,
+        num_events_in_wait_list,
+        event_wait_list,
+        event,
+    )?
+    .holding(mems);
+    // Host and device share memory: migrating moves nothing.
+    cmd.run_nothing(false)
 }

@@ -1,41 +1,9 @@
-//! What every entry point shares: the wrapper that turns a Rust body into the
-//! C form (catching panics), the info-query writer, and checked reads of the
-//! application's C arrays and strings.
+//! What every entry point shares: the results' C forms (entry_points.rs
+//! makes the `extern "C"` functions), the info-query writer, and checked
+//! reads of the application's C arrays and strings.
 
 use crate::cl::*;
 use std::ffi::{c_char, c_void, CStr};
-
-/// Defines `extern "C"` entry points from bodies that return `Result`.
-///
-/// `fn name(args) -> cl_int { body }`: the body returns `Result<(), cl_int>`.
-/// `fn name(args, errcode_ret) -> T { body }`: the body returns `Result<T, cl_int>`
-/// where T is a handle; errcode_ret is written and NULL returned on error.
-/// No panic crosses the C ABI: it becomes CL_OUT_OF_HOST_MEMORY.
-macro_rules! cl_entry {
-    () => {};
-    ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> cl_int $body:block $($rest:tt)*) => {
-        $(#[$m])*
-        #[allow(clippy::too_many_arguments, non_snake_case)]
-        pub(crate) extern "C" fn $name($($arg: $ty),*) -> cl_int {
-            $crate::api::util::status(std::panic::catch_unwind(
-                std::panic::AssertUnwindSafe(|| -> Result<(), cl_int> { $body }),
-            ))
-        }
-        cl_entry!($($rest)*);
-    };
-    ($(#[$m:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty, $err:ident $body:block $($rest:tt)*) => {
-        $(#[$m])*
-        #[allow(clippy::too_many_arguments, non_snake_case)]
-        pub(crate) extern "C" fn $name($($arg: $ty),*) -> $ret {
-            let result = std::panic::catch_unwind(
-                std::panic::AssertUnwindSafe(|| -> Result<$ret, cl_int> { $body }),
-            );
-            $crate::api::util::object_or_null(result, $err)
-        }
-        cl_entry!($($rest)*);
-    };
-}
-pub(crate) use cl_entry;
 
 type Caught<T> = std::thread::Result<Result<T, cl_int>>;
 

@@ -1,10 +1,6 @@
 //! Kernels and NDRange launches, with hand-written work-item entries in
 //! place of compiled ones.
 
-use crate::api::kernel::{
-    clCreateKernel, clCreateKernelsInProgram, clEnqueueNDRangeKernel, clEnqueueTask,
-    clGetKernelInfo, clGetKernelWorkGroupInfo, clReleaseKernel, clSetKernelArg,
-};
 use crate::cl::*;
 use crate::compiler::abi::{WorkGroupContext, WorkItemEntry};
 use crate::compiler::{ArgSpace, Executable, KernelArg, KernelInfo};
@@ -16,6 +12,10 @@ use crate::core::memory::Mem;
 use crate::core::object::{handle_of, publish};
 use crate::core::program::Program;
 use crate::core::queue::{Queue, Sync};
+use crate::entry_points::shims::{
+    clCreateKernel, clCreateKernelsInProgram, clEnqueueNDRangeKernel, clEnqueueTask,
+    clGetKernelInfo, clGetKernelWorkGroupInfo, clReleaseKernel, clSetKernelArg,
+};
 use crate::sched;
 use std::collections::{HashMap, HashSet};
 use std::ffi::c_void;
