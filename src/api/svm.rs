@@ -29,6 +29,14 @@ struct HostPtr(*mut c_void);
 // completes.
 unsafe impl Send for HostPtr {}
 
+impl HostPtr {
+    /// The address as bytes (a method, so that a closure captures the
+    /// whole HostPtr rather than its pointer field).
+    fn bytes(self) -> *mut u8 {
+        self.0 as *mut u8
+    }
+}
+
 /// The pattern sizes clEnqueueSVMMemFill accepts.
 const PATTERN_SIZES: [usize; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
 
@@ -192,7 +200,9 @@ pub(crate) fn clEnqueueSVMMemFill(
     let dst = HostPtr(svm_ptr);
     cmd.run(
         Box::new(move || {
-            fill(dst, &pattern, size);
+            // SAFETY: the application guarantees `size` writable bytes at
+            // svm_ptr until the command completes.
+            unsafe { crate::core::memory::fill(dst.bytes(), &pattern, size) };
             Ok(())
         }),
         false,
@@ -317,33 +327,6 @@ fn map_flags_valid(flags: cl_map_flags) -> bool {
     flags & !(rw | invalidate) == 0 && !(flags & invalidate != 0 && flags & rw != 0)
 }
 
-/// Repeats `pattern` over `size` bytes at `dst` (size is a multiple of the
-/// pattern's length): one copy of the pattern, then the filled prefix
-/// doubled until the region is full.
-fn fill(dst: HostPtr, pattern: &[u8], size: usize) {
-    if size == 0 {
-        return;
-    }
-    let base = dst.0 as *mut u8;
-    if pattern.len() == 1 {
-        // SAFETY: the application guarantees `size` writable bytes at dst
-        // until the command completes.
-        unsafe { std::ptr::write_bytes(base, pattern[0], size) };
-        return;
-    }
-    // SAFETY: as above; size >= pattern.len() since size is a non-zero
-    // multiple of it, and the pattern is our own copy.
-    unsafe { std::ptr::copy_nonoverlapping(pattern.as_ptr(), base, pattern.len()) };
-    let mut filled = pattern.len();
-    while filled < size {
-        let n = filled.min(size - filled);
-        // SAFETY: [0, filled) is written and [filled, filled + n) is within
-        // the region; the two ranges are disjoint.
-        unsafe { std::ptr::copy_nonoverlapping(base, base.add(filled), n) };
-        filled += n;
-    }
-}
-
 /// clSVMAlloc has no error code: NULL is its only failure report.
 pub(crate) fn clSVMAlloc(
     context: cl_context,
@@ -371,25 +354,6 @@ pub(crate) fn clSVMFree(context: cl_context, svm_pointer: *mut c_void) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fill_repeats_pattern() {
-        for psize in PATTERN_SIZES {
-            let pattern: Vec<u8> = (0..psize as u8).map(|b| b.wrapping_mul(7) + 1).collect();
-            for count in [1, 2, 3, 7, 64] {
-                let mut buf = vec![0u8; psize * count + 1];
-                fill(
-                    HostPtr(buf.as_mut_ptr() as *mut c_void),
-                    &pattern,
-                    psize * count,
-                );
-                for (i, &b) in buf[..psize * count].iter().enumerate() {
-                    assert_eq!(b, pattern[i % psize]);
-                }
-                assert_eq!(buf[psize * count], 0);
-            }
-        }
-    }
 
     #[test]
     fn map_flags() {

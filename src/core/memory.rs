@@ -543,6 +543,11 @@ pub unsafe fn fill(dst: *mut u8, pattern: &[u8], size: usize) {
     if size == 0 || pattern.is_empty() {
         return;
     }
+    if let [byte] = pattern {
+        // SAFETY: the caller guarantees size writable bytes at dst.
+        unsafe { std::ptr::write_bytes(dst, *byte, size) };
+        return;
+    }
     let first = pattern.len().min(size);
     // SAFETY: the caller guarantees dst holds size >= first bytes; the
     // pattern is our own copy, elsewhere in memory.
@@ -560,6 +565,22 @@ pub unsafe fn fill(dst: *mut u8, pattern: &[u8], size: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_repeats_pattern() {
+        for psize in [1, 2, 4, 8, 16, 32, 64, 128] {
+            let pattern: Vec<u8> = (0..psize as u8).map(|b| b.wrapping_mul(7) + 1).collect();
+            for count in [1, 2, 3, 7, 64] {
+                let mut buf = vec![0u8; psize * count + 1];
+                // SAFETY: buf holds psize * count bytes and one more.
+                unsafe { fill(buf.as_mut_ptr(), &pattern, psize * count) };
+                for (i, &b) in buf[..psize * count].iter().enumerate() {
+                    assert_eq!(b, pattern[i % psize]);
+                }
+                assert_eq!(buf[psize * count], 0);
+            }
+        }
+    }
 
     fn layout(origin: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> RectLayout {
         RectLayout::new(origin, region, row, slice).unwrap()
