@@ -42,12 +42,12 @@ run: register
 # SAFETY line, also inside unsafe fns), and builtins/lib against what its
 # generators produce today.
 lint:
-	cargo fmt --check
-	cargo clippy --release --all-targets -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --release --workspace --all-targets -- -D warnings
 	bash builtins/gen/check.sh
 
 test: register lint
-	cargo test --release
+	cargo test --release --workspace
 	OCL_ICD_VENDORS=$(LIB) bash cts-subset/run.sh
 
 # benches/run.sh once per set: sched (scheduling), kernels, sync (collectives,

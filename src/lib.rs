@@ -14,7 +14,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod api;
 pub mod cl;
-pub mod compiler;
+/// The kernel compiler, a crate of its own (src/compiler): it knows nothing of CL objects.
+pub use ferrocl_compiler as compiler;
 pub mod core;
 mod entry_points;
 mod icd;

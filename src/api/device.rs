@@ -54,11 +54,7 @@ const ATOMIC_ORDERS_AND_SCOPES: cl_device_atomic_capabilities = (CL_DEVICE_ATOMI
 /// of an older compiler: code without its fixes, or, once the binary
 /// format had grown, CL_INVALID_BINARY, on which PyOpenCL 2026.1.4 fails the
 /// build instead of compiling again.
-const DRIVER_VERSION: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    "+",
-    env!("FERROCL_COMPILER_HASH")
-);
+const DRIVER_VERSION: &str = crate::compiler::VERSION;
 
 fn device_info(
     dev: &Arc<Device>,

@@ -53,6 +53,11 @@ pub struct WorkGroupContext {
     pub items_end: [usize; 3],
 }
 
+/// The most work-items a group has (CL_DEVICE_MAX_WORK_GROUP_SIZE and
+/// each of CL_DEVICE_MAX_WORK_ITEM_SIZES): the passes size ids and frames
+/// for it (passes/kernel_abi.h MAX_WORK_GROUP_SIZE).
+pub const MAX_WORK_GROUP_SIZE: usize = 1024;
+
 /// FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local
 /// linear ids (the last one of a group may be smaller). Eight: the AVX2
 /// float vector width the work-item loops use.

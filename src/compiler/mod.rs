@@ -4,8 +4,10 @@
 //! drives the steps, caches and loads; what reads or changes LLVM IR is C++
 //! in passes/ and llvm_inprocess.cpp.
 //!
-//! This module's interface is what the rest of ferrocl uses; the pipeline
-//! behind `build` is the compiler work (issue 3).
+//! This crate's interface is what the rest of ferrocl uses; the pipeline
+//! behind `build` is the compiler work (issue 3). It knows nothing of CL
+//! objects: what it reports in CL's terms (argument qualifiers, say) are
+//! the numbers the passes write.
 
 pub mod abi;
 mod binary;
@@ -23,7 +25,20 @@ pub use code::Code;
 use code::PendingCode;
 pub use driver::BuildError;
 
-use crate::cl::*;
+/// A kernel argument's access qualifier: the value of
+/// `cl_kernel_arg_access_qualifier` (passes/kernel_description.cpp).
+pub type ArgAccessQualifier = u32;
+/// A kernel argument's type qualifiers: the bits of
+/// `cl_kernel_arg_type_qualifier` (passes/kernel_description.cpp).
+pub type ArgTypeQualifier = u64;
+
+/// The version the compiler reports and keys its caches with: the
+/// package's and a hash of the compiler's sources (build.rs).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("FERROCL_COMPILER_HASH")
+);
 
 /// The OpenCL C extensions kernels may use: the device reports them, and the
 /// front end defines their macros and nothing else (clang would otherwise
@@ -207,8 +222,8 @@ pub struct KernelArg {
     /// CL_KERNEL_ARG_TYPE_NAME, e.g. "float4*" or "uint".
     pub type_name: String,
     pub name: String,
-    pub access: cl_kernel_arg_access_qualifier,
-    pub type_qualifier: cl_kernel_arg_type_qualifier,
+    pub access: ArgAccessQualifier,
+    pub type_qualifier: ArgTypeQualifier,
 }
 
 /// One kernel of a built program.
@@ -369,9 +384,8 @@ impl Executable {
         self.code.wait()
     }
 
-    /// Assembles an executable from its parts (tests that run
-    /// hand-written entries): work-item entries only.
-    #[cfg(test)]
+    /// Assembles an executable from its parts (the executor's tests, which
+    /// run hand-written entries): work-item entries only.
     pub fn from_parts(
         kernels: Vec<KernelInfo>,
         binary: Vec<u8>,

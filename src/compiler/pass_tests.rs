@@ -22,7 +22,7 @@ fn file_check() -> PathBuf {
 fn each_pass_gives_the_expected_ir() {
     let llvm = inprocess::llvm().expect("the in-process LLVM is needed for the pass tests");
     llvm.verify_each(true);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/compiler/passes/tests");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("passes/tests");
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("passes/tests")
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -16,7 +16,7 @@ use std::ffi::c_void;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 /// CL_DEVICE_MAX_WORK_GROUP_SIZE and each of CL_DEVICE_MAX_WORK_ITEM_SIZES.
-pub const MAX_WORK_GROUP_SIZE: usize = 1024;
+pub const MAX_WORK_GROUP_SIZE: usize = crate::compiler::abi::MAX_WORK_GROUP_SIZE;
 
 /// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: the executor runs a smaller
 /// last group in each dimension, for kernels built for OpenCL C 2.0 or

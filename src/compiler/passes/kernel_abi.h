@@ -33,7 +33,7 @@ inline constexpr uint64_t CONTEXT_LOCAL_ID = 152;
 // dimension: the whole group, or one piece of it (SPLITTABLE_ATTRIBUTE).
 inline constexpr uint64_t CONTEXT_ITEMS_BEGIN = 272;
 inline constexpr uint64_t CONTEXT_ITEMS_END = 296;
-// CL_DEVICE_MAX_WORK_GROUP_SIZE (core/kernel.rs MAX_WORK_GROUP_SIZE).
+// CL_DEVICE_MAX_WORK_GROUP_SIZE (abi.rs MAX_WORK_GROUP_SIZE).
 inline constexpr uint64_t MAX_WORK_GROUP_SIZE = 1024;
 // The frame's alignment: the widest a slot gets (abi.rs WorkGroupContext::frame).
 inline constexpr uint64_t FRAME_ALIGN = 64;
