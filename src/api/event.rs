@@ -8,7 +8,6 @@ use crate::core::context::Context;
 use crate::core::event::{Event, EventCallbackFn, Stamp};
 use crate::core::object::{self, handle_of, publish};
 use crate::core::queue::{Queue, Sync};
-use crate::sched;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -157,7 +156,7 @@ pub(crate) fn clSetUserEventStatus(
     if !ev.claim_user_status() {
         return Err(CL_INVALID_OPERATION);
     }
-    sched::end_user_event(&ev, execution_status);
+    ev.end_user_event(execution_status);
     Ok(())
 }
 

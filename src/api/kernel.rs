@@ -4,11 +4,10 @@
 use crate::api::enqueue::Command;
 use crate::api::util::{c_array, c_bytes, info, write_info, write_list};
 use crate::cl::*;
-use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::compiler::ArgSpace;
 use crate::core::device::Device;
 use crate::core::kernel::{
-    Kernel, Launch, NdRange, MAX_WORK_GROUP_SIZE, NON_UNIFORM_WORK_GROUPS,
+    Kernel, Launch, NdRange, SubGroups, MAX_WORK_GROUP_SIZE, NON_UNIFORM_WORK_GROUPS,
     PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 };
 use crate::core::object::{app_ref_count, handle_of, publish, release, retain};
@@ -118,8 +117,7 @@ fn dimensions(bytes: usize) -> Result<usize, cl_int> {
     }
 }
 
-/// clGetKernelSubGroupInfo's answer. Sub-groups are SUB_GROUP_SIZE
-/// consecutive local linear ids, the last one of a group possibly smaller.
+/// clGetKernelSubGroupInfo's answer (core::kernel::SubGroups decides).
 fn sub_group_info(
     k: &Kernel,
     param: cl_kernel_sub_group_info,
@@ -138,11 +136,9 @@ fn sub_group_info(
         )?;
         Ok(local.iter().product())
     };
-    let reqd = k.info().reqd_work_group_size;
-    let max_items = reqd.map_or(MAX_WORK_GROUP_SIZE, |r| r.iter().product());
     match param {
-        CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => info(&local_items()?.min(SUB_GROUP_SIZE)),
-        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => info(&local_items()?.div_ceil(SUB_GROUP_SIZE)),
+        CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => info(&SubGroups::max_size_for(local_items()?)),
+        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => info(&SubGroups::count_for(local_items()?)),
         CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
             // The answer has as many dimensions as param_value_size holds;
             // the input is one size_t, the count.
@@ -151,27 +147,9 @@ fn sub_group_info(
                 return Err(CL_INVALID_VALUE);
             }
             let count = c_array(input as *const usize, 1, CL_INVALID_VALUE)?[0];
-            let mut local = vec![1usize; dims];
-            match reqd {
-                Some(r) if max_items.div_ceil(SUB_GROUP_SIZE) == count => {
-                    local.iter_mut().zip(r).for_each(|(l, r)| *l = r)
-                }
-                // The largest work-group with `count` sub-groups, else the
-                // smallest.
-                None if count > 0 && count * SUB_GROUP_SIZE <= max_items => {
-                    local[0] = count * SUB_GROUP_SIZE
-                }
-                None if count > 0 && (count - 1) * SUB_GROUP_SIZE < max_items => {
-                    local[0] = (count - 1) * SUB_GROUP_SIZE + 1
-                }
-                // "If no work-group size can accommodate the requested
-                // number of sub-groups, 0 will be returned in each element
-                // of the return array."
-                _ => local.fill(0),
-            }
-            info(&local)
+            info(&SubGroups::of(k).local_size_for_count(count, dims))
         }
-        CL_KERNEL_MAX_NUM_SUB_GROUPS => info(&max_items.div_ceil(SUB_GROUP_SIZE)),
+        CL_KERNEL_MAX_NUM_SUB_GROUPS => info(&SubGroups::of(k).max_count()),
         // No attribute or IL execution mode sets it.
         CL_KERNEL_COMPILE_NUM_SUB_GROUPS => info(&0usize),
         _ => Err(CL_INVALID_VALUE),
@@ -228,18 +206,10 @@ fn enqueue_kernel(
         q.device.pool().threads,
     )?;
     let launch = Launch::new(&k, &q.device)?;
-    let short = crate::sched::ndrange::is_short(&launch, range.as_ref());
     let cmd = Command::new(&q, command_type, num_events, events, event)?
         .holding(launch.buffers())
-        .here_if(short);
-    let pool = q.device.pool().clone();
-    cmd.run(
-        Box::new(move || match range {
-            Some(range) => crate::sched::ndrange::execute(&pool, &launch, &range),
-            None => Ok(()),
-        }),
-        false,
-    )
+        .here_if(launch.is_short(range.as_ref()));
+    cmd.run(launch.work(&q.device, range), false)
 }
 
 pub(crate) fn clCreateKernel(

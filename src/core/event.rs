@@ -156,6 +156,12 @@ impl Event {
         !self.user_status_set.swap(true, Ordering::AcqRel)
     }
 
+    /// Ends a user event with `status` (after claim_user_status) and runs
+    /// what that releases.
+    pub fn end_user_event(self: &Arc<Event>, status: cl_int) {
+        crate::sched::end_user_event(self, status);
+    }
+
     pub fn stamp(&self, which: Stamp) {
         if self.profiled {
             self.stamps[which as usize].store(now_ns(), Ordering::Relaxed);

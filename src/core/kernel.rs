@@ -6,9 +6,11 @@
 //! calls never reach an enqueued command.
 
 use crate::cl::*;
+use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::compiler::{ArgSpace, Executable, KernelArg, KernelInfo};
 use crate::core::context::Context;
 use crate::core::device::Device;
+use crate::core::event::Work;
 use crate::core::memory::{Mem, BASE_ADDR_ALIGN};
 use crate::core::object::{lookup, Base, ClObject, ObjectKind};
 use crate::core::program::Program;
@@ -475,7 +477,82 @@ pub struct Launch {
     pub shares_host_memory: bool,
 }
 
+/// How a kernel's work-groups divide into sub-groups: SUB_GROUP_SIZE
+/// consecutive local linear ids each, the last one of a group possibly
+/// smaller (clGetKernelSubGroupInfo's answers).
+pub struct SubGroups {
+    /// The kernel's reqd_work_group_size, if it has one.
+    required: Option<[usize; 3]>,
+}
+
+impl SubGroups {
+    pub fn of(kernel: &Kernel) -> SubGroups {
+        SubGroups {
+            required: kernel.info().reqd_work_group_size,
+        }
+    }
+
+    /// The largest sub-group of a group of `items` work-items.
+    pub fn max_size_for(items: usize) -> usize {
+        items.min(SUB_GROUP_SIZE)
+    }
+
+    /// The sub-groups of a group of `items` work-items.
+    pub fn count_for(items: usize) -> usize {
+        items.div_ceil(SUB_GROUP_SIZE)
+    }
+
+    /// The most work-items a group of this kernel has.
+    fn max_items(&self) -> usize {
+        self.required
+            .map_or(MAX_WORK_GROUP_SIZE, |r| r.iter().product())
+    }
+
+    /// The most sub-groups a group of this kernel has.
+    pub fn max_count(&self) -> usize {
+        Self::count_for(self.max_items())
+    }
+
+    /// A local size of `dims` dimensions whose groups have `count`
+    /// sub-groups: the largest such, else the smallest; zeros when none
+    /// has ("If no work-group size can accommodate the requested number of
+    /// sub-groups, 0 will be returned in each element of the return array").
+    pub fn local_size_for_count(&self, count: usize, dims: usize) -> Vec<usize> {
+        let max_items = self.max_items();
+        let mut local = vec![1usize; dims];
+        match self.required {
+            Some(r) if self.max_count() == count => {
+                local.iter_mut().zip(r).for_each(|(l, r)| *l = r)
+            }
+            None if count > 0 && count * SUB_GROUP_SIZE <= max_items => {
+                local[0] = count * SUB_GROUP_SIZE
+            }
+            None if count > 0 && (count - 1) * SUB_GROUP_SIZE < max_items => {
+                local[0] = (count - 1) * SUB_GROUP_SIZE + 1
+            }
+            _ => local.fill(0),
+        }
+        local
+    }
+}
+
 impl Launch {
+    /// Whether a launch of `range` (None: empty) is short enough to run on
+    /// the enqueuing thread (sched::ndrange::is_short).
+    pub fn is_short(&self, range: Option<&NdRange>) -> bool {
+        crate::sched::ndrange::is_short(self, range)
+    }
+
+    /// The command's work: runs `range` (None: nothing) on `device`'s
+    /// workers.
+    pub fn work(self, device: &Device, range: Option<NdRange>) -> Work {
+        let pool = device.pool().clone();
+        Box::new(move || match range {
+            Some(range) => crate::sched::ndrange::execute(&pool, &self, &range),
+            None => Ok(()),
+        })
+    }
+
     /// Snapshots `kernel`'s arguments for a launch on `device`.
     pub fn new(kernel: &Kernel, _device: &Device) -> Result<Launch, cl_int> {
         let args = kernel.snapshot()?;
@@ -536,6 +613,29 @@ impl Launch {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn local_sizes_for_a_sub_group_count() {
+        use super::{SubGroups, SUB_GROUP_SIZE};
+        let free = SubGroups { required: None };
+        // The largest group with 3 sub-groups.
+        assert_eq!(free.local_size_for_count(3, 1), [3 * SUB_GROUP_SIZE]);
+        assert_eq!(free.local_size_for_count(3, 2), [3 * SUB_GROUP_SIZE, 1]);
+        assert_eq!(free.local_size_for_count(0, 1), [0]);
+        // 1024 work-items hold 128 sub-groups at most.
+        assert_eq!(free.local_size_for_count(128, 1), [1024]);
+        assert_eq!(free.local_size_for_count(129, 3), [0, 0, 0]);
+        assert_eq!(free.max_count(), 128);
+        // reqd_work_group_size(16, 4, 1): 64 work-items, 8 sub-groups.
+        let fixed = SubGroups {
+            required: Some([16, 4, 1]),
+        };
+        assert_eq!(fixed.max_count(), 8);
+        assert_eq!(fixed.local_size_for_count(8, 3), [16, 4, 1]);
+        assert_eq!(fixed.local_size_for_count(2, 3), [0, 0, 0]);
+        assert_eq!(SubGroups::count_for(17), 3);
+        assert_eq!(SubGroups::max_size_for(5), 5);
+    }
+
     use super::{choose_local_size, MAX_WORK_GROUP_SIZE};
 
     #[test]
