@@ -2,7 +2,6 @@
 
 use crate::api::util::{c_array, info, write_info, write_list};
 use crate::cl::*;
-use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::core::device::Device;
 use crate::core::host::HOST;
 use crate::core::object::{self, handle_of, publish};
@@ -18,10 +17,7 @@ fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     list
 }
 
-use crate::core::kernel::{
-    local_mem_size, MAX_WORK_GROUP_SIZE, NON_UNIFORM_WORK_GROUPS,
-    PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-};
+use crate::core::caps::{caps, DeviceQueueCaps};
 
 /// cl_ext_float_atomics queries (not in the system's CL/cl_ext.h yet).
 const CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4231;
@@ -83,8 +79,8 @@ fn device_info(
         }),
         CL_DEVICE_MAX_COMPUTE_UNITS => info(&dev.compute_units),
         CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => info(&3u32),
-        CL_DEVICE_MAX_WORK_ITEM_SIZES => info(&[MAX_WORK_GROUP_SIZE; 3]),
-        CL_DEVICE_MAX_WORK_GROUP_SIZE => info(&MAX_WORK_GROUP_SIZE),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => info(&[caps().max_work_group_size; 3]),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => info(&caps().max_work_group_size),
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => info(&16u32),
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => info(&8u32),
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
@@ -130,7 +126,7 @@ fn device_info(
         CL_DEVICE_MAX_CONSTANT_ARGS => info(&8u32),
         // Local memory is ordinary cached memory on a CPU.
         CL_DEVICE_LOCAL_MEM_TYPE => info(&CL_GLOBAL),
-        CL_DEVICE_LOCAL_MEM_SIZE => info(&local_mem_size()),
+        CL_DEVICE_LOCAL_MEM_SIZE => info(&caps().local_mem_size),
         CL_DEVICE_ERROR_CORRECTION_SUPPORT => info(&false),
         CL_DEVICE_HOST_UNIFIED_MEMORY => info(&true),
         CL_DEVICE_PROFILING_TIMER_RESOLUTION => info(&1usize),
@@ -162,12 +158,12 @@ fn device_info(
         CL_DEVICE_NUMERIC_VERSION => info(&make_version(3, 0, 0)),
         // "The highest fully backwards compatible OpenCL C version": 2.0
         // once every feature OpenCL C 2.0 requires is reported.
-        CL_DEVICE_OPENCL_C_VERSION => info(match crate::compiler::opencl_c_2_0() {
+        CL_DEVICE_OPENCL_C_VERSION => info(match caps().opencl_c_2_0 {
             true => "OpenCL C 2.0 FerroCL",
             false => "OpenCL C 1.2 FerroCL",
         }),
         // cl_khr_extended_versioning: the numeric form of CL_DEVICE_OPENCL_C_VERSION.
-        CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR => info(&match crate::compiler::opencl_c_2_0() {
+        CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR => info(&match caps().opencl_c_2_0 {
             true => make_version(2, 0, 0),
             false => make_version(1, 2, 0),
         }),
@@ -177,7 +173,7 @@ fn device_info(
                 name_version("OpenCL C", make_version(1, 1, 0)),
                 name_version("OpenCL C", make_version(1, 2, 0)),
             ];
-            if crate::compiler::opencl_c_2_0() {
+            if caps().opencl_c_2_0 {
                 all.push(name_version("OpenCL C", make_version(2, 0, 0)));
             }
             all.push(name_version("OpenCL C", make_version(3, 0, 0)));
@@ -190,7 +186,7 @@ fn device_info(
             info(&Vec::<cl_name_version>::new())
         }
         CL_DEVICE_IL_VERSION | CL_DEVICE_BUILT_IN_KERNELS => info(""),
-        CL_DEVICE_PRINTF_BUFFER_SIZE => info(&crate::sched::printf::PRINTF_BUFFER_SIZE),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => info(&caps().printf_buffer_size),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => info(&true),
         CL_DEVICE_PARENT_DEVICE => {
             info(&dev.parent.as_ref().map_or(std::ptr::null_mut(), handle_of))
@@ -231,7 +227,7 @@ fn device_info(
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => info(&0u32),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => {
-            info(&(MAX_WORK_GROUP_SIZE.div_ceil(SUB_GROUP_SIZE) as cl_uint))
+            info(&(caps().max_work_group_size.div_ceil(caps().sub_group_size) as cl_uint))
         }
         // A group's work-items run on one thread, one sub-group at a time
         // between barriers: a sub-group spinning on another never yields.
@@ -253,11 +249,13 @@ fn device_info(
         CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
         | CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT => info(&FP_ATOMICS_GLOBAL_AND_LOCAL),
         CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT => info(&(0 as cl_bitfield)),
-        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info(&NON_UNIFORM_WORK_GROUPS),
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info(&caps().non_uniform_work_groups),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => info(&true),
         // __opencl_c_generic_address_space (compiler::OPENCL_C_FEATURES).
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&true),
-        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
+            info(&caps().preferred_work_group_size_multiple)
+        }
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info("v0000-01-01-00"),
         _ => Err(CL_INVALID_VALUE),
     }
@@ -266,9 +264,9 @@ fn device_info(
 /// The on-device queue queries: zeros while the device reports no
 /// device-side enqueue.
 fn device_enqueue_info(param: cl_device_info) -> Result<Vec<u8>, cl_int> {
-    use crate::sched::device_queue as dq;
-    let on = crate::compiler::device_enqueue_supported();
-    let pick = |v: u32| if on { v } else { 0 };
+    let queues = caps().device_queues.as_ref();
+    let on = queues.is_some();
+    let pick = |v: fn(&DeviceQueueCaps) -> u32| queues.map_or(0, v);
     match param {
         CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => info(
             &(if on {
@@ -284,10 +282,10 @@ fn device_enqueue_info(param: cl_device_info) -> Result<Vec<u8>, cl_int> {
                 0
             } as cl_device_device_enqueue_capabilities),
         ),
-        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => info(&pick(dq::QUEUE_PREFERRED_SIZE)),
-        CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => info(&pick(dq::QUEUE_MAX_SIZE)),
-        CL_DEVICE_MAX_ON_DEVICE_QUEUES => info(&pick(dq::MAX_QUEUES)),
-        CL_DEVICE_MAX_ON_DEVICE_EVENTS => info(&pick(dq::MAX_EVENTS)),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => info(&pick(|q| q.preferred_size)),
+        CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => info(&pick(|q| q.max_size)),
+        CL_DEVICE_MAX_ON_DEVICE_QUEUES => info(&pick(|q| q.max_queues)),
+        CL_DEVICE_MAX_ON_DEVICE_EVENTS => info(&pick(|q| q.max_events)),
         _ => Err(CL_INVALID_VALUE),
     }
 }

@@ -5,11 +5,9 @@ use crate::api::enqueue::Command;
 use crate::api::util::{c_array, c_bytes, info, write_info, write_list};
 use crate::cl::*;
 use crate::compiler::ArgSpace;
+use crate::core::caps::caps;
 use crate::core::device::Device;
-use crate::core::kernel::{
-    Kernel, Launch, NdRange, SubGroups, MAX_WORK_GROUP_SIZE, NON_UNIFORM_WORK_GROUPS,
-    PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-};
+use crate::core::kernel::{Kernel, Launch, NdRange, SubGroups};
 use crate::core::object::{app_ref_count, handle_of, publish, release, retain};
 use crate::core::program::Program;
 use crate::core::queue::Queue;
@@ -94,13 +92,15 @@ fn work_group_info(k: &Kernel, param: cl_kernel_work_group_info) -> Result<Vec<u
         // device is not a custom device and kernel is not a built-in
         // kernel."
         CL_KERNEL_GLOBAL_WORK_SIZE => Err(CL_INVALID_VALUE),
-        CL_KERNEL_WORK_GROUP_SIZE => info(&MAX_WORK_GROUP_SIZE),
+        CL_KERNEL_WORK_GROUP_SIZE => info(&caps().max_work_group_size),
         CL_KERNEL_COMPILE_WORK_GROUP_SIZE => info(&ki.reqd_work_group_size.unwrap_or([0; 3])),
         // __local arguments set so far, and the kernel's __local variables.
         CL_KERNEL_LOCAL_MEM_SIZE => {
             info(&(k.local_mem_used() + k.info().local_variables_size as u64))
         }
-        CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => info(&PREFERRED_WORK_GROUP_SIZE_MULTIPLE),
+        CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
+            info(&caps().preferred_work_group_size_multiple)
+        }
         // Private variables live on the work-item's own stack.
         CL_KERNEL_PRIVATE_MEM_SIZE => info(&0u64),
         _ => Err(CL_INVALID_VALUE),
@@ -202,7 +202,7 @@ fn enqueue_kernel(
         // by global_work_size is not evenly divisible by size of work-group
         // given by local_work_size"; OpenCL C 1.x kernels too (clang marks
         // both alike).
-        !NON_UNIFORM_WORK_GROUPS || k.info().uniform_work_groups,
+        !caps().non_uniform_work_groups || k.info().uniform_work_groups,
         q.device.pool().threads,
     )?;
     let launch = Launch::new(&k, &q.device)?;

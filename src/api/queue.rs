@@ -2,6 +2,7 @@
 
 use crate::api::util::{info, property_list, property_pairs, write_info};
 use crate::cl::*;
+use crate::core::caps::caps;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::{self, handle_of, publish};
@@ -44,19 +45,14 @@ fn new_queue(
     }
     // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are
     // valid but are not supported by the device."
-    if !crate::compiler::device_enqueue_supported() {
+    let Some(limits) = caps().device_queues.as_ref() else {
         return Err(CL_INVALID_QUEUE_PROPERTIES);
-    }
+    };
     // CL_QUEUE_SIZE "must be a value <= CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE"
     // (and a queue holds at least one command).
     let size = match size {
-        None => device_queue::QUEUE_PREFERRED_SIZE,
-        Some(s)
-            if s >= device_queue::COMMAND_BYTES as u64
-                && s <= device_queue::QUEUE_MAX_SIZE as u64 =>
-        {
-            s as u32
-        }
+        None => limits.preferred_size,
+        Some(s) if limits.size_allowed(s) => s as u32,
         Some(_) => return Err(CL_INVALID_VALUE),
     };
     let create = || {
@@ -205,7 +201,7 @@ pub(crate) fn clSetDefaultDeviceCommandQueue(
 ) -> Result<(), cl_int> {
     // "CL_INVALID_OPERATION if device does not support a replaceable
     // default on-device queue."
-    if !crate::compiler::device_enqueue_supported() {
+    if caps().device_queues.is_none() {
         return Err(CL_INVALID_OPERATION);
     }
     let ctx = Context::resolve(context)?;

@@ -6,8 +6,8 @@
 //! calls never reach an enqueued command.
 
 use crate::cl::*;
-use crate::compiler::abi::SUB_GROUP_SIZE;
 use crate::compiler::{ArgSpace, Executable, KernelArg, KernelInfo};
+use crate::core::caps::caps;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::event::Work;
@@ -17,21 +17,17 @@ use crate::core::program::Program;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
-/// CL_DEVICE_MAX_WORK_GROUP_SIZE and each of CL_DEVICE_MAX_WORK_ITEM_SIZES.
+/// CL_DEVICE_MAX_WORK_GROUP_SIZE (caps::DeviceCaps reports it): a
+/// constant, for array lengths and the scheduler.
 pub const MAX_WORK_GROUP_SIZE: usize = crate::compiler::abi::MAX_WORK_GROUP_SIZE;
 
-/// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: the executor runs a smaller
-/// last group in each dimension, for kernels built for OpenCL C 2.0 or
-/// later without -cl-uniform-work-group-size (KernelInfo::uniform_work_groups).
-pub const NON_UNIFORM_WORK_GROUPS: bool = true;
-
-/// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (the device's
-/// CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE).
+/// CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, for the scheduler's
+/// device-side queries (caps::DeviceCaps reports it).
 pub const PREFERRED_WORK_GROUP_SIZE_MULTIPLE: usize = 8;
 
-/// CL_DEVICE_LOCAL_MEM_SIZE: what a core's own cache holds.
+/// CL_DEVICE_LOCAL_MEM_SIZE (caps::DeviceCaps).
 pub fn local_mem_size() -> u64 {
-    crate::core::host::HOST.l2_cache.max(32 << 10)
+    caps().local_mem_size
 }
 
 /// One argument's value. A kernel holds its buffers weakly (`M` is
@@ -356,7 +352,7 @@ impl NdRange {
                 // local_work_size[work_dim - 1] is greater than the
                 // corresponding values specified by
                 // CL_DEVICE_MAX_WORK_ITEM_SIZES".
-                if l.iter().any(|&x| x > MAX_WORK_GROUP_SIZE) {
+                if l.iter().any(|&x| x > caps().max_work_group_size) {
                     return Err(CL_INVALID_WORK_ITEM_SIZE);
                 }
                 if l.contains(&0) {
@@ -365,7 +361,7 @@ impl NdRange {
                 // "... if local_work_size is specified and the total number
                 // of work-items in the work-group ... is greater than the
                 // value specified by CL_KERNEL_WORK_GROUP_SIZE".
-                if l.iter().product::<usize>() > MAX_WORK_GROUP_SIZE {
+                if l.iter().product::<usize>() > caps().max_work_group_size {
                     return Err(CL_INVALID_WORK_GROUP_SIZE);
                 }
                 // "... if local_work_size is specified and does not match
@@ -445,7 +441,7 @@ fn choose_local_size(
     let total: usize = g.iter().product();
     let mut budget = (total / (threads.max(1) * 4))
         .max(MIN_CHOSEN_GROUP.min(total))
-        .clamp(1, MAX_WORK_GROUP_SIZE);
+        .clamp(1, caps().max_work_group_size);
     let mut l = [1; 3];
     let inner = if inner < dims { inner } else { 0 };
     let order = std::iter::once(inner).chain((0..dims).filter(|&d| d != inner));
@@ -494,18 +490,18 @@ impl SubGroups {
 
     /// The largest sub-group of a group of `items` work-items.
     pub fn max_size_for(items: usize) -> usize {
-        items.min(SUB_GROUP_SIZE)
+        items.min(caps().sub_group_size)
     }
 
     /// The sub-groups of a group of `items` work-items.
     pub fn count_for(items: usize) -> usize {
-        items.div_ceil(SUB_GROUP_SIZE)
+        items.div_ceil(caps().sub_group_size)
     }
 
     /// The most work-items a group of this kernel has.
     fn max_items(&self) -> usize {
         self.required
-            .map_or(MAX_WORK_GROUP_SIZE, |r| r.iter().product())
+            .map_or(caps().max_work_group_size, |r| r.iter().product())
     }
 
     /// The most sub-groups a group of this kernel has.
@@ -518,17 +514,15 @@ impl SubGroups {
     /// has ("If no work-group size can accommodate the requested number of
     /// sub-groups, 0 will be returned in each element of the return array").
     pub fn local_size_for_count(&self, count: usize, dims: usize) -> Vec<usize> {
-        let max_items = self.max_items();
+        let (max_items, size) = (self.max_items(), caps().sub_group_size);
         let mut local = vec![1usize; dims];
         match self.required {
             Some(r) if self.max_count() == count => {
                 local.iter_mut().zip(r).for_each(|(l, r)| *l = r)
             }
-            None if count > 0 && count * SUB_GROUP_SIZE <= max_items => {
-                local[0] = count * SUB_GROUP_SIZE
-            }
-            None if count > 0 && (count - 1) * SUB_GROUP_SIZE < max_items => {
-                local[0] = (count - 1) * SUB_GROUP_SIZE + 1
+            None if count > 0 && count * size <= max_items => local[0] = count * size,
+            None if count > 0 && (count - 1) * size < max_items => {
+                local[0] = (count - 1) * size + 1
             }
             _ => local.fill(0),
         }
@@ -615,7 +609,8 @@ impl Launch {
 mod tests {
     #[test]
     fn local_sizes_for_a_sub_group_count() {
-        use super::{SubGroups, SUB_GROUP_SIZE};
+        use super::SubGroups;
+        use crate::compiler::abi::SUB_GROUP_SIZE;
         let free = SubGroups { required: None };
         // The largest group with 3 sub-groups.
         assert_eq!(free.local_size_for_count(3, 1), [3 * SUB_GROUP_SIZE]);

@@ -1,6 +1,7 @@
 //! The object model in safe Rust.
 
 pub mod callback;
+pub mod caps;
 pub mod context;
 pub mod device;
 pub mod event;
