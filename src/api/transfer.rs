@@ -7,9 +7,7 @@
 use crate::api::enqueue::{Command, SHORT_TRANSFER};
 use crate::api::util::c_array;
 use crate::cl::*;
-use crate::core::memory::{
-    copy_rect, fill, range_in_bounds, ranges_overlap, rects_overlap, Mem, RectLayout,
-};
+use crate::core::memory::{range_in_bounds, ranges_overlap, rects_overlap, Mem, RectLayout};
 use crate::core::queue::Queue;
 use std::ffi::c_void;
 use std::sync::Arc;
@@ -96,16 +94,13 @@ fn read_write(
         .here_if(size <= SHORT_TRANSFER);
     let host = HostPtr(ptr as *mut u8);
     let work = move || {
-        let dev = m.host_address();
-        // SAFETY: offset..offset+size is inside the buffer (checked above,
-        // and the Arc keeps it alive); the application guarantees ptr holds
-        // size bytes until the command completes. ptr::copy tolerates a
-        // host pointer inside the buffer itself.
+        // SAFETY: the application guarantees ptr holds size bytes until the
+        // command completes.
         unsafe {
             if write {
-                std::ptr::copy(host.get(), dev.add(offset), size);
+                m.write(offset, host.get(), size);
             } else {
-                std::ptr::copy(dev.add(offset), host.get(), size);
+                m.read(offset, host.get(), size);
             }
         }
         Ok(())
@@ -147,14 +142,13 @@ fn read_write_rect(
         Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?.holding(vec![m.clone()]);
     let hp = HostPtr(ptr as *mut u8);
     let work = move || {
-        let dev = m.host_address();
-        // SAFETY: the buffer rectangle is in bounds (checked above); the
-        // application guarantees the host rectangle is valid memory.
+        // SAFETY: the application guarantees the host rectangle is valid
+        // memory until the command completes.
         unsafe {
             if write {
-                copy_rect(hp.get(), &host, dev, &buf, region);
+                m.write_rect(&buf, hp.get(), &host, region);
             } else {
-                copy_rect(dev, &buf, hp.get(), &host, region);
+                m.read_rect(&buf, hp.get(), &host, region);
             }
         }
         Ok(())
@@ -230,9 +224,7 @@ fn copy_buffer_rect(
     )?
     .holding(vec![s.clone(), d.clone()]);
     let work = move || {
-        // SAFETY: both rectangles are in bounds of their buffers (checked
-        // above), which the Arcs keep alive, and do not overlap.
-        unsafe { copy_rect(s.host_address(), &sl, d.host_address(), &dl, region) };
+        s.copy_rect_to(&sl, &d, &dl, region);
         Ok(())
     };
     cmd.run(Box::new(work), false)
@@ -371,15 +363,7 @@ pub(crate) fn clEnqueueCopyBuffer(
     .holding(vec![s.clone(), d.clone()])
     .here_if(size <= SHORT_TRANSFER);
     let work = move || {
-        // SAFETY: both ranges are inside their buffers (checked above),
-        // which the Arcs keep alive; ptr::copy allows overlap anyway.
-        unsafe {
-            std::ptr::copy(
-                s.host_address().add(src_offset),
-                d.host_address().add(dst_offset),
-                size,
-            )
-        };
+        s.copy_to(src_offset, &d, dst_offset, size);
         Ok(())
     };
     cmd.run(Box::new(work), false)
@@ -509,9 +493,7 @@ pub(crate) fn clEnqueueFillBuffer(
     .holding(vec![m.clone()])
     .here_if(size <= SHORT_TRANSFER);
     let work = move || {
-        // SAFETY: offset..offset+size is inside the buffer (checked
-        // above), which the Arc keeps alive.
-        unsafe { fill(m.host_address().add(offset), &bytes, size) };
+        m.fill(offset, &bytes, size);
         Ok(())
     };
     cmd.run(Box::new(work), false)

@@ -257,6 +257,116 @@ impl Mem {
         }
     }
 
+    /// Copies `size` bytes at `offset` of this buffer to `host`
+    /// (clEnqueueReadBuffer's work).
+    ///
+    /// # Safety
+    /// `host` holds `size` writable bytes for the call; it may lie inside
+    /// this buffer.
+    pub unsafe fn read(&self, offset: usize, host: *mut u8, size: usize) {
+        assert!(range_in_bounds(offset, size, self.size));
+        // SAFETY: the range is inside the buffer (asserted); the caller
+        // vouches for host; ptr::copy allows overlap.
+        unsafe { std::ptr::copy(self.host_address().add(offset), host, size) };
+    }
+
+    /// Copies `size` bytes from `host` to `offset` of this buffer
+    /// (clEnqueueWriteBuffer's work).
+    ///
+    /// # Safety
+    /// `host` holds `size` readable bytes for the call; it may lie inside
+    /// this buffer.
+    pub unsafe fn write(&self, offset: usize, host: *const u8, size: usize) {
+        assert!(range_in_bounds(offset, size, self.size));
+        // SAFETY: as in read.
+        unsafe { std::ptr::copy(host, self.host_address().add(offset), size) };
+    }
+
+    /// Copies `size` bytes at `src_offset` of this buffer to `dst_offset`
+    /// of `dst` (clEnqueueCopyBuffer's work); the ranges may overlap.
+    pub fn copy_to(&self, src_offset: usize, dst: &Mem, dst_offset: usize, size: usize) {
+        assert!(range_in_bounds(src_offset, size, self.size));
+        assert!(range_in_bounds(dst_offset, size, dst.size));
+        // SAFETY: both ranges are inside their buffers (asserted), which
+        // the references keep alive; ptr::copy allows overlap.
+        unsafe {
+            std::ptr::copy(
+                self.host_address().add(src_offset),
+                dst.host_address().add(dst_offset),
+                size,
+            )
+        };
+    }
+
+    /// Copies the rectangle `layout` of this buffer to the rectangle
+    /// `host_layout` at `host` (clEnqueueReadBufferRect's work).
+    ///
+    /// # Safety
+    /// The host rectangle is writable memory for the call.
+    pub unsafe fn read_rect(
+        &self,
+        layout: &RectLayout,
+        host: *mut u8,
+        host_layout: &RectLayout,
+        region: [usize; 3],
+    ) {
+        assert!(layout.in_bounds(region, self.size));
+        // SAFETY: the buffer's rectangle is in bounds (asserted); the caller
+        // vouches for the host's.
+        unsafe { copy_rect(self.host_address(), layout, host, host_layout, region) };
+    }
+
+    /// Copies the rectangle `host_layout` at `host` to the rectangle
+    /// `layout` of this buffer (clEnqueueWriteBufferRect's work).
+    ///
+    /// # Safety
+    /// The host rectangle is readable memory for the call.
+    pub unsafe fn write_rect(
+        &self,
+        layout: &RectLayout,
+        host: *const u8,
+        host_layout: &RectLayout,
+        region: [usize; 3],
+    ) {
+        assert!(layout.in_bounds(region, self.size));
+        // SAFETY: as in read_rect.
+        unsafe { copy_rect(host, host_layout, self.host_address(), layout, region) };
+    }
+
+    /// Copies the rectangle `layout` of this buffer to the rectangle
+    /// `dst_layout` of `dst` (clEnqueueCopyBufferRect's work); the caller
+    /// has refused overlapping rectangles (CL_MEM_COPY_OVERLAP).
+    pub fn copy_rect_to(
+        &self,
+        layout: &RectLayout,
+        dst: &Mem,
+        dst_layout: &RectLayout,
+        region: [usize; 3],
+    ) {
+        assert!(layout.in_bounds(region, self.size));
+        assert!(dst_layout.in_bounds(region, dst.size));
+        // SAFETY: both rectangles are in bounds of their buffers (asserted),
+        // which the references keep alive.
+        unsafe {
+            copy_rect(
+                self.host_address(),
+                layout,
+                dst.host_address(),
+                dst_layout,
+                region,
+            )
+        };
+    }
+
+    /// Fills `size` bytes at `offset` with copies of `pattern`
+    /// (clEnqueueFillBuffer's work; size a multiple of the pattern's).
+    pub fn fill(&self, offset: usize, pattern: &[u8], size: usize) {
+        assert!(range_in_bounds(offset, size, self.size));
+        // SAFETY: the range is inside the buffer (asserted), which the
+        // reference keeps alive.
+        unsafe { fill(self.host_address().add(offset), pattern, size) };
+    }
+
     /// The buffer this one is a sub-buffer of.
     pub fn parent(&self) -> Option<&Arc<Mem>> {
         match &self.storage {
