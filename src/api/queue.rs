@@ -7,7 +7,6 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::{self, handle_of, publish};
 use crate::core::queue::Queue;
-use crate::sched::device_queue;
 use std::ffi::c_void;
 
 const HOST_QUEUE_PROPERTIES: cl_command_queue_properties = (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
@@ -55,15 +54,7 @@ fn new_queue(
         Some(s) if limits.size_allowed(s) => s as u32,
         Some(_) => return Err(CL_INVALID_VALUE),
     };
-    let create = || {
-        Queue::with_on_device(
-            ctx.clone(),
-            dev.clone(),
-            properties,
-            properties_array,
-            Some(device_queue::OnDevice::new(size)),
-        )
-    };
+    let create = || Queue::on_device(ctx.clone(), dev.clone(), properties, properties_array, size);
     if default {
         // One default on-device queue per device and context: asking for
         // it again returns the same queue, one reference more.

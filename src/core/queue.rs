@@ -67,8 +67,26 @@ impl Queue {
         Queue::with_on_device(context, device, properties, properties_array, None)
     }
 
-    /// A queue, on the device when `on_device` is given.
-    pub fn with_on_device(
+    /// A queue on the device (device-side enqueue's target) of
+    /// `size_bytes` bytes.
+    pub fn on_device(
+        context: Arc<Context>,
+        device: Arc<Device>,
+        properties: cl_command_queue_properties,
+        properties_array: Vec<cl_queue_properties>,
+        size_bytes: u32,
+    ) -> Arc<Queue> {
+        let on_device = crate::sched::device_queue::OnDevice::new(size_bytes);
+        Queue::with_on_device(
+            context,
+            device,
+            properties,
+            properties_array,
+            Some(on_device),
+        )
+    }
+
+    fn with_on_device(
         context: Arc<Context>,
         device: Arc<Device>,
         properties: cl_command_queue_properties,
