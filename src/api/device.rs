@@ -3,9 +3,9 @@
 use crate::api::util::{c_array, info, write_info, write_list};
 use crate::cl::*;
 use crate::core::device::Device;
-use crate::core::host::HOST;
 use crate::core::object::{self, handle_of, publish};
 use crate::core::platform::{self, make_version, name_version, name_versions, Platform};
+use crate::sched::host::HOST;
 use std::ffi::c_void;
 use std::sync::Arc;
 

@@ -3,8 +3,8 @@
 use crate::api::util::{info, write_info, write_list, write_out};
 use crate::cl::*;
 use crate::core::device::Device;
-use crate::core::host::now_ns;
 use crate::core::platform::{self, Platform};
+use crate::sched::host::now_ns;
 use std::ffi::c_void;
 
 fn platform_info(param: cl_platform_info) -> Result<Vec<u8>, cl_int> {

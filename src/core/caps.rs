@@ -54,7 +54,7 @@ static CAPS: LazyLock<DeviceCaps> = LazyLock::new(|| DeviceCaps {
     sub_group_size: abi::SUB_GROUP_SIZE,
     preferred_work_group_size_multiple: crate::core::kernel::PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
     non_uniform_work_groups: true,
-    local_mem_size: crate::core::host::HOST.l2_cache.max(32 << 10),
+    local_mem_size: crate::sched::host::HOST.l2_cache.max(32 << 10),
     printf_buffer_size: printf::PRINTF_BUFFER_SIZE,
     opencl_c_2_0: crate::compiler::opencl_c_2_0(),
     device_queues: crate::compiler::device_enqueue_supported().then_some(DeviceQueueCaps {

@@ -5,10 +5,10 @@
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
-use crate::core::host::now_ns;
 use crate::core::memory::Mem;
 use crate::core::object::{cl_object, handle_of, lookup, Base, ObjectKind};
 use crate::core::queue::Queue;
+use crate::sched::host::now_ns;
 use smallvec::SmallVec;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};

@@ -8,9 +8,9 @@
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
-use crate::core::host::HOST;
 use crate::core::host_memory;
 use crate::core::object::{cl_object, lookup, Base, ObjectKind};
+use crate::sched::host::HOST;
 use std::alloc::Layout;
 use std::ffi::c_void;
 use std::ptr::NonNull;

@@ -5,7 +5,6 @@ pub mod caps;
 pub mod context;
 pub mod device;
 pub mod event;
-pub mod host;
 pub mod host_memory;
 pub mod kernel;
 pub mod memory;

@@ -16,8 +16,8 @@
 
 use crate::cl::*;
 use crate::core::context::Context;
-use crate::core::host::HOST;
 use crate::core::host_memory;
+use crate::sched::host::HOST;
 use std::alloc::Layout;
 use std::collections::BTreeMap;
 use std::ffi::c_void;

@@ -5,6 +5,7 @@
 
 pub mod device_queue;
 mod here;
+pub mod host;
 pub mod ndrange;
 pub mod pool;
 pub mod printf;

@@ -405,7 +405,7 @@ impl Pool {
             spinning: AtomicUsize::new(0),
             finishing: AtomicUsize::new(0),
             // The application enqueues and waits on a core of its own.
-            spin_limit: (crate::core::host::HOST.cores as usize)
+            spin_limit: (crate::sched::host::HOST.cores as usize)
                 .saturating_sub(1)
                 .max(1),
         });
