@@ -1,7 +1,7 @@
 //! Entry points: contexts.
 
 use crate::api::device::{check_device_type, resolve_devices, selects_our_device};
-use crate::api::util::{info, property_list, property_pairs, write_info};
+use crate::api::util::{property_list, property_pairs, InfoOut};
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::{Context, ContextDestructor, ContextNotify};
@@ -111,19 +111,19 @@ pub(crate) fn clGetContextInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let ctx = Context::resolve(context)?;
-    let bytes = match param_name {
-        CL_CONTEXT_REFERENCE_COUNT => info(&object::app_ref_count::<Context>(context)?),
-        CL_CONTEXT_NUM_DEVICES => info(&(ctx.devices.len() as cl_uint)),
-        CL_CONTEXT_DEVICES => info(
+    let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+    match param_name {
+        CL_CONTEXT_REFERENCE_COUNT => out.write(&object::app_ref_count::<Context>(context)?),
+        CL_CONTEXT_NUM_DEVICES => out.write(&(ctx.devices.len() as cl_uint)),
+        CL_CONTEXT_DEVICES => out.write(
             &ctx.devices
                 .iter()
                 .map(object::handle_of)
                 .collect::<Vec<_>>(),
         ),
-        CL_CONTEXT_PROPERTIES => info(&ctx.properties),
+        CL_CONTEXT_PROPERTIES => out.write(&ctx.properties),
         _ => Err(CL_INVALID_VALUE),
-    }?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    }
 }
 
 pub(crate) fn clSetContextDestructorCallback(

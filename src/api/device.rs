@@ -1,6 +1,6 @@
 //! Entry points: devices and sub-devices.
 
-use crate::api::util::{c_array, info, write_info, write_list};
+use crate::api::util::{c_array, write_list, InfoOut};
 use crate::cl::*;
 use crate::core::device::Device;
 use crate::core::object::{self, handle_of, publish};
@@ -56,7 +56,8 @@ fn device_info(
     dev: &Arc<Device>,
     handle: cl_device_id,
     param: cl_device_info,
-) -> Result<Vec<u8>, cl_int> {
+    out: &InfoOut,
+) -> Result<(), cl_int> {
     let h = &*HOST;
     let max_alloc = Device::max_mem_alloc_size();
     let fp_config = {
@@ -71,75 +72,83 @@ fn device_info(
         c as cl_device_fp_config
     };
     match param {
-        CL_DEVICE_TYPE => info(&(CL_DEVICE_TYPE_CPU as cl_device_type)),
-        CL_DEVICE_VENDOR_ID => info(&match h.cpu_vendor.as_str() {
+        CL_DEVICE_TYPE => out.write(&(CL_DEVICE_TYPE_CPU as cl_device_type)),
+        CL_DEVICE_VENDOR_ID => out.write(&match h.cpu_vendor.as_str() {
             "GenuineIntel" => 0x8086u32,
             "AuthenticAMD" => 0x1022,
             _ => 0,
         }),
-        CL_DEVICE_MAX_COMPUTE_UNITS => info(&dev.compute_units),
-        CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => info(&3u32),
-        CL_DEVICE_MAX_WORK_ITEM_SIZES => info(&[caps().max_work_group_size; 3]),
-        CL_DEVICE_MAX_WORK_GROUP_SIZE => info(&caps().max_work_group_size),
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => info(&16u32),
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => info(&8u32),
+        CL_DEVICE_MAX_COMPUTE_UNITS => out.write(&dev.compute_units),
+        CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => out.write(&3u32),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => out.write(&[caps().max_work_group_size; 3]),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => out.write(&caps().max_work_group_size),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
+            out.write(&16u32)
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => {
+            out.write(&8u32)
+        }
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT
         | CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT
-        | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => info(&4u32),
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => info(&2u32),
+        | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => out.write(&4u32),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => {
+            out.write(&2u32)
+        }
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
-            info(&2u32)
+            out.write(&2u32)
         }
         // No cl_khr_fp16: a width of 0 says so.
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => info(&0u32),
-        CL_DEVICE_MAX_CLOCK_FREQUENCY => info(&h.clock_mhz),
-        CL_DEVICE_ADDRESS_BITS => info(&64u32),
-        CL_DEVICE_MAX_MEM_ALLOC_SIZE => info(&max_alloc),
-        CL_DEVICE_IMAGE_SUPPORT => info(&false),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
+            out.write(&0u32)
+        }
+        CL_DEVICE_MAX_CLOCK_FREQUENCY => out.write(&h.clock_mhz),
+        CL_DEVICE_ADDRESS_BITS => out.write(&64u32),
+        CL_DEVICE_MAX_MEM_ALLOC_SIZE => out.write(&max_alloc),
+        CL_DEVICE_IMAGE_SUPPORT => out.write(&false),
         CL_DEVICE_MAX_READ_IMAGE_ARGS
         | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
         | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
         | CL_DEVICE_MAX_SAMPLERS
         | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => info(&0u32),
+        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => out.write(&0u32),
         CL_DEVICE_IMAGE2D_MAX_WIDTH
         | CL_DEVICE_IMAGE2D_MAX_HEIGHT
         | CL_DEVICE_IMAGE3D_MAX_WIDTH
         | CL_DEVICE_IMAGE3D_MAX_HEIGHT
         | CL_DEVICE_IMAGE3D_MAX_DEPTH
         | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => info(&0usize),
-        CL_DEVICE_MAX_PARAMETER_SIZE => info(&1024usize),
+        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.write(&0usize),
+        CL_DEVICE_MAX_PARAMETER_SIZE => out.write(&1024usize),
         // In bits: 128-byte alignment, enough for the widest vector type.
-        CL_DEVICE_MEM_BASE_ADDR_ALIGN => info(&1024u32),
-        CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => info(&128u32),
-        CL_DEVICE_SINGLE_FP_CONFIG => info(&fp_config),
+        CL_DEVICE_MEM_BASE_ADDR_ALIGN => out.write(&1024u32),
+        CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => out.write(&128u32),
+        CL_DEVICE_SINGLE_FP_CONFIG => out.write(&fp_config),
         // cl_khr_fp64: the host's doubles, with the same rounding and FMA.
-        CL_DEVICE_DOUBLE_FP_CONFIG => info(&fp_config),
-        CL_DEVICE_HALF_FP_CONFIG => info(&(0 as cl_device_fp_config)),
-        CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => info(&CL_READ_WRITE_CACHE),
-        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => info(&h.cache_line),
-        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => info(&h.global_cache),
-        CL_DEVICE_GLOBAL_MEM_SIZE => info(&h.memory_bytes),
-        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => info(&(1u64 << 20)),
-        CL_DEVICE_MAX_CONSTANT_ARGS => info(&8u32),
+        CL_DEVICE_DOUBLE_FP_CONFIG => out.write(&fp_config),
+        CL_DEVICE_HALF_FP_CONFIG => out.write(&(0 as cl_device_fp_config)),
+        CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => out.write(&CL_READ_WRITE_CACHE),
+        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => out.write(&h.cache_line),
+        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => out.write(&h.global_cache),
+        CL_DEVICE_GLOBAL_MEM_SIZE => out.write(&h.memory_bytes),
+        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => out.write(&(1u64 << 20)),
+        CL_DEVICE_MAX_CONSTANT_ARGS => out.write(&8u32),
         // Local memory is ordinary cached memory on a CPU.
-        CL_DEVICE_LOCAL_MEM_TYPE => info(&CL_GLOBAL),
-        CL_DEVICE_LOCAL_MEM_SIZE => info(&caps().local_mem_size),
-        CL_DEVICE_ERROR_CORRECTION_SUPPORT => info(&false),
-        CL_DEVICE_HOST_UNIFIED_MEMORY => info(&true),
-        CL_DEVICE_PROFILING_TIMER_RESOLUTION => info(&1usize),
-        CL_DEVICE_ENDIAN_LITTLE => info(&cfg!(target_endian = "little")),
-        CL_DEVICE_AVAILABLE => info(&true),
+        CL_DEVICE_LOCAL_MEM_TYPE => out.write(&CL_GLOBAL),
+        CL_DEVICE_LOCAL_MEM_SIZE => out.write(&caps().local_mem_size),
+        CL_DEVICE_ERROR_CORRECTION_SUPPORT => out.write(&false),
+        CL_DEVICE_HOST_UNIFIED_MEMORY => out.write(&true),
+        CL_DEVICE_PROFILING_TIMER_RESOLUTION => out.write(&1usize),
+        CL_DEVICE_ENDIAN_LITTLE => out.write(&cfg!(target_endian = "little")),
+        CL_DEVICE_AVAILABLE => out.write(&true),
         // clang-19 compiles OpenCL C; clCompileProgram/clLinkProgram are not
         // there yet, so no linker.
-        CL_DEVICE_COMPILER_AVAILABLE => info(&true),
-        CL_DEVICE_LINKER_AVAILABLE => info(&true),
+        CL_DEVICE_COMPILER_AVAILABLE => out.write(&true),
+        CL_DEVICE_LINKER_AVAILABLE => out.write(&true),
         CL_DEVICE_EXECUTION_CAPABILITIES => {
-            info(&((CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL) as cl_device_exec_capabilities))
+            out.write(&((CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL) as cl_device_exec_capabilities))
         }
-        CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => info(
+        CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => out.write(
             &((CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE)
                 as cl_command_queue_properties),
         ),
@@ -148,22 +157,24 @@ fn device_info(
         | CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
         | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
         | CL_DEVICE_MAX_ON_DEVICE_QUEUES
-        | CL_DEVICE_MAX_ON_DEVICE_EVENTS => device_enqueue_info(param),
-        CL_DEVICE_PLATFORM => info(&Platform::handle()),
-        CL_DEVICE_NAME => info(&h.cpu_name),
-        CL_DEVICE_VENDOR => info(&h.cpu_vendor),
-        CL_DRIVER_VERSION => info(DRIVER_VERSION),
-        CL_DEVICE_PROFILE => info("FULL_PROFILE"),
-        CL_DEVICE_VERSION => info(&format!("OpenCL 3.0 FerroCL {}", env!("CARGO_PKG_VERSION"))),
-        CL_DEVICE_NUMERIC_VERSION => info(&make_version(3, 0, 0)),
+        | CL_DEVICE_MAX_ON_DEVICE_EVENTS => device_enqueue_info(param, out),
+        CL_DEVICE_PLATFORM => out.write(&Platform::handle()),
+        CL_DEVICE_NAME => out.write(&h.cpu_name),
+        CL_DEVICE_VENDOR => out.write(&h.cpu_vendor),
+        CL_DRIVER_VERSION => out.write(DRIVER_VERSION),
+        CL_DEVICE_PROFILE => out.write("FULL_PROFILE"),
+        CL_DEVICE_VERSION => {
+            out.write(&format!("OpenCL 3.0 FerroCL {}", env!("CARGO_PKG_VERSION")))
+        }
+        CL_DEVICE_NUMERIC_VERSION => out.write(&make_version(3, 0, 0)),
         // "The highest fully backwards compatible OpenCL C version": 2.0
         // once every feature OpenCL C 2.0 requires is reported.
-        CL_DEVICE_OPENCL_C_VERSION => info(match caps().opencl_c_2_0 {
+        CL_DEVICE_OPENCL_C_VERSION => out.write(match caps().opencl_c_2_0 {
             true => "OpenCL C 2.0 FerroCL",
             false => "OpenCL C 1.2 FerroCL",
         }),
         // cl_khr_extended_versioning: the numeric form of CL_DEVICE_OPENCL_C_VERSION.
-        CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR => info(&match caps().opencl_c_2_0 {
+        CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR => out.write(&match caps().opencl_c_2_0 {
             true => make_version(2, 0, 0),
             false => make_version(1, 2, 0),
         }),
@@ -177,28 +188,30 @@ fn device_info(
                 all.push(name_version("OpenCL C", make_version(2, 0, 0)));
             }
             all.push(name_version("OpenCL C", make_version(3, 0, 0)));
-            info(&all)
+            out.write(&all)
         }
-        CL_DEVICE_OPENCL_C_FEATURES => info(&name_versions(&crate::compiler::opencl_c_features())),
-        CL_DEVICE_EXTENSIONS => info(&platform::extension_string(&device_extensions())),
-        CL_DEVICE_EXTENSIONS_WITH_VERSION => info(&name_versions(&device_extensions())),
+        CL_DEVICE_OPENCL_C_FEATURES => {
+            out.write(&name_versions(&crate::compiler::opencl_c_features()))
+        }
+        CL_DEVICE_EXTENSIONS => out.write(&platform::extension_string(&device_extensions())),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => out.write(&name_versions(&device_extensions())),
         CL_DEVICE_ILS_WITH_VERSION | CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => {
-            info(&Vec::<cl_name_version>::new())
+            out.write(&Vec::<cl_name_version>::new())
         }
-        CL_DEVICE_IL_VERSION | CL_DEVICE_BUILT_IN_KERNELS => info(""),
-        CL_DEVICE_PRINTF_BUFFER_SIZE => info(&caps().printf_buffer_size),
-        CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => info(&true),
+        CL_DEVICE_IL_VERSION | CL_DEVICE_BUILT_IN_KERNELS => out.write(""),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => out.write(&caps().printf_buffer_size),
+        CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => out.write(&true),
         CL_DEVICE_PARENT_DEVICE => {
-            info(&dev.parent.as_ref().map_or(std::ptr::null_mut(), handle_of))
+            out.write(&dev.parent.as_ref().map_or(std::ptr::null_mut(), handle_of))
         }
-        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => info(&dev.compute_units),
-        CL_DEVICE_PARTITION_PROPERTIES => info(&[
+        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => out.write(&dev.compute_units),
+        CL_DEVICE_PARTITION_PROPERTIES => out.write(&[
             CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property,
             CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property,
         ]),
-        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => info(&(0 as cl_device_affinity_domain)),
-        CL_DEVICE_PARTITION_TYPE => info(&dev.partition),
-        CL_DEVICE_REFERENCE_COUNT => info(&if dev.is_root() {
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.write(&(0 as cl_device_affinity_domain)),
+        CL_DEVICE_PARTITION_TYPE => out.write(&dev.partition),
+        CL_DEVICE_REFERENCE_COUNT => out.write(&if dev.is_root() {
             1
         } else {
             object::app_ref_count::<Device>(handle)?
@@ -207,17 +220,17 @@ fn device_info(
         // are data of the program's loaded object: any size works; this is
         // what a single one may take (the spec's minimum is 64 KiB).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
-            info(&MAX_GLOBAL_VARIABLE_SIZE)
+            out.write(&MAX_GLOBAL_VARIABLE_SIZE)
         }
         CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE
-        | CL_DEVICE_PIPE_SUPPORT => crate::api::pipe::device_pipe_info(param),
+        | CL_DEVICE_PIPE_SUPPORT => crate::api::pipe::device_pipe_info(param, out),
         // Host memory is the device's: every SVM buffer is coherent, the
         // host's atomics work on it (kernel atomics are the host's C11
         // ones), and kernels use any host allocation at its own address
         // (fine-grain system SVM).
-        CL_DEVICE_SVM_CAPABILITIES => info(
+        CL_DEVICE_SVM_CAPABILITIES => out.write(
             &((CL_DEVICE_SVM_COARSE_GRAIN_BUFFER
                 | CL_DEVICE_SVM_FINE_GRAIN_BUFFER
                 | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM
@@ -225,21 +238,21 @@ fn device_info(
         ),
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
-        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => info(&0u32),
+        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => out.write(&0u32),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => {
-            info(&(caps().max_work_group_size.div_ceil(caps().sub_group_size) as cl_uint))
+            out.write(&(caps().max_work_group_size.div_ceil(caps().sub_group_size) as cl_uint))
         }
         // A group's work-items run on one thread, one sub-group at a time
         // between barriers: a sub-group spinning on another never yields.
-        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => info(&false),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.write(&false),
         // Atomics and fences are the host's C11 atomics (LLVM atomic
         // instructions with the same order, at system scope whatever the
         // OpenCL scope), so every order holds at every scope, up to other
         // devices and host threads sharing fine-grain SVM.
-        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => info(&ATOMIC_ORDERS_AND_SCOPES),
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => out.write(&ATOMIC_ORDERS_AND_SCOPES),
         // Fences also at work-item scope (OpenCL C atomic_work_item_fence
         // with memory_scope_work_item).
-        CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => info(
+        CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => out.write(
             &(ATOMIC_ORDERS_AND_SCOPES
                 | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM as cl_device_atomic_capabilities),
         ),
@@ -247,45 +260,45 @@ fn device_info(
         // atomicrmw fadd/fsub/fmin/fmax (builtins/lib/c11_atomic.cl); no
         // half ones.
         CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
-        | CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT => info(&FP_ATOMICS_GLOBAL_AND_LOCAL),
-        CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT => info(&(0 as cl_bitfield)),
-        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => info(&caps().non_uniform_work_groups),
-        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => info(&true),
+        | CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT => out.write(&FP_ATOMICS_GLOBAL_AND_LOCAL),
+        CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT => out.write(&(0 as cl_bitfield)),
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => out.write(&caps().non_uniform_work_groups),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => out.write(&true),
         // __opencl_c_generic_address_space (compiler::OPENCL_C_FEATURES).
-        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => info(&true),
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => out.write(&true),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
-            info(&caps().preferred_work_group_size_multiple)
+            out.write(&caps().preferred_work_group_size_multiple)
         }
-        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => info("v0000-01-01-00"),
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => out.write("v0000-01-01-00"),
         _ => Err(CL_INVALID_VALUE),
     }
 }
 
 /// The on-device queue queries: zeros while the device reports no
 /// device-side enqueue.
-fn device_enqueue_info(param: cl_device_info) -> Result<Vec<u8>, cl_int> {
+fn device_enqueue_info(param: cl_device_info, out: &InfoOut) -> Result<(), cl_int> {
     let queues = caps().device_queues.as_ref();
     let on = queues.is_some();
     let pick = |v: fn(&DeviceQueueCaps) -> u32| queues.map_or(0, v);
     match param {
-        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => info(
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => out.write(
             &(if on {
                 CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE
             } else {
                 0
             } as cl_command_queue_properties),
         ),
-        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => info(
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => out.write(
             &(if on {
                 CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT
             } else {
                 0
             } as cl_device_device_enqueue_capabilities),
         ),
-        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => info(&pick(|q| q.preferred_size)),
-        CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => info(&pick(|q| q.max_size)),
-        CL_DEVICE_MAX_ON_DEVICE_QUEUES => info(&pick(|q| q.max_queues)),
-        CL_DEVICE_MAX_ON_DEVICE_EVENTS => info(&pick(|q| q.max_events)),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => out.write(&pick(|q| q.preferred_size)),
+        CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => out.write(&pick(|q| q.max_size)),
+        CL_DEVICE_MAX_ON_DEVICE_QUEUES => out.write(&pick(|q| q.max_queues)),
+        CL_DEVICE_MAX_ON_DEVICE_EVENTS => out.write(&pick(|q| q.max_events)),
         _ => Err(CL_INVALID_VALUE),
     }
 }
@@ -316,11 +329,11 @@ pub(crate) fn clGetDeviceInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let dev = Device::resolve(device)?;
-    write_info(
-        &device_info(&dev, device, param_name)?,
-        param_value_size,
-        param_value,
-        param_value_size_ret,
+    device_info(
+        &dev,
+        device,
+        param_name,
+        &InfoOut::new(param_value_size, param_value, param_value_size_ret),
     )
 }
 

@@ -1,7 +1,7 @@
 //! Entry points: events, user events, markers and barriers.
 
 use crate::api::enqueue::Command;
-use crate::api::util::{c_array, info, write_info};
+use crate::api::util::{c_array, InfoOut};
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
@@ -66,15 +66,17 @@ pub(crate) fn clGetEventInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let ev = Event::resolve(event)?;
-    let bytes = match param_name {
-        CL_EVENT_COMMAND_QUEUE => info(&ev.queue.as_ref().map_or(std::ptr::null_mut(), handle_of)),
-        CL_EVENT_CONTEXT => info(&handle_of(&ev.context)),
-        CL_EVENT_COMMAND_TYPE => info(&ev.command_type),
-        CL_EVENT_COMMAND_EXECUTION_STATUS => info(&ev.status()),
-        CL_EVENT_REFERENCE_COUNT => info(&object::app_ref_count::<Event>(event)?),
+    let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+    match param_name {
+        CL_EVENT_COMMAND_QUEUE => {
+            out.write(&ev.queue.as_ref().map_or(std::ptr::null_mut(), handle_of))
+        }
+        CL_EVENT_CONTEXT => out.write(&handle_of(&ev.context)),
+        CL_EVENT_COMMAND_TYPE => out.write(&ev.command_type),
+        CL_EVENT_COMMAND_EXECUTION_STATUS => out.write(&ev.status()),
+        CL_EVENT_REFERENCE_COUNT => out.write(&object::app_ref_count::<Event>(event)?),
         _ => Err(CL_INVALID_VALUE),
-    }?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    }
 }
 
 pub(crate) fn clRetainEvent(event: cl_event) -> Result<(), cl_int> {
@@ -109,12 +111,7 @@ pub(crate) fn clGetEventProfilingInfo(
         CL_PROFILING_COMMAND_COMPLETE => Stamp::Complete,
         _ => return Err(CL_INVALID_VALUE),
     };
-    write_info(
-        &info(&ev.stamp_value(stamp))?,
-        param_value_size,
-        param_value,
-        param_value_size_ret,
-    )
+    InfoOut::new(param_value_size, param_value, param_value_size_ret).write(&ev.stamp_value(stamp))
 }
 
 pub(crate) fn clSetEventCallback(

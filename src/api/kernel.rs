@@ -2,7 +2,7 @@
 //! native kernels).
 
 use crate::api::enqueue::Command;
-use crate::api::util::{c_array, c_bytes, info, write_info, write_list};
+use crate::api::util::{c_array, c_bytes, write_list, InfoOut};
 use crate::cl::*;
 use crate::compiler::ArgSpace;
 use crate::core::caps::caps;
@@ -41,20 +41,26 @@ fn kernel_info(
     k: &Arc<Kernel>,
     handle: cl_kernel,
     param: cl_kernel_info,
-) -> Result<Vec<u8>, cl_int> {
+    out: &InfoOut,
+) -> Result<(), cl_int> {
     let ki = k.info();
     match param {
-        CL_KERNEL_FUNCTION_NAME => info(&ki.name),
-        CL_KERNEL_NUM_ARGS => info(&(ki.args.len() as cl_uint)),
-        CL_KERNEL_REFERENCE_COUNT => info(&app_ref_count::<Kernel>(handle)?),
-        CL_KERNEL_CONTEXT => info(&handle_of(k.context())),
-        CL_KERNEL_PROGRAM => info(&handle_of(&k.program)),
-        CL_KERNEL_ATTRIBUTES => info(&ki.attributes),
+        CL_KERNEL_FUNCTION_NAME => out.write(&ki.name),
+        CL_KERNEL_NUM_ARGS => out.write(&(ki.args.len() as cl_uint)),
+        CL_KERNEL_REFERENCE_COUNT => out.write(&app_ref_count::<Kernel>(handle)?),
+        CL_KERNEL_CONTEXT => out.write(&handle_of(k.context())),
+        CL_KERNEL_PROGRAM => out.write(&handle_of(&k.program)),
+        CL_KERNEL_ATTRIBUTES => out.write(&ki.attributes),
         _ => Err(CL_INVALID_VALUE),
     }
 }
 
-fn arg_info(k: &Kernel, index: cl_uint, param: cl_kernel_arg_info) -> Result<Vec<u8>, cl_int> {
+fn arg_info(
+    k: &Kernel,
+    index: cl_uint,
+    param: cl_kernel_arg_info,
+    out: &InfoOut,
+) -> Result<(), cl_int> {
     let arg = k
         .info()
         .args
@@ -69,7 +75,7 @@ fn arg_info(k: &Kernel, index: cl_uint, param: cl_kernel_arg_info) -> Result<Vec
         return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
     }
     match param {
-        CL_KERNEL_ARG_ADDRESS_QUALIFIER => info(
+        CL_KERNEL_ARG_ADDRESS_QUALIFIER => out.write(
             &(match arg.space {
                 ArgSpace::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,
                 ArgSpace::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
@@ -77,32 +83,36 @@ fn arg_info(k: &Kernel, index: cl_uint, param: cl_kernel_arg_info) -> Result<Vec
                 ArgSpace::Private => CL_KERNEL_ARG_ADDRESS_PRIVATE,
             } as cl_kernel_arg_address_qualifier),
         ),
-        CL_KERNEL_ARG_ACCESS_QUALIFIER => info(&arg.access),
-        CL_KERNEL_ARG_TYPE_NAME => info(&arg.type_name),
-        CL_KERNEL_ARG_TYPE_QUALIFIER => info(&arg.type_qualifier),
-        CL_KERNEL_ARG_NAME => info(&arg.name),
+        CL_KERNEL_ARG_ACCESS_QUALIFIER => out.write(&arg.access),
+        CL_KERNEL_ARG_TYPE_NAME => out.write(&arg.type_name),
+        CL_KERNEL_ARG_TYPE_QUALIFIER => out.write(&arg.type_qualifier),
+        CL_KERNEL_ARG_NAME => out.write(&arg.name),
         _ => Err(CL_INVALID_VALUE),
     }
 }
 
-fn work_group_info(k: &Kernel, param: cl_kernel_work_group_info) -> Result<Vec<u8>, cl_int> {
+fn work_group_info(
+    k: &Kernel,
+    param: cl_kernel_work_group_info,
+    out: &InfoOut,
+) -> Result<(), cl_int> {
     let ki = k.info();
     match param {
         // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and
         // device is not a custom device and kernel is not a built-in
         // kernel."
         CL_KERNEL_GLOBAL_WORK_SIZE => Err(CL_INVALID_VALUE),
-        CL_KERNEL_WORK_GROUP_SIZE => info(&caps().max_work_group_size),
-        CL_KERNEL_COMPILE_WORK_GROUP_SIZE => info(&ki.reqd_work_group_size.unwrap_or([0; 3])),
+        CL_KERNEL_WORK_GROUP_SIZE => out.write(&caps().max_work_group_size),
+        CL_KERNEL_COMPILE_WORK_GROUP_SIZE => out.write(&ki.reqd_work_group_size.unwrap_or([0; 3])),
         // __local arguments set so far, and the kernel's __local variables.
         CL_KERNEL_LOCAL_MEM_SIZE => {
-            info(&(k.local_mem_used() + k.info().local_variables_size as u64))
+            out.write(&(k.local_mem_used() + k.info().local_variables_size as u64))
         }
         CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
-            info(&caps().preferred_work_group_size_multiple)
+            out.write(&caps().preferred_work_group_size_multiple)
         }
         // Private variables live on the work-item's own stack.
-        CL_KERNEL_PRIVATE_MEM_SIZE => info(&0u64),
+        CL_KERNEL_PRIVATE_MEM_SIZE => out.write(&0u64),
         _ => Err(CL_INVALID_VALUE),
     }
 }
@@ -124,7 +134,8 @@ fn sub_group_info(
     input_size: usize,
     input: *const c_void,
     param_value_size: usize,
-) -> Result<Vec<u8>, cl_int> {
+    out: &InfoOut,
+) -> Result<(), cl_int> {
     // "CL_INVALID_VALUE if param_name is CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE
     // and the size in bytes specified by input_value_size is not valid or if
     // input_value is NULL": a local size of 1 to 3 dimensions.
@@ -137,8 +148,10 @@ fn sub_group_info(
         Ok(local.iter().product())
     };
     match param {
-        CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => info(&SubGroups::max_size_for(local_items()?)),
-        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => info(&SubGroups::count_for(local_items()?)),
+        CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => {
+            out.write(&SubGroups::max_size_for(local_items()?))
+        }
+        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => out.write(&SubGroups::count_for(local_items()?)),
         CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
             // The answer has as many dimensions as param_value_size holds;
             // the input is one size_t, the count.
@@ -147,11 +160,11 @@ fn sub_group_info(
                 return Err(CL_INVALID_VALUE);
             }
             let count = c_array(input as *const usize, 1, CL_INVALID_VALUE)?[0];
-            info(&SubGroups::of(k).local_size_for_count(count, dims))
+            out.write(&SubGroups::of(k).local_size_for_count(count, dims))
         }
-        CL_KERNEL_MAX_NUM_SUB_GROUPS => info(&SubGroups::of(k).max_count()),
+        CL_KERNEL_MAX_NUM_SUB_GROUPS => out.write(&SubGroups::of(k).max_count()),
         // No attribute or IL execution mode sets it.
-        CL_KERNEL_COMPILE_NUM_SUB_GROUPS => info(&0usize),
+        CL_KERNEL_COMPILE_NUM_SUB_GROUPS => out.write(&0usize),
         _ => Err(CL_INVALID_VALUE),
     }
 }
@@ -293,8 +306,12 @@ pub(crate) fn clGetKernelInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let k = Kernel::resolve(kernel)?;
-    let bytes = kernel_info(&k, kernel, param_name)?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    kernel_info(
+        &k,
+        kernel,
+        param_name,
+        &InfoOut::new(param_value_size, param_value, param_value_size_ret),
+    )
 }
 
 pub(crate) fn clGetKernelWorkGroupInfo(
@@ -307,8 +324,11 @@ pub(crate) fn clGetKernelWorkGroupInfo(
 ) -> Result<(), cl_int> {
     let k = Kernel::resolve(kernel)?;
     kernel_device(&k, device)?;
-    let bytes = work_group_info(&k, param_name)?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    work_group_info(
+        &k,
+        param_name,
+        &InfoOut::new(param_value_size, param_value, param_value_size_ret),
+    )
 }
 
 pub(crate) fn clGetKernelArgInfo(
@@ -320,8 +340,12 @@ pub(crate) fn clGetKernelArgInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let k = Kernel::resolve(kernel)?;
-    let bytes = arg_info(&k, arg_indx, param_name)?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    arg_info(
+        &k,
+        arg_indx,
+        param_name,
+        &InfoOut::new(param_value_size, param_value, param_value_size_ret),
+    )
 }
 
 pub(crate) fn clEnqueueNDRangeKernel(
@@ -513,14 +537,14 @@ pub(crate) fn clGetKernelSubGroupInfo(
 ) -> Result<(), cl_int> {
     let k = Kernel::resolve(kernel)?;
     kernel_device(&k, device)?;
-    let bytes = sub_group_info(
+    sub_group_info(
         &k,
         param_name,
         input_value_size,
         input_value,
         param_value_size,
-    )?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+        &InfoOut::new(param_value_size, param_value, param_value_size_ret),
+    )
 }
 
 pub(crate) fn clGetKernelSubGroupInfoKHR(

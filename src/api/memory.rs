@@ -1,7 +1,7 @@
 //! Entry points: memory objects (buffers and sub-buffers). The commands
 //! that move their bytes are in api/transfer.rs.
 
-use crate::api::util::{info, property_list, property_pairs, write_info};
+use crate::api::util::{property_list, property_pairs, InfoOut};
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
@@ -167,35 +167,42 @@ fn create_sub_buffer(
     )))
 }
 
-fn mem_info(mem: &Arc<Mem>, handle: cl_mem, param: cl_mem_info) -> Result<Vec<u8>, cl_int> {
+fn mem_info(
+    mem: &Arc<Mem>,
+    handle: cl_mem,
+    param: cl_mem_info,
+    out: &InfoOut,
+) -> Result<(), cl_int> {
     match param {
-        CL_MEM_TYPE => info(
+        CL_MEM_TYPE => out.write(
             &(if mem.pipe.is_some() {
                 CL_MEM_OBJECT_PIPE
             } else {
                 CL_MEM_OBJECT_BUFFER
             } as cl_mem_object_type),
         ),
-        CL_MEM_FLAGS => info(&mem.flags),
-        CL_MEM_SIZE => info(&mem.size),
-        CL_MEM_HOST_PTR => info(&mem.host_ptr()),
-        CL_MEM_MAP_COUNT => info(&(mem.map_count() as cl_uint)),
-        CL_MEM_REFERENCE_COUNT => info(&object::app_ref_count::<Mem>(handle)?),
-        CL_MEM_CONTEXT => info(&handle_of(&mem.context)),
-        CL_MEM_ASSOCIATED_MEMOBJECT => info(&mem.parent().map_or(std::ptr::null_mut(), handle_of)),
-        CL_MEM_OFFSET => info(&mem.offset()),
+        CL_MEM_FLAGS => out.write(&mem.flags),
+        CL_MEM_SIZE => out.write(&mem.size),
+        CL_MEM_HOST_PTR => out.write(&mem.host_ptr()),
+        CL_MEM_MAP_COUNT => out.write(&(mem.map_count() as cl_uint)),
+        CL_MEM_REFERENCE_COUNT => out.write(&object::app_ref_count::<Mem>(handle)?),
+        CL_MEM_CONTEXT => out.write(&handle_of(&mem.context)),
+        CL_MEM_ASSOCIATED_MEMOBJECT => {
+            out.write(&mem.parent().map_or(std::ptr::null_mut(), handle_of))
+        }
+        CL_MEM_OFFSET => out.write(&mem.offset()),
         // "CL_TRUE if memobj is a buffer object that was created with
         // CL_MEM_USE_HOST_PTR or is a sub-buffer of a buffer object that was
         // created with CL_MEM_USE_HOST_PTR and the host_ptr specified when
         // the buffer object was created is a SVM pointer".
         CL_MEM_USES_SVM_POINTER => {
             let host_ptr = mem.host_ptr();
-            info(&(!host_ptr.is_null() && svm::contains(&mem.context, host_ptr, 0)))
+            out.write(&(!host_ptr.is_null() && svm::contains(&mem.context, host_ptr, 0)))
         }
         // "... if the properties argument specified in
         // clCreateBufferWithProperties ... was NULL, the implementation must
         // return param_value_size_ret equal to 0".
-        CL_MEM_PROPERTIES => info(&mem.properties),
+        CL_MEM_PROPERTIES => out.write(&mem.properties),
         _ => Err(CL_INVALID_VALUE),
     }
 }
@@ -244,8 +251,12 @@ pub(crate) fn clGetMemObjectInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let mem = Mem::resolve(memobj)?;
-    let bytes = mem_info(&mem, memobj, param_name)?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    mem_info(
+        &mem,
+        memobj,
+        param_name,
+        &InfoOut::new(param_value_size, param_value, param_value_size_ret),
+    )
 }
 
 pub(crate) fn clSetMemObjectDestructorCallback(

@@ -3,7 +3,7 @@
 //! (builtins/devenq.c): a header, one sequence word per packet slot, then
 //! the packets. The host only creates it and reads its shape.
 
-use crate::api::util::{info, write_info};
+use crate::api::util::InfoOut;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::memory::{Mem, PipeShape};
@@ -25,14 +25,14 @@ const WRITE_NEXT: usize = 64;
 const READ_NEXT: usize = 128;
 
 /// The device's pipe queries: zeros while it reports no pipes.
-pub fn device_pipe_info(param: cl_device_info) -> Result<Vec<u8>, cl_int> {
+pub fn device_pipe_info(param: cl_device_info, out: &InfoOut) -> Result<(), cl_int> {
     let on = crate::compiler::pipes_supported();
     let pick = |v: u32| if on { v } else { 0 };
     match param {
-        CL_DEVICE_PIPE_SUPPORT => info(&(on as cl_bool)),
-        CL_DEVICE_MAX_PIPE_ARGS => info(&pick(MAX_PIPE_ARGS)),
-        CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => info(&pick(MAX_ACTIVE_RESERVATIONS)),
-        CL_DEVICE_PIPE_MAX_PACKET_SIZE => info(&pick(MAX_PACKET_SIZE)),
+        CL_DEVICE_PIPE_SUPPORT => out.write(&(on as cl_bool)),
+        CL_DEVICE_MAX_PIPE_ARGS => out.write(&pick(MAX_PIPE_ARGS)),
+        CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => out.write(&pick(MAX_ACTIVE_RESERVATIONS)),
+        CL_DEVICE_PIPE_MAX_PACKET_SIZE => out.write(&pick(MAX_PACKET_SIZE)),
         _ => Err(CL_INVALID_VALUE),
     }
 }
@@ -120,12 +120,12 @@ pub(crate) fn clGetPipeInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let shape = pipe_of(pipe)?;
-    let bytes = match param_name {
-        CL_PIPE_PACKET_SIZE => info(&shape.packet_size),
-        CL_PIPE_MAX_PACKETS => info(&shape.max_packets),
+    let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+    match param_name {
+        CL_PIPE_PACKET_SIZE => out.write(&shape.packet_size),
+        CL_PIPE_MAX_PACKETS => out.write(&shape.max_packets),
         // Pipes take no properties: an empty list.
-        CL_PIPE_PROPERTIES => Ok(Vec::new()),
+        CL_PIPE_PROPERTIES => out.write::<[u8]>(&[]),
         _ => Err(CL_INVALID_VALUE),
-    }?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    }
 }

@@ -1,23 +1,27 @@
 //! Entry points: the platform, timers, compiler unloading.
 
-use crate::api::util::{info, write_info, write_list, write_out};
+use crate::api::util::{write_list, write_out, InfoOut};
 use crate::cl::*;
 use crate::core::device::Device;
 use crate::core::platform::{self, Platform};
 use crate::sched::host::now_ns;
 use std::ffi::c_void;
 
-fn platform_info(param: cl_platform_info) -> Result<Vec<u8>, cl_int> {
+fn platform_info(param: cl_platform_info, out: &InfoOut) -> Result<(), cl_int> {
     match param {
-        CL_PLATFORM_PROFILE => info("FULL_PROFILE"),
-        CL_PLATFORM_VERSION => info(&format!("OpenCL 3.0 FerroCL {}", env!("CARGO_PKG_VERSION"))),
-        CL_PLATFORM_NUMERIC_VERSION => info(&platform::make_version(3, 0, 0)),
-        CL_PLATFORM_NAME => info(platform::PLATFORM_NAME),
-        CL_PLATFORM_VENDOR => info(platform::VENDOR),
-        CL_PLATFORM_EXTENSIONS => info(&platform::extension_string(platform::EXTENSIONS)),
-        CL_PLATFORM_EXTENSIONS_WITH_VERSION => info(&platform::name_versions(platform::EXTENSIONS)),
-        CL_PLATFORM_HOST_TIMER_RESOLUTION => info(&1u64),
-        CL_PLATFORM_ICD_SUFFIX_KHR => info(platform::ICD_SUFFIX),
+        CL_PLATFORM_PROFILE => out.write("FULL_PROFILE"),
+        CL_PLATFORM_VERSION => {
+            out.write(&format!("OpenCL 3.0 FerroCL {}", env!("CARGO_PKG_VERSION")))
+        }
+        CL_PLATFORM_NUMERIC_VERSION => out.write(&platform::make_version(3, 0, 0)),
+        CL_PLATFORM_NAME => out.write(platform::PLATFORM_NAME),
+        CL_PLATFORM_VENDOR => out.write(platform::VENDOR),
+        CL_PLATFORM_EXTENSIONS => out.write(&platform::extension_string(platform::EXTENSIONS)),
+        CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
+            out.write(&platform::name_versions(platform::EXTENSIONS))
+        }
+        CL_PLATFORM_HOST_TIMER_RESOLUTION => out.write(&1u64),
+        CL_PLATFORM_ICD_SUFFIX_KHR => out.write(platform::ICD_SUFFIX),
         _ => Err(CL_INVALID_VALUE),
     }
 }
@@ -40,11 +44,9 @@ pub(crate) fn clGetPlatformInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     Platform::resolve(platform)?;
-    write_info(
-        &platform_info(param_name)?,
-        param_value_size,
-        param_value,
-        param_value_size_ret,
+    platform_info(
+        param_name,
+        &InfoOut::new(param_value_size, param_value, param_value_size_ret),
     )
 }
 

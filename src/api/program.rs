@@ -2,7 +2,7 @@
 //! compiler (crate::compiler); binaries are the compiler's own format.
 
 use crate::api::device::resolve_devices;
-use crate::api::util::{c_array, c_str, info, write_info, write_out};
+use crate::api::util::{c_array, c_str, write_out, InfoOut};
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
@@ -358,16 +358,17 @@ pub(crate) fn clGetProgramInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let p = Program::resolve(program)?;
-    let bytes = match param_name {
-        CL_PROGRAM_REFERENCE_COUNT => info(&object::app_ref_count::<Program>(program)?),
-        CL_PROGRAM_CONTEXT => info(&handle_of(&p.context)),
-        CL_PROGRAM_NUM_DEVICES => info(&(p.devices.len() as cl_uint)),
-        CL_PROGRAM_DEVICES => info(&p.devices.iter().map(handle_of).collect::<Vec<_>>()),
-        CL_PROGRAM_SOURCE => info(&p.source),
-        CL_PROGRAM_IL => info(&Vec::<u8>::new()),
+    let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+    match param_name {
+        CL_PROGRAM_REFERENCE_COUNT => out.write(&object::app_ref_count::<Program>(program)?),
+        CL_PROGRAM_CONTEXT => out.write(&handle_of(&p.context)),
+        CL_PROGRAM_NUM_DEVICES => out.write(&(p.devices.len() as cl_uint)),
+        CL_PROGRAM_DEVICES => out.write(&p.devices.iter().map(handle_of).collect::<Vec<_>>()),
+        CL_PROGRAM_SOURCE => out.write(&p.source),
+        CL_PROGRAM_IL => out.write(&Vec::<u8>::new()),
         CL_PROGRAM_BINARY_SIZES => {
             let size = program_binary(&p).len();
-            info(&vec![size; p.devices.len()])
+            out.write(&vec![size; p.devices.len()])
         }
         // An array of pointers the application owns, one per device,
         // each to CL_PROGRAM_BINARY_SIZES bytes (NULL entries skipped).
@@ -389,7 +390,7 @@ pub(crate) fn clGetProgramInfo(
                 }
             }
             write_out(param_value_size_ret, size);
-            return Ok(());
+            Ok(())
         }
         // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is
         // CL_PROGRAM_NUM_KERNELS or CL_PROGRAM_KERNEL_NAMES and a
@@ -400,9 +401,9 @@ pub(crate) fn clGetProgramInfo(
                 _ => return Err(CL_INVALID_PROGRAM_EXECUTABLE),
             };
             if param_name == CL_PROGRAM_NUM_KERNELS {
-                info(&exe.visible_kernels().count())
+                out.write(&exe.visible_kernels().count())
             } else {
-                info(
+                out.write(
                     &exe.visible_kernels()
                         .map(|i| exe.kernels[i].name.as_str())
                         .collect::<Vec<_>>()
@@ -411,11 +412,10 @@ pub(crate) fn clGetProgramInfo(
             }
         }
         CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
-            info(&false)
+            out.write(&false)
         }
         _ => Err(CL_INVALID_VALUE),
-    }?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    }
 }
 
 pub(crate) fn clGetProgramBuildInfo(
@@ -432,20 +432,20 @@ pub(crate) fn clGetProgramBuildInfo(
         return Err(CL_INVALID_DEVICE);
     }
     let state = p.build_state();
-    let bytes = match param_name {
-        CL_PROGRAM_BUILD_STATUS => info(&state.status),
-        CL_PROGRAM_BUILD_OPTIONS => info(&state.options),
-        CL_PROGRAM_BUILD_LOG => info(&state.log),
-        CL_PROGRAM_BINARY_TYPE => info(&state.binary_type),
+    let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+    match param_name {
+        CL_PROGRAM_BUILD_STATUS => out.write(&state.status),
+        CL_PROGRAM_BUILD_OPTIONS => out.write(&state.options),
+        CL_PROGRAM_BUILD_LOG => out.write(&state.log),
+        CL_PROGRAM_BINARY_TYPE => out.write(&state.binary_type),
         // "The total amount of storage, in bytes, used by program
         // variables in the global address space": 0 until built.
-        CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => info(
+        CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => out.write(
             &p.executable()
                 .map_or(0, |e| e.code().map_or(0, |c| c.global_variables_size)),
         ),
         _ => Err(CL_INVALID_VALUE),
-    }?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    }
 }
 
 pub(crate) fn clSetProgramReleaseCallback(

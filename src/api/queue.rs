@@ -1,6 +1,6 @@
 //! Entry points: command queues.
 
-use crate::api::util::{info, property_list, property_pairs, write_info};
+use crate::api::util::{property_list, property_pairs, InfoOut};
 use crate::cl::*;
 use crate::core::caps::caps;
 use crate::core::context::Context;
@@ -140,28 +140,28 @@ pub(crate) fn clGetCommandQueueInfo(
     param_value_size_ret: *mut usize,
 ) -> Result<(), cl_int> {
     let q = Queue::resolve(command_queue)?;
-    let bytes = match param_name {
-        CL_QUEUE_CONTEXT => info(&handle_of(&q.context)),
-        CL_QUEUE_DEVICE => info(&handle_of(&q.device)),
-        CL_QUEUE_REFERENCE_COUNT => info(&object::app_ref_count::<Queue>(command_queue)?),
-        CL_QUEUE_PROPERTIES => info(&q.properties),
-        CL_QUEUE_PROPERTIES_ARRAY => info(&q.properties_array),
+    let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+    match param_name {
+        CL_QUEUE_CONTEXT => out.write(&handle_of(&q.context)),
+        CL_QUEUE_DEVICE => out.write(&handle_of(&q.device)),
+        CL_QUEUE_REFERENCE_COUNT => out.write(&object::app_ref_count::<Queue>(command_queue)?),
+        CL_QUEUE_PROPERTIES => out.write(&q.properties),
+        CL_QUEUE_PROPERTIES_ARRAY => out.write(&q.properties_array),
         // Host queues have no size.
         CL_QUEUE_SIZE => match &q.on_device {
-            Some(d) => info(&d.size),
+            Some(d) => out.write(&d.size),
             None => Err(CL_INVALID_COMMAND_QUEUE),
         },
         // "Return the current default command-queue for the underlying
         // device": the same answer for host and on-device queues (NULL
         // while the device has none).
-        CL_QUEUE_DEVICE_DEFAULT => info(
+        CL_QUEUE_DEVICE_DEFAULT => out.write(
             &q.context
                 .default_device_queue(&q.device)
                 .map_or(std::ptr::null_mut(), |d| handle_of(&d)),
         ),
         _ => Err(CL_INVALID_VALUE),
-    }?;
-    write_info(&bytes, param_value_size, param_value, param_value_size_ret)
+    }
 }
 
 pub(crate) fn clSetCommandQueueProperty(

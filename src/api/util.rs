@@ -33,39 +33,59 @@ pub fn write_out<T>(ptr: *mut T, value: T) {
     }
 }
 
-/// The spec's protocol for every clGet*Info: "param_value_size ... must be >=
-/// the size of the return type"; a NULL param_value is ignored; the actual
-/// size goes to param_value_size_ret when that is not NULL.
-pub fn write_info(
-    bytes: &[u8],
-    param_value_size: usize,
-    param_value: *mut c_void,
-    param_value_size_ret: *mut usize,
-) -> Result<(), cl_int> {
-    if !param_value.is_null() {
-        if param_value_size < bytes.len() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: the application guarantees param_value holds
-        // param_value_size bytes, and we checked bytes fits.
-        unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), param_value as *mut u8, bytes.len())
-        };
-    }
-    write_out(param_value_size_ret, bytes.len());
-    Ok(())
+/// Where a clGet*Info answer goes: the application's param_value (of
+/// param_value_size bytes, or NULL) and param_value_size_ret (or NULL).
+/// The answer is written straight there, with no copy in between.
+pub struct InfoOut {
+    capacity: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
 }
 
-/// A value as the bytes an info query returns.
+impl InfoOut {
+    pub fn new(param_value_size: usize, param_value: *mut c_void, size_ret: *mut usize) -> Self {
+        InfoOut {
+            capacity: param_value_size,
+            value: param_value,
+            size_ret,
+        }
+    }
+
+    /// The spec's protocol for every clGet*Info: "param_value_size ...
+    /// must be >= the size of the return type"; a NULL param_value is
+    /// ignored; the actual size goes to param_value_size_ret when that is
+    /// not NULL. Nothing is written when the answer does not fit.
+    pub fn write<T: InfoValue + ?Sized>(&self, answer: &T) -> Result<(), cl_int> {
+        let len = answer.info_len();
+        if !self.value.is_null() {
+            if self.capacity < len {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: the application guarantees param_value holds
+            // param_value_size bytes, and the answer fits.
+            let out = unsafe { std::slice::from_raw_parts_mut(self.value as *mut u8, len) };
+            answer.write_info(out);
+        }
+        write_out(self.size_ret, len);
+        Ok(())
+    }
+}
+
+/// A value as an info query returns it: its size in bytes, and those
+/// bytes written into a slice of exactly that size.
 pub trait InfoValue {
-    fn info_bytes(&self) -> Vec<u8>;
+    fn info_len(&self) -> usize;
+    fn write_info(&self, out: &mut [u8]);
 }
 
 macro_rules! plain_info {
     ($($t:ty),*) => {$(
         impl InfoValue for $t {
-            fn info_bytes(&self) -> Vec<u8> {
-                self.to_ne_bytes().to_vec()
+            fn info_len(&self) -> usize {
+                std::mem::size_of::<$t>()
+            }
+            fn write_info(&self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_ne_bytes());
             }
         }
     )*};
@@ -73,67 +93,95 @@ macro_rules! plain_info {
 plain_info!(u8, u32, i32, u64, i64, usize, isize);
 
 impl InfoValue for bool {
-    fn info_bytes(&self) -> Vec<u8> {
-        (*self as cl_bool).info_bytes()
+    fn info_len(&self) -> usize {
+        std::mem::size_of::<cl_bool>()
+    }
+    fn write_info(&self, out: &mut [u8]) {
+        (*self as cl_bool).write_info(out)
     }
 }
 
 impl InfoValue for str {
     /// Strings are returned NUL-terminated.
-    fn info_bytes(&self) -> Vec<u8> {
-        let mut v = self.as_bytes().to_vec();
-        v.push(0);
-        v
+    fn info_len(&self) -> usize {
+        self.len() + 1
+    }
+    fn write_info(&self, out: &mut [u8]) {
+        let (text, nul) = out.split_at_mut(self.len());
+        text.copy_from_slice(self.as_bytes());
+        nul[0] = 0;
     }
 }
 
 impl InfoValue for String {
-    fn info_bytes(&self) -> Vec<u8> {
-        self.as_str().info_bytes()
+    fn info_len(&self) -> usize {
+        self.as_str().info_len()
+    }
+    fn write_info(&self, out: &mut [u8]) {
+        self.as_str().write_info(out)
     }
 }
 
 impl<T> InfoValue for *mut T {
-    fn info_bytes(&self) -> Vec<u8> {
-        (*self as usize).info_bytes()
+    fn info_len(&self) -> usize {
+        std::mem::size_of::<usize>()
+    }
+    fn write_info(&self, out: &mut [u8]) {
+        (*self as usize).write_info(out)
     }
 }
 
 impl<T> InfoValue for *const T {
-    fn info_bytes(&self) -> Vec<u8> {
-        (*self as usize).info_bytes()
+    fn info_len(&self) -> usize {
+        std::mem::size_of::<usize>()
+    }
+    fn write_info(&self, out: &mut [u8]) {
+        (*self as usize).write_info(out)
     }
 }
 
 impl<T: InfoValue> InfoValue for [T] {
-    fn info_bytes(&self) -> Vec<u8> {
-        self.iter().flat_map(|v| v.info_bytes()).collect()
+    fn info_len(&self) -> usize {
+        self.iter().map(InfoValue::info_len).sum()
+    }
+    fn write_info(&self, mut out: &mut [u8]) {
+        for v in self {
+            let (this, rest) = out.split_at_mut(v.info_len());
+            v.write_info(this);
+            out = rest;
+        }
     }
 }
 
 impl<T: InfoValue> InfoValue for Vec<T> {
-    fn info_bytes(&self) -> Vec<u8> {
-        self.as_slice().info_bytes()
+    fn info_len(&self) -> usize {
+        self.as_slice().info_len()
+    }
+    fn write_info(&self, out: &mut [u8]) {
+        self.as_slice().write_info(out)
     }
 }
 
 impl<T: InfoValue, const N: usize> InfoValue for [T; N] {
-    fn info_bytes(&self) -> Vec<u8> {
-        self.as_slice().info_bytes()
+    fn info_len(&self) -> usize {
+        self.as_slice().info_len()
+    }
+    fn write_info(&self, out: &mut [u8]) {
+        self.as_slice().write_info(out)
     }
 }
 
 impl InfoValue for cl_name_version {
-    fn info_bytes(&self) -> Vec<u8> {
-        let mut v = self.version.info_bytes();
-        v.extend(self.name.iter().map(|&c| c as u8));
-        v
+    fn info_len(&self) -> usize {
+        std::mem::size_of::<cl_name_version>()
     }
-}
-
-/// Shorthand for an info answer.
-pub fn info<T: InfoValue + ?Sized>(v: &T) -> Result<Vec<u8>, cl_int> {
-    Ok(v.info_bytes())
+    fn write_info(&self, out: &mut [u8]) {
+        let (version, name) = out.split_at_mut(std::mem::size_of::<cl_version>());
+        self.version.write_info(version);
+        for (o, &c) in name.iter_mut().zip(&self.name) {
+            *o = c as u8;
+        }
+    }
 }
 
 /// An application array of `count` elements; NULL with count 0 is empty.
@@ -221,4 +269,50 @@ pub fn write_list<T: Copy>(
     }
     write_out(num_out, items.len() as cl_uint);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Asks `answer` into a buffer of `capacity` bytes (NULL when None).
+    fn ask<T: InfoValue + ?Sized>(answer: &T, capacity: Option<usize>) -> (cl_int, Vec<u8>, usize) {
+        let mut buf = vec![0xaau8; capacity.unwrap_or(0)];
+        let value = capacity.map_or(std::ptr::null_mut(), |_| buf.as_mut_ptr() as *mut c_void);
+        let mut size = usize::MAX;
+        let out = InfoOut::new(capacity.unwrap_or(0), value, &mut size);
+        let code = out.write(answer).err().unwrap_or(CL_SUCCESS);
+        (code, buf, size)
+    }
+
+    #[test]
+    fn answers_are_written_straight_to_the_application_by_the_spec_rules() {
+        // A string comes NUL-terminated; the size says so.
+        assert_eq!(ask("ab", Some(3)), (CL_SUCCESS, b"ab\0".to_vec(), 3));
+        // NULL param_value: only the size.
+        assert_eq!(ask("ab", None), (CL_SUCCESS, vec![], 3));
+        // Too small: CL_INVALID_VALUE and nothing written, not even the size.
+        assert_eq!(
+            ask("ab", Some(2)),
+            (CL_INVALID_VALUE, vec![0xaa; 2], usize::MAX)
+        );
+        // Arrays of numbers in native order, one after the other.
+        let (code, buf, size) = ask(&[1u32, 2], Some(8));
+        assert_eq!((code, size), (CL_SUCCESS, 8));
+        assert_eq!(buf, [1u32.to_ne_bytes(), 2u32.to_ne_bytes()].concat());
+        // A larger buffer keeps its tail.
+        assert_eq!(
+            ask(&true, Some(6)).1,
+            [1u32.to_ne_bytes().as_slice(), &[0xaa; 2]].concat()
+        );
+        // cl_name_version: the version, then the 64-byte name.
+        let mut nv = cl_name_version {
+            version: 7,
+            name: [0; 64],
+        };
+        nv.name[0] = b'x' as _;
+        let (code, buf, size) = ask(&[nv], Some(68));
+        assert_eq!((code, size), (CL_SUCCESS, 68));
+        assert_eq!(&buf[..5], [7u32.to_ne_bytes().as_slice(), b"x"].concat());
+    }
 }
