@@ -39,12 +39,13 @@ run: register
 	OCL_ICD_VENDORS=$(LIB) target/examples/events_demo
 
 # Formatting, clippy (Cargo.toml's [lints] deny unsafe blocks without a
-# SAFETY line, also inside unsafe fns), and builtins/lib against what its
-# generators produce today.
+# SAFETY line, also inside unsafe fns), builtins/lib against what its
+# generators produce today, and the main crate's layers pointing one way.
 lint:
 	cargo fmt --all --check
 	cargo clippy --release --workspace --all-targets -- -D warnings
 	bash builtins/gen/check.sh
+	bash tools/check_layers.sh
 
 test: register lint
 	cargo test --release --workspace

@@ -5,7 +5,6 @@ use crate::cl::*;
 use crate::core::device::Device;
 use crate::core::object::{self, handle_of, publish};
 use crate::core::platform::{self, make_version, name_version, name_versions, Platform};
-use crate::sched::host::HOST;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -58,7 +57,7 @@ fn device_info(
     param: cl_device_info,
     out: &InfoOut,
 ) -> Result<(), cl_int> {
-    let h = &*HOST;
+    let h = caps().host;
     let max_alloc = Device::max_mem_alloc_size();
     let fp_config = {
         let mut c = CL_FP_DENORM

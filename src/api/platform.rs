@@ -3,8 +3,8 @@
 use crate::api::util::{write_list, write_out, InfoOut};
 use crate::cl::*;
 use crate::core::device::Device;
+use crate::core::platform::host_timer_ns;
 use crate::core::platform::{self, Platform};
-use crate::sched::host::now_ns;
 use std::ffi::c_void;
 
 fn platform_info(param: cl_platform_info, out: &InfoOut) -> Result<(), cl_int> {
@@ -67,7 +67,7 @@ pub(crate) fn clGetHostTimer(
     if host_timestamp.is_null() {
         return Err(CL_INVALID_VALUE);
     }
-    write_out(host_timestamp, now_ns());
+    write_out(host_timestamp, host_timer_ns());
     Ok(())
 }
 
@@ -81,7 +81,7 @@ pub(crate) fn clGetDeviceAndHostTimer(
         return Err(CL_INVALID_VALUE);
     }
     // The device clock is the host's monotonic clock.
-    let t = now_ns();
+    let t = host_timer_ns();
     write_out(device_timestamp, t);
     write_out(host_timestamp, t);
     Ok(())

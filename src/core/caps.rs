@@ -5,10 +5,14 @@
 //! scheduler's buffers and queues), gathered here once.
 
 use crate::compiler::abi;
+use crate::sched::host::{HostFacts, HOST};
 use crate::sched::{device_queue, printf};
 use std::sync::LazyLock;
 
 pub struct DeviceCaps {
+    /// The machine's facts the device reports as its own (name, vendor,
+    /// clock, caches, memory, FMA).
+    pub host: &'static HostFacts,
     /// CL_DEVICE_MAX_WORK_GROUP_SIZE and each of
     /// CL_DEVICE_MAX_WORK_ITEM_SIZES: what the passes size ids and frames for.
     pub max_work_group_size: usize,
@@ -50,11 +54,12 @@ impl DeviceQueueCaps {
 }
 
 static CAPS: LazyLock<DeviceCaps> = LazyLock::new(|| DeviceCaps {
+    host: &HOST,
     max_work_group_size: abi::MAX_WORK_GROUP_SIZE,
     sub_group_size: abi::SUB_GROUP_SIZE,
     preferred_work_group_size_multiple: crate::core::kernel::PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
     non_uniform_work_groups: true,
-    local_mem_size: crate::sched::host::HOST.l2_cache.max(32 << 10),
+    local_mem_size: HOST.l2_cache.max(32 << 10),
     printf_buffer_size: printf::PRINTF_BUFFER_SIZE,
     opencl_c_2_0: crate::compiler::opencl_c_2_0(),
     device_queues: crate::compiler::device_enqueue_supported().then_some(DeviceQueueCaps {

@@ -83,3 +83,9 @@ pub fn name_version(name: &str, version: cl_version) -> cl_name_version {
     }
     nv
 }
+
+/// The host clock's nanoseconds (clGetHostTimer, clGetDeviceAndHostTimer):
+/// the clock events' profiling stamps read.
+pub fn host_timer_ns() -> u64 {
+    crate::sched::host::now_ns()
+}
