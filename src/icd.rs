@@ -4,10 +4,10 @@
 
 use crate::api::util::c_str;
 use crate::cl::*;
+use crate::core::object;
 use crate::core::platform::Platform;
 use crate::entry_points;
 use std::ffi::{c_char, c_void};
-use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::LazyLock;
 
 /// The ICD 2.0 tag (cl_khr_icd): an intptr_t placed in the clGetPlatformIDs
@@ -35,15 +35,14 @@ static DISPATCH: LazyLock<DispatchTable> = LazyLock::new(|| {
     DispatchTable(table)
 });
 
-/// The dispatch data the ICD 2.0 loader installed, copied into every object.
-static DISPATCH_DATA: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
-
-pub fn dispatch_table() -> *const cl_icd_dispatch {
-    &DISPATCH.0
-}
-
-pub fn platform_dispatch_data() -> *mut c_void {
-    DISPATCH_DATA.load(Ordering::Acquire)
+/// Installs the dispatch table in core, for every object made after. A
+/// loader reaches the library first through one of its three exported
+/// symbols, and each calls this before anything else: no handle goes out
+/// without the table.
+fn install_dispatch_table() {
+    if !object::dispatch_table_installed() {
+        object::install_dispatch_table(&DISPATCH.0);
+    }
 }
 
 /// Extension functions reachable through clGetExtensionFunctionAddress*:
@@ -68,11 +67,13 @@ pub extern "C" fn clIcdGetPlatformIDsKHR(
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
 ) -> cl_int {
+    install_dispatch_table();
     entry_points::shims::clGetPlatformIDs(num_entries, platforms, num_platforms)
 }
 
 #[no_mangle]
 pub extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
+    install_dispatch_table();
     extension_function_address(func_name)
 }
 
@@ -107,6 +108,7 @@ pub extern "C" fn clGetPlatformInfo(
     param_value: *mut c_void,
     param_value_size_ret: *mut usize,
 ) -> cl_int {
+    install_dispatch_table();
     entry_points::shims::clGetPlatformInfo(
         platform,
         param_name,
@@ -125,7 +127,7 @@ extern "C" fn clIcdSetPlatformDispatchDataKHR(
     let Ok(p) = Platform::resolve(platform) else {
         return CL_INVALID_PLATFORM;
     };
-    DISPATCH_DATA.store(dispatch_data, Ordering::Release);
+    object::set_loader_dispatch_data(dispatch_data);
     p.set_dispatch_data(dispatch_data);
     CL_SUCCESS
 }

@@ -51,11 +51,36 @@ unsafe impl Send for Base {}
 // SAFETY: as above; the only mutable field is atomic.
 unsafe impl Sync for Base {}
 
+/// The ICD dispatch table every handle starts with (cl_khr_icd). The ICD
+/// layer builds it from the entry points and installs it (icd.rs) before it
+/// hands out a first handle; objects made before that, by this crate's own
+/// tests, which no loader reads, carry NULL.
+static DISPATCH_TABLE: AtomicPtr<cl_icd_dispatch> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The dispatch data an ICD 2.0 loader gave (clIcdSetPlatformDispatchDataKHR),
+/// copied into every object made after.
+static DISPATCH_DATA: AtomicPtr<c_void> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Makes `table` the dispatch table of every object made from now on.
+pub fn install_dispatch_table(table: &'static cl_icd_dispatch) {
+    DISPATCH_TABLE.store(table as *const cl_icd_dispatch as *mut _, Ordering::Release);
+}
+
+/// Whether a dispatch table is installed.
+pub fn dispatch_table_installed() -> bool {
+    !DISPATCH_TABLE.load(Ordering::Acquire).is_null()
+}
+
+/// Makes `data` the ICD 2.0 dispatch data of every object made from now on.
+pub fn set_loader_dispatch_data(data: *mut c_void) {
+    DISPATCH_DATA.store(data, Ordering::Release);
+}
+
 impl Base {
     pub fn new(kind: ObjectKind) -> Self {
         Base {
-            dispatch: crate::icd::dispatch_table(),
-            dispatch_data: AtomicPtr::new(crate::icd::platform_dispatch_data()),
+            dispatch: DISPATCH_TABLE.load(Ordering::Acquire),
+            dispatch_data: AtomicPtr::new(DISPATCH_DATA.load(Ordering::Acquire)),
             kind,
             published: AtomicBool::new(false),
         }
