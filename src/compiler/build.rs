@@ -154,9 +154,10 @@ fn pass_sources() -> Result<Vec<PathBuf>, String> {
 /// libLLVM into `libferrocl_llvm.so` (the compiler's in-process steps).
 /// Each C++ file compiles on its own, as many at once as the machine has
 /// cores, and not at all when the C++ sources and the command are those of
-/// the library already built (a stamp of their hash beside it): a change
-/// to the Rust side of the compiler reruns this script, and the shim took
-/// ten minutes on two cores.
+/// the library already built (a stamp of their hash beside it) or one
+/// another build of the same profile made (`shared_shim`): a change to the
+/// Rust side of the compiler reruns this script, and the shim took ten
+/// minutes on two cores.
 fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
     let config = llvm_tool("llvm-config");
     let query = |arg: &str| -> Result<String, String> {
@@ -188,10 +189,19 @@ fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
     let library = out_dir.join("libferrocl_llvm.so");
     let stamp = out_dir.join("libferrocl_llvm.stamp");
     let key = shim_key(&cxx, &flags, &libdir);
+    let shared = shared_shim(out_dir, &key);
     if library.exists() && std::fs::read_to_string(&stamp).ok().as_deref() == Some(key.as_str()) {
+        if let Some(shared) = &shared {
+            keep_shared(&library, shared);
+        }
         return Ok(());
     }
     let _ = std::fs::remove_file(&stamp);
+    if let Some(shared) = shared.as_ref().filter(|s| s.exists()) {
+        if std::fs::copy(shared, &library).is_ok() {
+            return std::fs::write(&stamp, key).map_err(|e| format!("{}: {e}", stamp.display()));
+        }
+    }
     let objects: Vec<PathBuf> = sources
         .iter()
         .map(|s| out_dir.join(s.file_name().unwrap()).with_extension("o"))
@@ -234,7 +244,39 @@ fn build_llvm_inprocess(out_dir: &Path) -> Result<(), String> {
         .arg(libdir.join("libclang-cpp.so.19.1"))
         .arg(format!("-L{}", libdir.display()))
         .arg("-lLLVM-19"))?;
+    if let Some(shared) = &shared {
+        keep_shared(&library, shared);
+    }
     std::fs::write(&stamp, key).map_err(|e| format!("{}: {e}", stamp.display()))
+}
+
+/// Where a shim built from `key` is kept for the other builds of the same
+/// profile: `cargo build` and `cargo clippy` run this script with different
+/// OUT_DIRs, and each built the shim (five minutes on two cores) on every
+/// change of the C++. None when OUT_DIR is not cargo's usual
+/// `<target>/<profile>/build/<package>/out`.
+fn shared_shim(out_dir: &Path, key: &str) -> Option<PathBuf> {
+    let build = out_dir.ancestors().nth(2)?;
+    if build.file_name()? != "build" {
+        return None;
+    }
+    let dir = build.parent()?.join("ferrocl-shims");
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir.join(format!("libferrocl_llvm-{key}.so")))
+}
+
+/// Copies the shim to `shared` unless it is there: through a temporary
+/// file renamed into place, so that a build running at the same time never
+/// reads half a library. A failure only means the next build compiles again.
+fn keep_shared(library: &Path, shared: &Path) {
+    if shared.exists() {
+        return;
+    }
+    let partial = shared.with_extension(format!("partial-{}", std::process::id()));
+    if std::fs::copy(library, &partial).is_ok() {
+        let _ = std::fs::rename(&partial, shared);
+    }
+    let _ = std::fs::remove_file(&partial);
 }
 
 /// What the shim is built from: its C++ sources and headers, the compiler
