@@ -40,9 +40,7 @@ static DISPATCH: LazyLock<DispatchTable> = LazyLock::new(|| {
 /// symbols, and each calls this before anything else: no handle goes out
 /// without the table.
 fn install_dispatch_table() {
-    if !object::dispatch_table_installed() {
-        object::install_dispatch_table(&DISPATCH.0);
-    }
+    object::install_dispatch_table(&DISPATCH.0);
 }
 
 /// Extension functions reachable through clGetExtensionFunctionAddress*:

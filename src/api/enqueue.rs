@@ -7,12 +7,33 @@ use crate::core::event::{Event, Work};
 use crate::core::memory::Mem;
 use crate::core::object::publish;
 use crate::core::queue::{Queue, Sync};
+use std::ffi::c_void;
 use std::sync::Arc;
 
 /// A transfer of at most this many bytes is copied on the enqueuing thread
 /// when it is ready at once (sched::run_here): in less time than handing
 /// the command to a worker takes (a few microseconds).
 pub const SHORT_TRANSFER: usize = 16 << 10;
+
+/// An application pointer moved into a command's work: the memory a read,
+/// write, copy or fill touches when the command runs.
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub struct HostPtr(pub *mut c_void);
+
+// SAFETY: the pointer is only an address here; the work that dereferences it
+// runs when the command's dependencies allow, and the spec makes the
+// application keep the memory valid and unused by others until the command
+// completes.
+unsafe impl Send for HostPtr {}
+
+impl HostPtr {
+    /// The address as bytes (a method, so that a closure captures the
+    /// whole HostPtr rather than its pointer field).
+    pub fn bytes(self) -> *mut u8 {
+        self.0 as *mut u8
+    }
+}
 
 /// A command's wait list: most have an event or two, kept inline.
 pub type WaitList = smallvec::SmallVec<[Arc<Event>; 4]>;

@@ -4,7 +4,7 @@
 //! migrating: map, unmap and migrate are ordered commands that do nothing,
 //! and memcpy and fill work on any host pointer.
 
-use crate::api::enqueue::Command;
+use crate::api::enqueue::{Command, HostPtr};
 use crate::api::util::c_array;
 use crate::cl::*;
 use crate::core::callback::Callback;
@@ -17,25 +17,6 @@ use std::ffi::c_void;
 /// The pfn_free_func of clEnqueueSVMFree.
 pub(crate) type SvmFreeFn =
     unsafe extern "C" fn(cl_command_queue, cl_uint, *mut *mut c_void, *mut c_void);
-
-/// An application pointer moved into a command's work.
-#[derive(Clone, Copy)]
-#[repr(transparent)]
-struct HostPtr(*mut c_void);
-
-// SAFETY: the pointer is only an address here; the work that dereferences it
-// runs when the command's dependencies allow, and the spec makes the
-// application keep the memory valid and unused by others until the command
-// completes.
-unsafe impl Send for HostPtr {}
-
-impl HostPtr {
-    /// The address as bytes (a method, so that a closure captures the
-    /// whole HostPtr rather than its pointer field).
-    fn bytes(self) -> *mut u8 {
-        self.0 as *mut u8
-    }
-}
 
 /// The pattern sizes clEnqueueSVMMemFill accepts.
 const PATTERN_SIZES: [usize; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
@@ -140,15 +121,11 @@ pub(crate) fn clEnqueueSVMMemcpy(
     let (dst, src) = (HostPtr(dst_ptr), HostPtr(src_ptr as *mut c_void));
     cmd.run(
         Box::new(move || {
-            // Whole values, not their fields, move into the closure.
-            let (dst, src) = (dst, src);
             if size > 0 {
                 // SAFETY: the application guarantees both pointers name
                 // `size` bytes that stay valid until the command
                 // completes; we checked the regions do not overlap.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(src.0 as *const u8, dst.0 as *mut u8, size)
-                };
+                unsafe { std::ptr::copy_nonoverlapping(src.bytes(), dst.bytes(), size) };
             }
             Ok(())
         }),

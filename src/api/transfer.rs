@@ -4,29 +4,13 @@
 //! buffer it touches (Command::holding), so released buffers live, and
 //! their destructor callbacks wait, until it has ended.
 
-use crate::api::enqueue::{Command, SHORT_TRANSFER};
+use crate::api::enqueue::{Command, HostPtr, SHORT_TRANSFER};
 use crate::api::util::c_array;
 use crate::cl::*;
 use crate::core::memory::{range_in_bounds, ranges_overlap, rects_overlap, Mem, RectLayout};
 use crate::core::queue::Queue;
 use std::ffi::c_void;
 use std::sync::Arc;
-
-/// An application pointer a command reads or writes when it runs.
-#[derive(Clone, Copy)]
-struct HostPtr(*mut u8);
-
-// SAFETY: the application promises the memory stays valid and untouched
-// until the command completes; the worker thread is the only user then.
-unsafe impl Send for HostPtr {}
-
-impl HostPtr {
-    /// A method (not field access), so closures capture the whole Send
-    /// wrapper rather than the raw pointer inside it.
-    fn get(self) -> *mut u8 {
-        self.0
-    }
-}
 
 /// The queue and a buffer of the same context: "CL_INVALID_CONTEXT if the
 /// context associated with command_queue and buffer are not the same".
@@ -92,15 +76,15 @@ fn read_write(
     let cmd = Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?
         .holding(vec![m.clone()])
         .here_if(size <= SHORT_TRANSFER);
-    let host = HostPtr(ptr as *mut u8);
+    let host = HostPtr(ptr);
     let work = move || {
         // SAFETY: the application guarantees ptr holds size bytes until the
         // command completes.
         unsafe {
             if write {
-                m.write(offset, host.get(), size);
+                m.write(offset, host.bytes(), size);
             } else {
-                m.read(offset, host.get(), size);
+                m.read(offset, host.bytes(), size);
             }
         }
         Ok(())
@@ -140,15 +124,15 @@ fn read_write_rect(
     };
     let cmd =
         Command::new(&q, kind as cl_command_type, wait.0, wait.1, wait.2)?.holding(vec![m.clone()]);
-    let hp = HostPtr(ptr as *mut u8);
+    let hp = HostPtr(ptr);
     let work = move || {
         // SAFETY: the application guarantees the host rectangle is valid
         // memory until the command completes.
         unsafe {
             if write {
-                m.write_rect(&buf, hp.get(), &host, region);
+                m.write_rect(&buf, hp.bytes(), &host, region);
             } else {
-                m.read_rect(&buf, hp.get(), &host, region);
+                m.read_rect(&buf, hp.bytes(), &host, region);
             }
         }
         Ok(())

@@ -6,7 +6,7 @@ use crate::core::device::Device;
 use crate::core::object::{cl_object, lookup, Base, ObjectKind};
 use crate::core::queue::Queue;
 use std::ffi::c_void;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 pub type ContextNotify = unsafe extern "C" fn(*const i8, *const c_void, usize, *mut c_void);
 pub type ContextDestructor = unsafe extern "C" fn(cl_context, *mut c_void);
@@ -22,7 +22,7 @@ pub struct Context {
     destructors: Mutex<Vec<Callback<ContextDestructor>>>,
     /// The default on-device queue of each device (get_default_queue):
     /// held weakly, the application's handle keeps it.
-    default_device_queues: Mutex<Vec<(usize, Weak<Queue>)>>,
+    default_device_queues: Mutex<DefaultQueues>,
 }
 
 cl_object!(Context, Context, CL_INVALID_CONTEXT, _cl_context);
@@ -39,7 +39,7 @@ impl Context {
             properties,
             notify,
             destructors: Mutex::new(Vec::new()),
-            default_device_queues: Mutex::new(Vec::new()),
+            default_device_queues: Mutex::new(DefaultQueues::default()),
         })
     }
 
@@ -51,17 +51,16 @@ impl Context {
         self.devices.iter().any(|d| Arc::ptr_eq(d, device))
     }
 
+    /// The default on-device queues, under their lock.
+    fn default_queues(&self) -> MutexGuard<'_, DefaultQueues> {
+        self.default_device_queues
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+    }
+
     /// The default on-device queue of `device`, if it has a live one.
     pub fn default_device_queue(&self, device: &Arc<Device>) -> Option<Arc<Queue>> {
-        let key = Arc::as_ptr(device) as usize;
-        let queues = self
-            .default_device_queues
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        queues
-            .iter()
-            .find(|(d, _)| *d == key)
-            .and_then(|(_, q)| q.upgrade())
+        self.default_queues().live(device)
     }
 
     /// The default on-device queue of `device`: the live one, or the one
@@ -72,37 +71,44 @@ impl Context {
         device: &Arc<Device>,
         create: impl FnOnce() -> Arc<Queue>,
     ) -> Arc<Queue> {
-        let key = Arc::as_ptr(device) as usize;
-        let mut queues = self
-            .default_device_queues
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        if let Some(live) = queues
-            .iter()
-            .find(|(d, _)| *d == key)
-            .and_then(|(_, q)| q.upgrade())
-        {
-            return live;
-        }
-        let queue = create();
-        queues.retain(|(d, q)| *d != key && q.strong_count() > 0);
-        queues.push((key, Arc::downgrade(&queue)));
-        queue
+        let mut queues = self.default_queues();
+        queues.live(device).unwrap_or_else(|| {
+            let queue = create();
+            queues.set(&queue);
+            queue
+        })
     }
 
     /// Makes `queue` the default on-device queue of its device.
     pub fn set_default_device_queue(&self, queue: &Arc<Queue>) {
-        let key = Arc::as_ptr(&queue.device) as usize;
-        let mut queues = self
-            .default_device_queues
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        queues.retain(|(d, q)| *d != key && q.strong_count() > 0);
-        queues.push((key, Arc::downgrade(queue)));
+        self.default_queues().set(queue);
     }
 
     pub fn add_destructor(&self, cb: Callback<ContextDestructor>) {
         self.destructors.lock().unwrap().push(cb);
+    }
+}
+
+/// Each device's default on-device queue, held weakly (the application's
+/// handle keeps it), by the device's address.
+#[derive(Default)]
+struct DefaultQueues(Vec<(usize, Weak<Queue>)>);
+
+impl DefaultQueues {
+    fn live(&self, device: &Arc<Device>) -> Option<Arc<Queue>> {
+        let key = Arc::as_ptr(device) as usize;
+        self.0
+            .iter()
+            .find(|(d, _)| *d == key)
+            .and_then(|(_, q)| q.upgrade())
+    }
+
+    /// Makes `queue` its device's default, dropping the old one and the
+    /// entries of queues gone.
+    fn set(&mut self, queue: &Arc<Queue>) {
+        let key = Arc::as_ptr(&queue.device) as usize;
+        self.0.retain(|(d, q)| *d != key && q.strong_count() > 0);
+        self.0.push((key, Arc::downgrade(queue)));
     }
 }
 

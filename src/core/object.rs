@@ -66,11 +66,6 @@ pub fn install_dispatch_table(table: &'static cl_icd_dispatch) {
     DISPATCH_TABLE.store(table as *const cl_icd_dispatch as *mut _, Ordering::Release);
 }
 
-/// Whether a dispatch table is installed.
-pub fn dispatch_table_installed() -> bool {
-    !DISPATCH_TABLE.load(Ordering::Acquire).is_null()
-}
-
 /// Makes `data` the ICD 2.0 dispatch data of every object made from now on.
 pub fn set_loader_dispatch_data(data: *mut c_void) {
     DISPATCH_DATA.store(data, Ordering::Release);
