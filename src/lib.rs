@@ -13,10 +13,17 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod api;
-pub mod cl;
+/// The C API's definitions, a crate of its own (src/cl).
+pub use ferrocl_cl as cl;
 /// The kernel compiler, a crate of its own (src/compiler): it knows nothing of CL objects.
 pub use ferrocl_compiler as compiler;
-pub mod core;
+/// The object model, a crate of its own (src/core).
+pub use ferrocl_core as core;
 mod entry_points;
 mod icd;
-pub mod sched;
+/// The executor, a crate of its own (src/sched): it knows nothing of CL objects.
+pub use ferrocl_sched as sched;
+/// Tests that span the layers: the command graph on core's objects, kernel
+/// launches through the API.
+#[cfg(test)]
+mod tests;

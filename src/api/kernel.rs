@@ -133,7 +133,6 @@ fn sub_group_info(
     param: cl_kernel_sub_group_info,
     input_size: usize,
     input: *const c_void,
-    param_value_size: usize,
     out: &InfoOut,
 ) -> Result<(), cl_int> {
     // "CL_INVALID_VALUE if param_name is CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE
@@ -155,7 +154,7 @@ fn sub_group_info(
         CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
             // The answer has as many dimensions as param_value_size holds;
             // the input is one size_t, the count.
-            let dims = dimensions(param_value_size)?;
+            let dims = dimensions(out.capacity())?;
             if input_size != std::mem::size_of::<usize>() {
                 return Err(CL_INVALID_VALUE);
             }
@@ -542,7 +541,6 @@ pub(crate) fn clGetKernelSubGroupInfo(
         param_name,
         input_value_size,
         input_value,
-        param_value_size,
         &InfoOut::new(param_value_size, param_value, param_value_size_ret),
     )
 }

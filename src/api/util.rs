@@ -51,6 +51,13 @@ impl InfoOut {
         }
     }
 
+    /// param_value_size: the bytes the application's buffer holds (an
+    /// answer whose shape depends on it, clGetKernelSubGroupInfo's local
+    /// size, reads it here).
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// The spec's protocol for every clGet*Info: "param_value_size ...
     /// must be >= the size of the return type"; a NULL param_value is
     /// ignored; the actual size goes to param_value_size_ret when that is

@@ -58,6 +58,10 @@ pub struct WorkGroupContext {
 /// for it (passes/kernel_abi.h MAX_WORK_GROUP_SIZE).
 pub const MAX_WORK_GROUP_SIZE: usize = 1024;
 
+/// The largest alignment an OpenCL C type needs (a long16 or double16):
+/// argument values, __local buffers and buffers are aligned to it.
+pub const MAX_ALIGN: usize = 128;
+
 /// FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local
 /// linear ids (the last one of a group may be smaller). Eight: the AVX2
 /// float vector width the work-item loops use.

@@ -5,8 +5,9 @@
 //! scheduler's buffers and queues), gathered here once.
 
 use crate::compiler::abi;
+use crate::device_enqueue;
 use crate::sched::host::{HostFacts, HOST};
-use crate::sched::{device_queue, printf};
+use crate::sched::printf;
 use std::sync::LazyLock;
 
 pub struct DeviceCaps {
@@ -57,17 +58,17 @@ static CAPS: LazyLock<DeviceCaps> = LazyLock::new(|| DeviceCaps {
     host: &HOST,
     max_work_group_size: abi::MAX_WORK_GROUP_SIZE,
     sub_group_size: abi::SUB_GROUP_SIZE,
-    preferred_work_group_size_multiple: crate::core::kernel::PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+    preferred_work_group_size_multiple: crate::kernel::PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
     non_uniform_work_groups: true,
     local_mem_size: HOST.l2_cache.max(32 << 10),
     printf_buffer_size: printf::PRINTF_BUFFER_SIZE,
     opencl_c_2_0: crate::compiler::opencl_c_2_0(),
     device_queues: crate::compiler::device_enqueue_supported().then_some(DeviceQueueCaps {
-        preferred_size: device_queue::QUEUE_PREFERRED_SIZE,
-        min_size: device_queue::COMMAND_BYTES,
-        max_size: device_queue::QUEUE_MAX_SIZE,
-        max_queues: device_queue::MAX_QUEUES,
-        max_events: device_queue::MAX_EVENTS,
+        preferred_size: device_enqueue::QUEUE_PREFERRED_SIZE,
+        min_size: device_enqueue::COMMAND_BYTES,
+        max_size: device_enqueue::QUEUE_MAX_SIZE,
+        max_queues: device_enqueue::MAX_QUEUES,
+        max_events: device_enqueue::MAX_EVENTS,
     }),
 });
 

@@ -1,10 +1,10 @@
 //! Contexts: a set of devices and the objects created in them.
 
+use crate::callback::Callback;
 use crate::cl::*;
-use crate::core::callback::Callback;
-use crate::core::device::Device;
-use crate::core::object::{cl_object, lookup, Base, ObjectKind};
-use crate::core::queue::Queue;
+use crate::device::Device;
+use crate::object::{cl_object, lookup, Base, ObjectKind};
+use crate::queue::Queue;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 

@@ -3,7 +3,7 @@
 //! many threads as it has compute units.
 
 use crate::cl::*;
-use crate::core::object::{cl_object, lookup, publish, Base, ObjectKind};
+use crate::object::{cl_object, lookup, publish, Base, ObjectKind};
 use crate::sched::host::HOST;
 use crate::sched::pool::Pool;
 use std::sync::{Arc, LazyLock, OnceLock};

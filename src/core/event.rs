@@ -2,13 +2,15 @@
 //! status, the commands waiting on it, the application's callbacks and the
 //! profiling timestamps. The scheduler (sched/) moves it through its states.
 
+use crate::callback::Callback;
 use crate::cl::*;
-use crate::core::callback::Callback;
-use crate::core::context::Context;
-use crate::core::memory::Mem;
-use crate::core::object::{cl_object, handle_of, lookup, Base, ObjectKind};
-use crate::core::queue::Queue;
+use crate::context::Context;
+use crate::memory::Mem;
+use crate::object::{cl_object, lookup, Base, ObjectKind};
+use crate::queue::Queue;
 use crate::sched::host::now_ns;
+use crate::sched::pool::Pool;
+use crate::sched::{Command, Released};
 use smallvec::SmallVec;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
@@ -16,9 +18,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 pub type EventCallbackFn = unsafe extern "C" fn(cl_event, cl_int, *mut c_void);
 
-/// The work a command does on a worker thread. An error status ends the
-/// command abnormally with that status.
-pub type Work = Box<dyn FnOnce() -> Result<(), cl_int> + Send>;
+pub use crate::sched::Work;
 
 /// Profiling timestamps, indexed as CL_PROFILING_COMMAND_* - QUEUED.
 #[derive(Clone, Copy)]
@@ -158,8 +158,10 @@ impl Event {
 
     /// Ends a user event with `status` (after claim_user_status) and runs
     /// what that releases.
-    pub fn end_user_event(self: &Arc<Event>, status: cl_int) {
-        crate::sched::end_user_event(self, status);
+    pub fn end_user_event(&self, status: cl_int) {
+        let mut released = Released::new();
+        self.end(status, &mut released);
+        crate::sched::launch_all(released);
     }
 
     pub fn stamp(&self, which: Stamp) {
@@ -233,7 +235,7 @@ impl Event {
 
     /// Moves to a non-terminal status (SUBMITTED, RUNNING) and calls the
     /// callbacks registered for it.
-    pub fn advance(self: &Arc<Self>, status: cl_int, stamp: Stamp) {
+    pub fn advance(&self, status: cl_int, stamp: Stamp) {
         self.stamp(stamp);
         // Without callbacks no lock is needed. SeqCst pairs with
         // add_callback: either it sees this status, or this sees its flag.
@@ -253,7 +255,7 @@ impl Event {
     /// release: everything the command wrote happens-before whatever a
     /// waiter does after seeing the status. Returns the commands that wait
     /// on it, for the scheduler to release.
-    pub fn finish(self: &Arc<Self>, status: cl_int) -> (Successors, Vec<DueCallback>) {
+    fn finish(&self, status: cl_int) -> (Successors, Vec<DueCallback>) {
         if self.profiled {
             // A command that did no work starts and ends now.
             let now = now_ns();
@@ -275,8 +277,9 @@ impl Event {
 
     /// Calls callbacks taken by `finish` (after the successors were released,
     /// so callbacks stay off the critical path).
-    pub fn call(self: &Arc<Self>, due: Vec<DueCallback>, status: cl_int) {
-        let handle = handle_of(self);
+    fn call(&self, due: Vec<DueCallback>, status: cl_int) {
+        // The handle is the event's address (object::handle_of).
+        let handle = self as *const Event as cl_event;
         for (trigger, cb) in due {
             let reported = if status < 0 { status } else { trigger };
             // SAFETY: an application callback with the arguments the spec
@@ -329,8 +332,58 @@ impl Event {
 /// events have one or two: kept inline, no allocation per command.
 pub type Successors = SmallVec<[(Arc<Event>, bool); 2]>;
 
-/// Events released by a completion, likewise inline.
-pub type Released = SmallVec<[Arc<Event>; 4]>;
+impl Command for Event {
+    fn take_work(&self) -> Option<Work> {
+        Event::take_work(self)
+    }
+
+    fn has_work(&self) -> bool {
+        Event::has_work(self)
+    }
+
+    fn dependency_failed(&self) -> bool {
+        Event::dependency_failed(self)
+    }
+
+    fn pool(&self) -> Option<&Arc<Pool>> {
+        self.queue.as_ref().map(|q| q.device.pool())
+    }
+
+    fn started(&self) {
+        self.advance(CL_RUNNING as cl_int, Stamp::Start);
+    }
+
+    fn work_returned(&self) {
+        self.stamp(Stamp::End);
+    }
+
+    /// Ends the event, releases the successors this made ready, calls the
+    /// callbacks after that (off the successors' critical path), then lets
+    /// go of the memory objects the command held (their destructor
+    /// callbacks see it ended).
+    fn end(&self, status: cl_int, released: &mut Released) {
+        let (successors, due) = self.finish(status);
+        let failed = status < 0;
+        for (next, propagate) in successors {
+            if next.release_dependency(failed && propagate) {
+                released.push(next);
+            }
+        }
+        self.call(due, status);
+        self.release_held();
+    }
+
+    fn into_any(self: Arc<Self>) -> Arc<dyn std::any::Any + Send + Sync> {
+        self
+    }
+}
+
+impl Event {
+    /// The event of a command the graph holds.
+    pub fn of(command: Arc<dyn Command>) -> Option<Arc<Event>> {
+        command.into_any().downcast().ok()
+    }
+}
 
 pub type DueCallback = (cl_int, Callback<EventCallbackFn>);
 

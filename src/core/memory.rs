@@ -5,11 +5,11 @@
 //! The region, bounds and overlap arithmetic the transfer commands need
 //! lives here too, as pure functions.
 
+use crate::callback::Callback;
 use crate::cl::*;
-use crate::core::callback::Callback;
-use crate::core::context::Context;
-use crate::core::host_memory;
-use crate::core::object::{cl_object, lookup, Base, ObjectKind};
+use crate::context::Context;
+use crate::host_memory;
+use crate::object::{cl_object, lookup, Base, ObjectKind};
 use crate::sched::host::HOST;
 use std::alloc::Layout;
 use std::ffi::c_void;
@@ -21,7 +21,7 @@ pub type MemDestructor = unsafe extern "C" fn(cl_mem, *mut c_void);
 
 /// CL_DEVICE_MEM_BASE_ADDR_ALIGN (1024 bits) in bytes: the alignment of
 /// every allocation and of every sub-buffer origin.
-pub const BASE_ADDR_ALIGN: usize = 128;
+pub const BASE_ADDR_ALIGN: usize = crate::compiler::abi::MAX_ALIGN;
 
 /// Where a buffer of a page or more starts within its first page: the
 /// n-th such buffer at `(5n mod 32) * BASE_ADDR_ALIGN` bytes (0, 640,

@@ -110,11 +110,11 @@ pub trait ClObject: Any + Send + Sync + Sized {
 /// `cl_object!(Context, Context, CL_INVALID_CONTEXT, _cl_context);`
 macro_rules! cl_object {
     ($t:ty, $kind:ident, $invalid:expr, $raw:ty) => {
-        impl $crate::core::object::ClObject for $t {
-            const KIND: $crate::core::object::ObjectKind = $crate::core::object::ObjectKind::$kind;
+        impl $crate::object::ClObject for $t {
+            const KIND: $crate::object::ObjectKind = $crate::object::ObjectKind::$kind;
             const INVALID: $crate::cl::cl_int = $invalid;
             type Raw = $raw;
-            fn base(&self) -> &$crate::core::object::Base {
+            fn base(&self) -> &$crate::object::Base {
                 &self.base
             }
         }
@@ -291,8 +291,8 @@ impl Drop for Base {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::context::Context;
-    use crate::core::device::Device;
+    use crate::context::Context;
+    use crate::device::Device;
 
     fn context() -> Arc<Context> {
         Context::new(vec![Device::root().clone()], Vec::new(), None)

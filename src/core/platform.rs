@@ -1,7 +1,7 @@
 //! The one platform, "FerroCL".
 
 use crate::cl::*;
-use crate::core::object::{cl_object, lookup, publish, Base, ClObject, ObjectKind};
+use crate::object::{cl_object, lookup, publish, Base, ClObject, ObjectKind};
 use std::ffi::c_void;
 use std::sync::{Arc, LazyLock};
 
@@ -55,9 +55,7 @@ impl Platform {
 
     pub fn set_dispatch_data(&self, data: *mut c_void) {
         self.base.set_dispatch_data(data);
-        crate::core::device::Device::root()
-            .base()
-            .set_dispatch_data(data);
+        crate::device::Device::root().base().set_dispatch_data(data);
     }
 }
 

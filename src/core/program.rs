@@ -3,9 +3,9 @@
 
 use crate::cl::*;
 use crate::compiler::{Executable, Object, ObjectKind as ObjKind};
-use crate::core::context::Context;
-use crate::core::device::Device;
-use crate::core::object::{cl_object, lookup, Base, ObjectKind};
+use crate::context::Context;
+use crate::device::Device;
+use crate::object::{cl_object, lookup, Base, ObjectKind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 

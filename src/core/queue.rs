@@ -3,11 +3,11 @@
 //! dependency but its barriers, so independent commands run concurrently.
 
 use crate::cl::*;
-use crate::core::context::Context;
-use crate::core::device::Device;
-use crate::core::event::{is_terminal, Event, Stamp, Work};
-use crate::core::memory::Mem;
-use crate::core::object::{cl_object, lookup, Base, ObjectKind};
+use crate::context::Context;
+use crate::device::Device;
+use crate::event::{is_terminal, Event, Stamp, Work};
+use crate::memory::Mem;
+use crate::object::{cl_object, lookup, Base, ObjectKind};
 use crate::sched;
 use std::sync::{Arc, Mutex, Weak};
 
@@ -23,7 +23,7 @@ pub struct Queue {
     order: Mutex<Ordering>,
     /// An on-device queue's state (CL_QUEUE_ON_DEVICE): kernels enqueue on
     /// it, the host does not.
-    pub on_device: Option<crate::sched::device_queue::OnDevice>,
+    pub on_device: Option<crate::device_enqueue::OnDevice>,
 }
 
 /// What later commands must wait for. Weak references: a queue must not
@@ -76,7 +76,7 @@ impl Queue {
         properties_array: Vec<cl_queue_properties>,
         size_bytes: u32,
     ) -> Arc<Queue> {
-        let on_device = crate::sched::device_queue::OnDevice::new(size_bytes);
+        let on_device = crate::device_enqueue::OnDevice::new(size_bytes);
         Queue::with_on_device(
             context,
             device,
@@ -91,7 +91,7 @@ impl Queue {
         device: Arc<Device>,
         properties: cl_command_queue_properties,
         properties_array: Vec<cl_queue_properties>,
-        on_device: Option<crate::sched::device_queue::OnDevice>,
+        on_device: Option<crate::device_enqueue::OnDevice>,
     ) -> Arc<Queue> {
         Arc::new(Queue {
             base: Base::new(ObjectKind::Queue),

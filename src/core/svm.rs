@@ -15,8 +15,8 @@
 //! not keep its context alive either.
 
 use crate::cl::*;
-use crate::core::context::Context;
-use crate::core::host_memory;
+use crate::context::Context;
+use crate::host_memory;
 use crate::sched::host::HOST;
 use std::alloc::Layout;
 use std::collections::BTreeMap;

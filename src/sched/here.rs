@@ -17,7 +17,7 @@
 //! denormals kept), which an application may have changed on its own
 //! thread.
 
-use crate::core::event::Event;
+use crate::Command;
 use std::cell::{Cell, OnceCell};
 use std::sync::Arc;
 
@@ -36,7 +36,7 @@ thread_local! {
 
 /// Runs the ready command `ev` on this thread when it can, else launches
 /// it as usual (the pool, or at once when it has no work).
-pub fn run_here(ev: Arc<Event>) {
+pub fn run_here(ev: Arc<dyn Command>) {
     if !ev.has_work() || ev.dependency_failed() || BUSY.with(|b| b.get()) || !fit_for_kernels() {
         super::launch(ev);
         return;
@@ -118,7 +118,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn a_changed_rounding_mode_keeps_kernels_off_this_thread() {
-        use crate::sched::ndrange::{read_mxcsr, write_mxcsr};
+        use crate::ndrange::{read_mxcsr, write_mxcsr};
         assert!(default_float_environment());
         let csr = read_mxcsr();
         // SAFETY: only the rounding mode changes (round toward zero, bits

@@ -2,34 +2,75 @@
 //! when every event it waits on has completed (an acquire of their
 //! release); it is dropped, ending with
 //! CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, when one of them failed.
+//!
+//! A crate of its own below core: the graph's nodes are core's events,
+//! which it sees only as `Command`s, and kernel launches come as
+//! `ndrange::Dispatch`es.
 
-pub mod device_queue;
+/// The C API's definitions (src/cl).
+pub use ferrocl_cl as cl;
+/// The kernel compiler (src/compiler): the launch ABI and kernel facts.
+pub use ferrocl_compiler as compiler;
+
 mod here;
 pub mod host;
 pub mod ndrange;
 pub mod pool;
 pub mod printf;
+pub mod range;
 mod spin;
 
 pub use here::run_here;
 pub use spin::Spin;
 
 use crate::cl::*;
-use crate::core::event::{Event, Released, Stamp};
+use crate::pool::Pool;
+use smallvec::SmallVec;
+use std::any::Any;
 use std::sync::Arc;
 
+/// The work a command does on a worker thread. An error status ends the
+/// command abnormally with that status.
+pub type Work = Box<dyn FnOnce() -> Result<(), cl_int> + Send>;
+
+/// A node of the command graph as the executor sees it. core's events are
+/// the nodes: they keep the statuses, dependencies, callbacks and
+/// timestamps; the executor decides where and when each runs.
+pub trait Command: Send + Sync + 'static {
+    /// Its work, taken once, by the thread that runs it.
+    fn take_work(&self) -> Option<Work>;
+    fn has_work(&self) -> bool;
+    /// A command it waited on failed: it must not run.
+    fn dependency_failed(&self) -> bool;
+    /// The pool that runs its work (None: it has none to run).
+    fn pool(&self) -> Option<&Arc<Pool>>;
+    /// Its work starts on the calling thread (CL_RUNNING).
+    fn started(&self);
+    /// Its work returned; its completion is not visible yet.
+    fn work_returned(&self);
+    /// Ends it with CL_COMPLETE or a negative error, adding the commands
+    /// that this made ready to `released` (for the caller to launch).
+    fn end(&self, status: cl_int, released: &mut Released);
+    /// The node as the object it is, for the layer that made it.
+    fn into_any(self: Arc<Self>) -> Arc<dyn Any + Send + Sync>;
+}
+
+/// Commands a completion made ready. Most completions release one or two:
+/// kept inline, no allocation per command.
+pub type Released = SmallVec<[Arc<dyn Command>; 4]>;
+
 /// What a command's work returns when the command ends later, not when the
-/// work returns: a kernel whose children are still to run
-/// (device_queue::Family ends it).
+/// work returns: a kernel whose children are still to run (core's
+/// device-side enqueue ends it).
 pub const DEFERRED: cl_int = cl_int::MIN;
 
 thread_local! {
     /// The command this thread is running (see `running_command`).
-    static RUNNING: std::cell::RefCell<Option<Arc<Event>>> = const { std::cell::RefCell::new(None) };
+    static RUNNING: std::cell::RefCell<Option<Arc<dyn Command>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The command whose work the calling thread is running, if any.
-pub fn running_command() -> Option<Arc<Event>> {
+pub fn running_command() -> Option<Arc<dyn Command>> {
     RUNNING.with(|r| r.borrow().clone())
 }
 
@@ -37,7 +78,7 @@ pub fn running_command() -> Option<Arc<Event>> {
 /// work-free commands (markers, barriers) and failed ones at once, hands
 /// the rest to their device's pool. Loops instead of recursing, since one
 /// completion can release a long chain of markers or failures.
-pub fn launch(ready: Arc<Event>) {
+pub fn launch(ready: Arc<dyn Command>) {
     let mut todo = Released::new();
     let mut next = Some(ready);
     while let Some(ev) = next.take().or_else(|| todo.pop()) {
@@ -45,44 +86,25 @@ pub fn launch(ready: Arc<Event>) {
     }
 }
 
-/// Either ends `ev` right here (adding what that released to `released`)
-/// or queues it on its pool.
-fn settle_or_queue(ev: Arc<Event>, released: &mut Released) {
-    if ev.dependency_failed() {
-        drop(ev.take_work());
-        end(&ev, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, released);
-    } else if !ev.has_work() {
-        // Straight to CL_COMPLETE: RUNNING callbacks are due then too.
-        end(&ev, CL_COMPLETE as cl_int, released);
-    } else {
-        let queue = ev.queue.as_ref().expect("only queued commands carry work");
-        queue.device.pool().submit(ev.clone());
+/// Launches every command in `released`.
+pub fn launch_all(released: Released) {
+    for ready in released {
+        launch(ready);
     }
 }
 
-/// Ends an event and adds the successors that became ready to `released`;
-/// calls the event's callbacks after releasing the successors, then lets
-/// go of the memory objects the command held (their destructor callbacks
-/// see it ended).
-pub fn end(ev: &Arc<Event>, status: cl_int, released: &mut Released) {
-    let (successors, due) = ev.finish(status);
-    let failed = status < 0;
-    released.extend(
-        successors
-            .into_iter()
-            .filter(|(s, propagate)| s.release_dependency(failed && *propagate))
-            .map(|(s, _)| s),
-    );
-    ev.call(due, status);
-    ev.release_held();
-}
-
-/// Ends a user event (clSetUserEventStatus) and launches what it released.
-pub fn end_user_event(ev: &Arc<Event>, status: cl_int) {
-    let mut released = Released::new();
-    end(ev, status, &mut released);
-    for ready in released {
-        launch(ready);
+/// Either ends `ev` right here (adding what that released to `released`)
+/// or queues it on its pool.
+fn settle_or_queue(ev: Arc<dyn Command>, released: &mut Released) {
+    if ev.dependency_failed() {
+        drop(ev.take_work());
+        ev.end(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, released);
+    } else if !ev.has_work() {
+        // Straight to CL_COMPLETE: RUNNING callbacks are due then too.
+        ev.end(CL_COMPLETE as cl_int, released);
+    } else {
+        let pool = ev.pool().expect("only queued commands carry work").clone();
+        pool.submit(ev);
     }
 }
 
@@ -92,8 +114,8 @@ pub fn end_user_event(ev: &Arc<Event>, status: cl_int) {
 ///
 /// `before_end` is called just before the command's completion becomes
 /// visible, when the application may enqueue more at once.
-pub fn run(ev: Arc<Event>, before_end: &dyn Fn()) -> Option<Arc<Event>> {
-    ev.advance(CL_RUNNING as cl_int, Stamp::Start);
+pub fn run(ev: Arc<dyn Command>, before_end: &dyn Fn()) -> Option<Arc<dyn Command>> {
+    ev.started();
     let status = match ev.take_work() {
         Some(work) => {
             let outer = RUNNING.with(|r| r.replace(Some(ev.clone())));
@@ -108,22 +130,22 @@ pub fn run(ev: Arc<Event>, before_end: &dyn Fn()) -> Option<Arc<Event>> {
         None => CL_COMPLETE as cl_int,
     };
     if status == DEFERRED {
-        // Its family stamped its end and ends it (releasing its
+        // Whoever deferred it stamped its end and ends it (releasing its
         // successors), maybe already.
         before_end();
         return None;
     }
-    ev.stamp(Stamp::End);
+    ev.work_returned();
     before_end();
     let mut continuation = None;
     let mut released = Released::new();
-    end(&ev, status, &mut released);
+    ev.end(status, &mut released);
     for next in released {
         let same_pool = continuation.is_none()
             && !next.dependency_failed()
             && next.has_work()
-            && match (&next.queue, &ev.queue) {
-                (Some(a), Some(b)) => Arc::ptr_eq(&a.device, &b.device),
+            && match (next.pool(), ev.pool()) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 _ => false,
             };
         if same_pool {
@@ -134,6 +156,3 @@ pub fn run(ev: Arc<Event>, before_end: &dyn Fn()) -> Option<Arc<Event>> {
     }
     continuation
 }
-
-#[cfg(test)]
-mod tests;

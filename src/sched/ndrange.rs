@@ -14,21 +14,54 @@
 //! work-item passes a barrier before all have reached it.
 
 use crate::cl::*;
+use crate::compiler::abi::EnqueueRequest;
+use crate::compiler::abi::MAX_ALIGN as BASE_ADDR_ALIGN;
 use crate::compiler::abi::{WorkGroupContext, WorkItemEntry, SUB_GROUP_BARRIER, SUB_GROUP_SIZE};
-use crate::compiler::ArgSpace;
-use crate::core::kernel::{ArgValue, Launch, NdRange};
-use crate::core::memory::BASE_ADDR_ALIGN;
-use crate::sched::device_queue::{self, DeviceSide, Family};
-use crate::sched::pool::{Claims, Pool};
-use crate::sched::printf::{printf_entry, PrintfBuffer};
+use crate::compiler::{ArgSpace, Executable, KernelInfo};
+use crate::pool::{Claims, Pool};
+use crate::printf::{printf_entry, PrintfBuffer};
+pub use crate::range::NdRange;
 use corosensei::stack::{DefaultStack, Stack};
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::cell::RefCell;
 use std::ffi::c_void;
+use std::sync::Arc;
 
 /// A work-item fiber's stack. Reserved, not committed: only the pages a
 /// kernel touches cost memory.
 const FIBER_STACK_SIZE: usize = 256 << 10;
+
+/// One argument as the kernel receives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// A value passed by copy.
+    Bytes(Vec<u8>),
+    /// A __global or __constant pointer (0: NULL).
+    Pointer(usize),
+    /// The size of a __local buffer, which each work-group gets its own
+    /// of.
+    Local(usize),
+}
+
+/// A kernel launch as the executor runs it: the kernel's code and its
+/// argument values. Whoever makes one keeps the memory its pointers name
+/// alive until it has run.
+pub struct Dispatch {
+    pub executable: Arc<Executable>,
+    /// The kernel's index in `executable`.
+    pub index: usize,
+    pub args: Vec<Arg>,
+    /// The kernel may share memory with host threads while it runs (SVM,
+    /// the application's own memory): it must not run on a thread that
+    /// such a host thread may be waiting on (see `is_short`).
+    pub shares_host_memory: bool,
+}
+
+impl Dispatch {
+    pub fn info(&self) -> &KernelInfo {
+        &self.executable.kernels[self.index]
+    }
+}
 
 /// One 128-byte-aligned block: argument values and __local buffers are
 /// laid out in these, so every value is aligned for any OpenCL C type.
@@ -57,7 +90,7 @@ fn round_up(n: usize) -> usize {
 }
 
 impl ArgBlock {
-    fn new(launch: &Launch) -> ArgBlock {
+    fn new(launch: &Dispatch) -> ArgBlock {
         let mut slots = Vec::with_capacity(launch.args.len());
         let mut locals = Vec::new();
         let mut size = 0;
@@ -65,10 +98,10 @@ impl ArgBlock {
         for (i, a) in launch.args.iter().enumerate() {
             slots.push(size);
             size += round_up(match a {
-                ArgValue::Bytes(b) => b.len().max(1),
+                Arg::Bytes(b) => b.len().max(1),
                 _ => std::mem::size_of::<usize>(),
             });
-            if let ArgValue::Local(n) = a {
+            if let Arg::Local(n) = a {
                 locals.push((i, arena_size));
                 arena_size += round_up(*n);
             }
@@ -77,14 +110,13 @@ impl ArgBlock {
         let bytes = as_bytes(&mut values);
         for (a, &at) in launch.args.iter().zip(&slots) {
             let ptr = match a {
-                ArgValue::Bytes(b) => {
+                Arg::Bytes(b) => {
                     bytes[at..at + b.len()].copy_from_slice(b);
                     continue;
                 }
-                ArgValue::Buffer(m) => m.as_ref().map_or(0, |m| m.host_address() as usize),
-                ArgValue::Svm(p) => *p,
+                Arg::Pointer(p) => *p,
                 // Set per work-group.
-                ArgValue::Local(_) => 0,
+                Arg::Local(_) => 0,
             };
             bytes[at..at + 8].copy_from_slice(&ptr.to_ne_bytes());
         }
@@ -379,13 +411,45 @@ unsafe fn run_group_fibers(
     Ok(())
 }
 
-/// Runs every work-group of `range` on `pool`'s threads (the calling thread
-/// included). When the kernel enqueued children (device-side enqueue), the
-/// command ends once they have: this returns `sched::DEFERRED`.
-pub fn execute(pool: &Pool, launch: &Launch, range: &NdRange) -> Result<(), cl_int> {
-    let side = DeviceSide::new(launch.executable.clone(), range, None);
-    let result = execute_groups(pool, launch, range, &side);
-    side.finish(result)
+/// What a launch offers its kernel beyond the NDRange: device-side
+/// enqueue, which the layer above provides (core::device_enqueue).
+pub trait DeviceEnqueue: Sync {
+    /// Points a work-group context's device-side callbacks at this launch.
+    fn install(&self, ctx: &mut WorkGroupContext);
+    /// The work-group with this linear id (`linear_group_id`) has ended.
+    fn group_done(&self, group: usize);
+}
+
+/// A group's linear id as OpenCL numbers groups (x fastest).
+pub fn linear_group_id(id: [usize; 3], groups: [usize; 3]) -> usize {
+    (id[2] * groups[1] + id[1]) * groups[0] + id[0]
+}
+
+/// The device-side callbacks of a context outside any launch (tests).
+///
+/// # Safety
+/// Any arguments: none is read.
+pub unsafe extern "C" fn enqueue_unavailable(
+    _ctx: *mut WorkGroupContext,
+    _request: *const EnqueueRequest,
+) -> i32 {
+    /// CLK_ENQUEUE_FAILURE (opencl-c-base.h).
+    const CLK_ENQUEUE_FAILURE: i32 = -101;
+    CLK_ENQUEUE_FAILURE
+}
+
+/// See `enqueue_unavailable`.
+///
+/// # Safety
+/// Any arguments: none is read.
+pub unsafe extern "C" fn device_op_unavailable(
+    _ctx: *mut WorkGroupContext,
+    _op: u32,
+    _a: *mut c_void,
+    _b: isize,
+    _c: *mut c_void,
+) -> isize {
+    0
 }
 
 /// A launch expected to take less than this runs on the thread that
@@ -399,7 +463,7 @@ const SHORT: std::time::Duration = std::time::Duration::from_micros(4);
 /// threads while it runs (a host thread waiting on SVM for it, say, would
 /// then wait on itself), and it cannot wait for another command (a pipe's
 /// consumer enqueued before its producer would wait for ever).
-pub fn is_short(launch: &Launch, range: Option<&NdRange>) -> bool {
+pub fn is_short(launch: &Dispatch, range: Option<&NdRange>) -> bool {
     let Some(range) = range else {
         return true;
     };
@@ -409,18 +473,6 @@ pub fn is_short(launch: &Launch, range: Option<&NdRange>) -> bool {
         && !launch.info().may_wait_for_others
         && pace > 0
         && (pace as u128) * (range.group_count() as u128) < SHORT.as_nanos()
-}
-
-/// Runs a child kernel of device-side enqueue, a member of `family`.
-pub fn execute_child(
-    pool: &Pool,
-    launch: &Launch,
-    range: &NdRange,
-    family: std::sync::Arc<Family>,
-) -> Result<(), cl_int> {
-    let side = DeviceSide::new(launch.executable.clone(), range, Some(family));
-    let result = execute_groups(pool, launch, range, &side);
-    side.finish(result)
 }
 
 /// The id of the `g`th group a launch runs: the kernel's inner dimension
@@ -520,11 +572,13 @@ fn pieces(
     (count > 1).then_some(Pieces { dim, step, count })
 }
 
-fn execute_groups(
+/// Runs every work-group of `range` on `pool`'s threads (the calling thread
+/// included), with `side`'s device-side enqueue.
+pub fn execute(
     pool: &Pool,
-    launch: &Launch,
+    launch: &Dispatch,
     range: &NdRange,
-    side: &DeviceSide,
+    side: &dyn DeviceEnqueue,
 ) -> Result<(), cl_int> {
     let info = launch.info();
     debug_assert_eq!(info.args.len(), launch.args.len());
@@ -532,7 +586,7 @@ fn execute_groups(
         .args
         .iter()
         .zip(&info.args)
-        .all(|(v, a)| matches!(v, ArgValue::Local(_)) == (a.space == ArgSpace::Local)));
+        .all(|(v, a)| matches!(v, Arg::Local(_)) == (a.space == ArgSpace::Local)));
     // The program's code, once its back end made it (code.rs): a build
     // whose back end failed after clBuildProgram returned runs nothing.
     let code = (launch.executable.code()).map_err(|_| CL_INVALID_PROGRAM_EXECUTABLE)?;
@@ -594,8 +648,8 @@ fn execute_groups(
             frame: frame.as_mut_ptr() as *mut c_void,
             frame_end: frame.as_mut_ptr_range().end as *mut c_void,
             collective_scratch: scratch.as_mut_ptr(),
-            enqueue_fn: device_queue::enqueue_unavailable,
-            device_op: device_queue::device_op_unavailable,
+            enqueue_fn: enqueue_unavailable,
+            device_op: device_op_unavailable,
             device_side: std::ptr::null_mut(),
             local_arena_begin,
             local_arena_end,
@@ -603,7 +657,7 @@ fn execute_groups(
             items_begin: [0; 3],
             items_end: range.local,
         };
-        device_queue::install(&mut ctx, side);
+        side.install(&mut ctx);
         let collective_scratch = ctx.collective_scratch;
         // Runs the group ctx.group_id names, or one piece of it: false once
         // a group failed.
@@ -642,7 +696,7 @@ fn execute_groups(
             // kernel that may: may_run_in_pieces), so no group gate waits
             // for its pieces.
             if piece.is_none() {
-                side.group_done(device_queue::linear_group_id(ctx.group_id, groups));
+                side.group_done(linear_group_id(ctx.group_id, groups));
             }
             match result {
                 Ok(()) => true,

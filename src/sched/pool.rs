@@ -18,8 +18,8 @@
 //! hundred. The calling thread never waits for a busy worker: it takes
 //! chunks until none is left.
 
-use crate::core::event::Event;
-use crate::sched::{run, Spin};
+use crate::Command;
+use crate::{run, Spin};
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -129,13 +129,13 @@ struct Shared {
 /// What a worker takes from the pool.
 enum Task {
     /// A command to run.
-    Command(Arc<Event>),
+    Command(Arc<dyn Command>),
     /// A running parallel loop to help with.
     Help(Arc<Job>),
 }
 
 struct Ready {
-    commands: VecDeque<Arc<Event>>,
+    commands: VecDeque<Arc<dyn Command>>,
     /// Parallel loops offered to the pool that may have chunks left.
     jobs: Vec<Arc<Job>>,
     sleepers: usize,
@@ -405,9 +405,7 @@ impl Pool {
             spinning: AtomicUsize::new(0),
             finishing: AtomicUsize::new(0),
             // The application enqueues and waits on a core of its own.
-            spin_limit: (crate::sched::host::HOST.cores as usize)
-                .saturating_sub(1)
-                .max(1),
+            spin_limit: (crate::host::HOST.cores as usize).saturating_sub(1).max(1),
         });
         for i in 0..threads.max(1) {
             let shared = shared.clone();
@@ -419,7 +417,7 @@ impl Pool {
         Arc::new(Pool { shared, threads })
     }
 
-    pub fn submit(&self, ev: Arc<Event>) {
+    pub fn submit(&self, ev: Arc<dyn Command>) {
         let s = &self.shared;
         let mut ready = s.lock();
         ready.commands.push_back(ev);

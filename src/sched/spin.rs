@@ -119,7 +119,7 @@ pub struct Spin {
 
 impl Default for Spin {
     fn default() -> Spin {
-        Spin::on(contention(), crate::sched::host::HOST.cores as usize)
+        Spin::on(contention(), crate::host::HOST.cores as usize)
     }
 }
 
@@ -249,7 +249,7 @@ mod tests {
 
     #[test]
     fn spinning_on_a_free_machine_ends_after_its_time() {
-        let mut spin = Spin::on(leaked(), crate::sched::host::HOST.cores as usize);
+        let mut spin = Spin::on(leaked(), crate::host::HOST.cores as usize);
         let start = Instant::now();
         while spin.turn() {}
         assert!(start.elapsed() >= SPIN_BEFORE_SLEEP);

@@ -2,20 +2,10 @@
 //! (libOpenCL), with OCL_ICD_VENDORS naming the library cargo just built.
 #![allow(dead_code)]
 
-// The CL definitions from the same bindgen run as the library's, included
-// rather than imported: linking the ferrocl rlib into a test would put a
-// second copy of its exported cl* symbols in front of the loader's.
-#[allow(
-    non_camel_case_types,
-    non_snake_case,
-    non_upper_case_globals,
-    dead_code,
-    clippy::all
-)]
-mod cl {
-    include!(concat!(env!("OUT_DIR"), "/cl_bindings.rs"));
-}
-pub use cl::*;
+// The CL definitions: their own crate (src/cl), which exports no cl*
+// symbols (the ferrocl rlib would put a second copy of its exported ones in
+// front of the loader's).
+pub use ferrocl_cl::*;
 use std::ffi::{c_char, c_void};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};

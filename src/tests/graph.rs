@@ -5,7 +5,6 @@ use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::event::{Event, Work};
 use crate::core::queue::{Queue, Sync};
-use crate::sched;
 use crate::sched::pool::{Claims, Pace};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -29,7 +28,7 @@ fn work(f: impl FnOnce() + Send + 'static) -> Option<Work> {
 
 fn set_user_status(ev: &Arc<Event>, status: cl_int) {
     assert!(ev.claim_user_status());
-    sched::end_user_event(ev, status);
+    ev.end_user_event(status);
 }
 
 #[test]

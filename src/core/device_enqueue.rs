@@ -1,5 +1,6 @@
 //! Device-side enqueue (OpenCL 3.0 section 3.2.3, OpenCL C 6.15.16): the
-//! executor's half of enqueue_kernel, enqueue_marker and the device events.
+//! runtime's half of enqueue_kernel, enqueue_marker and the device events,
+//! which compiled code calls through the work-group context.
 //!
 //! A child kernel is an ordinary command of the graph, on the on-device
 //! queue the kernel named: its event waits on the child's wait list and,
@@ -22,14 +23,16 @@
 use crate::cl::*;
 use crate::compiler::abi::{self, EnqueueRequest, NdRangeT, WorkGroupContext};
 use crate::compiler::Executable;
-use crate::core::context::Context;
-use crate::core::event::{Event, Stamp};
-use crate::core::kernel::{
-    ArgValue, Launch, NdRange, MAX_WORK_GROUP_SIZE, PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+use crate::context::Context;
+use crate::event::{Event, Stamp};
+use crate::kernel::{
+    Arg, Dispatch, NdRange, MAX_WORK_GROUP_SIZE, PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
 };
-use crate::core::object::handle_of;
-use crate::core::queue::Queue;
-use crate::sched::{self, ndrange, DEFERRED};
+use crate::object::handle_of;
+use crate::queue::Queue;
+use crate::sched::ndrange::{self, linear_group_id};
+use crate::sched::pool::Pool;
+use crate::sched::{self, Command, Released, DEFERRED};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -146,11 +149,9 @@ impl Family {
         let status = self.status.load(Ordering::Acquire);
         let event = self.event.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(ev) = event {
-            let mut released = crate::core::event::Released::new();
-            sched::end(&ev, status, &mut released);
-            for next in released {
-                sched::launch(next);
-            }
+            let mut released = Released::new();
+            ev.end(status, &mut released);
+            sched::launch_all(released);
         }
         if let Some(q) = &self.queue {
             if let Some(d) = &q.on_device {
@@ -196,12 +197,6 @@ pub struct DeviceSide {
     has_group_gates: AtomicBool,
 }
 
-/// A group's linear id as OpenCL numbers groups (x fastest): what the
-/// WAIT_WORK_GROUP gates are keyed by.
-pub(crate) fn linear_group_id(id: [usize; 3], groups: [usize; 3]) -> usize {
-    (id[2] * groups[1] + id[1]) * groups[0] + id[0]
-}
-
 impl DeviceSide {
     pub fn new(
         executable: Arc<Executable>,
@@ -213,7 +208,7 @@ impl DeviceSide {
             let _ = cell.set(f);
         }
         DeviceSide {
-            command: sched::running_command(),
+            command: sched::running_command().and_then(Event::of),
             executable,
             family: cell,
             num_groups: range.groups,
@@ -231,7 +226,7 @@ impl DeviceSide {
     }
 
     /// A work-group ended: releases the children waiting for it.
-    pub fn group_done(&self, group: usize) {
+    fn release_group(&self, group: usize) {
         if !self.has_group_gates.load(Ordering::Acquire) {
             return;
         }
@@ -243,7 +238,7 @@ impl DeviceSide {
                 .map(|i| gates.swap_remove(i).1)
         };
         if let Some(gate) = gate {
-            sched::end_user_event(&gate, CL_COMPLETE as cl_int);
+            gate.end_user_event(CL_COMPLETE as cl_int);
         }
     }
 
@@ -267,13 +262,13 @@ impl DeviceSide {
         let gates =
             std::mem::take(&mut *self.group_gates.lock().unwrap_or_else(|p| p.into_inner()));
         for (_, gate) in gates {
-            sched::end_user_event(&gate, CL_COMPLETE as cl_int);
+            gate.end_user_event(CL_COMPLETE as cl_int);
         }
         let Some(family) = self.family.into_inner() else {
             return result;
         };
         if let Some(gate) = family.kernel_done.get() {
-            sched::end_user_event(gate, CL_COMPLETE as cl_int);
+            gate.end_user_event(CL_COMPLETE as cl_int);
         }
         let status = match result {
             Ok(()) => CL_COMPLETE as cl_int,
@@ -293,36 +288,31 @@ impl DeviceSide {
     }
 }
 
-/// Installs the device-side callbacks in a work-group context.
-pub fn install(ctx: &mut WorkGroupContext, side: &DeviceSide) {
-    ctx.enqueue_fn = enqueue_entry;
-    ctx.device_op = device_op_entry;
-    ctx.device_side = side as *const DeviceSide as *mut c_void;
+impl ndrange::DeviceEnqueue for DeviceSide {
+    fn install(&self, ctx: &mut WorkGroupContext) {
+        ctx.enqueue_fn = enqueue_entry;
+        ctx.device_op = device_op_entry;
+        ctx.device_side = self as *const DeviceSide as *mut c_void;
+    }
+
+    fn group_done(&self, group: usize) {
+        self.release_group(group);
+    }
 }
 
-/// The callbacks of a context outside any launch (tests).
-///
-/// # Safety
-/// Any arguments: none is read.
-pub unsafe extern "C" fn enqueue_unavailable(
-    _ctx: *mut WorkGroupContext,
-    _request: *const EnqueueRequest,
-) -> i32 {
-    CLK_ENQUEUE_FAILURE
-}
-
-/// See `enqueue_unavailable`.
-///
-/// # Safety
-/// Any arguments: none is read.
-pub unsafe extern "C" fn device_op_unavailable(
-    _ctx: *mut WorkGroupContext,
-    _op: u32,
-    _a: *mut c_void,
-    _b: isize,
-    _c: *mut c_void,
-) -> isize {
-    0
+/// Runs `launch` over `range` on `pool`'s workers, with device-side enqueue
+/// available to its kernel; a member of `family` when it is a child. When
+/// the kernel enqueued children, the command ends once they have: this
+/// returns `sched::DEFERRED`.
+pub fn execute(
+    pool: &Pool,
+    launch: &Dispatch,
+    range: &NdRange,
+    family: Option<Arc<Family>>,
+) -> Result<(), cl_int> {
+    let side = DeviceSide::new(launch.executable.clone(), range, family);
+    let result = ndrange::execute(pool, launch, range, &side);
+    side.finish(result)
 }
 
 unsafe extern "C" fn enqueue_entry(
@@ -407,7 +397,7 @@ fn device_op(side: &DeviceSide, op: u32, a: *mut c_void, b: isize, c: *mut c_voi
                     && (status == CL_COMPLETE as cl_int || status < 0)
                     && ev.claim_user_status()
                 {
-                    sched::end_user_event(&ev, status);
+                    ev.end_user_event(status);
                 }
             }
             0
@@ -439,7 +429,7 @@ fn capture_profiling(side: &DeviceSide, ev: &Arc<Event>, out: usize) {
     let Some(queue) = ev.queue.clone() else {
         return;
     };
-    if crate::core::event::is_terminal(ev.status()) {
+    if crate::event::is_terminal(ev.status()) {
         // Already complete: the values are there at once.
         write_exec_times(ev, out);
         return;
@@ -448,7 +438,7 @@ fn capture_profiling(side: &DeviceSide, ev: &Arc<Event>, out: usize) {
     family.add_child();
     let target = ev.clone();
     let guard = NeverRan(Some(family));
-    let work: crate::core::event::Work = Box::new(move || {
+    let work: crate::event::Work = Box::new(move || {
         let family = guard.disarm();
         write_exec_times(&target, out);
         family.finish_one(CL_COMPLETE as cl_int);
@@ -574,7 +564,7 @@ fn enqueue(ctx: &WorkGroupContext, side: &DeviceSide, req: &EnqueueRequest) -> R
     if sizes.contains(&0) {
         return Err(CLK_INVALID_ARG_SIZE);
     }
-    if sizes.iter().sum::<usize>() as u64 > crate::core::kernel::local_mem_size() {
+    if sizes.iter().sum::<usize>() as u64 > crate::kernel::local_mem_size() {
         return Err(CLK_INVALID_ARG_SIZE);
     }
     let block = BlockCopy::new(req.block).ok_or(CLK_ENQUEUE_FAILURE)?;
@@ -585,9 +575,9 @@ fn enqueue(ctx: &WorkGroupContext, side: &DeviceSide, req: &EnqueueRequest) -> R
     let parent = side.family().clone();
     parent.add_child();
     let family = Family::new(Some(parent.clone()), Some(queue.clone()));
-    let mut args = vec![ArgValue::Bytes(block.address().to_ne_bytes().to_vec())];
-    args.extend(sizes.iter().map(|&n| ArgValue::Local(n)));
-    let launch = Launch {
+    let mut args = vec![Arg::Bytes(block.address().to_ne_bytes().to_vec())];
+    args.extend(sizes.iter().map(|&n| Arg::Local(n)));
+    let launch = Dispatch {
         executable: side.executable.clone(),
         index,
         args,
@@ -597,10 +587,10 @@ fn enqueue(ctx: &WorkGroupContext, side: &DeviceSide, req: &EnqueueRequest) -> R
     };
     let pool = queue.device.pool().clone();
     let guard = NeverRan(Some(family));
-    let work: crate::core::event::Work = Box::new(move || {
+    let work: crate::event::Work = Box::new(move || {
         let family = guard.disarm();
         let _block = block;
-        ndrange::execute_child(&pool, &launch, &range, family)
+        execute(&pool, &launch, &range, Some(family))
     });
     let child = Event::new_command(&queue, CL_COMMAND_NDRANGE_KERNEL, Some(work));
     for w in &waits {

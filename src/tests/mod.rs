@@ -1,0 +1,2 @@
+mod graph;
+mod launch;
