@@ -9,6 +9,7 @@ use crate::callback::Callback;
 use crate::cl::*;
 use crate::context::Context;
 use crate::host_memory;
+use crate::image::shape::{HostPitches, ImageShape};
 use crate::object::{cl_object, lookup, Base, ObjectKind};
 use crate::sched::host::HOST;
 use std::alloc::Layout;
@@ -112,6 +113,8 @@ pub struct Mem {
     destructors: Mutex<Vec<Callback<MemDestructor>>>,
     /// A pipe's packet size and capacity (None: a buffer).
     pub pipe: Option<PipeShape>,
+    /// An image's format and shape (None: a buffer or pipe).
+    pub image: Option<ImageShape>,
 }
 
 /// CL_PIPE_PACKET_SIZE and CL_PIPE_MAX_PACKETS.
@@ -144,6 +147,7 @@ impl Mem {
         size: usize,
         properties: Vec<cl_mem_properties>,
         storage: Storage,
+        image: Option<ImageShape>,
     ) -> Arc<Mem> {
         Arc::new(Mem {
             base: Base::new(ObjectKind::Mem),
@@ -155,6 +159,7 @@ impl Mem {
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             pipe: None,
+            image,
         })
     }
 
@@ -179,6 +184,7 @@ impl Mem {
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             pipe: Some(shape),
+            image: None,
         }))
     }
 
@@ -209,7 +215,72 @@ impl Mem {
             }
             Storage::Owned(alloc)
         };
-        Ok(Mem::with_storage(context, flags, size, properties, storage))
+        Ok(Mem::with_storage(
+            context, flags, size, properties, storage, None,
+        ))
+    }
+
+    /// An image of `shape`, whose flags the caller has validated. With a
+    /// host pointer (`host`: its pitches), CL_MEM_USE_HOST_PTR makes the
+    /// image that memory, at those pitches; CL_MEM_COPY_HOST_PTR starts the
+    /// image (packed tight) as a copy of it. A 1D image buffer is
+    /// `buffer`'s memory.
+    /// CL_MEM_OBJECT_ALLOCATION_FAILURE when the memory is not there.
+    ///
+    /// # Safety
+    /// With `host`, `host_ptr` points to the image's pixels at those
+    /// pitches (for USE_HOST_PTR, valid for as long as the image lives).
+    pub unsafe fn new_image(
+        context: Arc<Context>,
+        flags: cl_mem_flags,
+        mut shape: ImageShape,
+        host_ptr: *mut u8,
+        host: Option<HostPitches>,
+        buffer: Option<&Arc<Mem>>,
+        properties: Vec<cl_mem_properties>,
+    ) -> Result<Arc<Mem>, cl_int> {
+        let use_host = flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0;
+        if let (true, Some(h)) = (use_host, host) {
+            shape.row_pitch = h.row_pitch;
+            if shape.slice_pitch != 0 {
+                shape.slice_pitch = h.slice_pitch;
+            }
+        }
+        let size = shape.size().ok_or(CL_INVALID_IMAGE_SIZE)?;
+        let storage = match buffer {
+            Some(b) => Storage::Sub {
+                parent: b.parent().unwrap_or(b).clone(),
+                offset: b.offset(),
+            },
+            None if use_host => Storage::Host(NonNull::new(host_ptr).ok_or(CL_INVALID_HOST_PTR)?),
+            None => {
+                let alloc = Alloc::new(size.max(1)).ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
+                if let (true, Some(h)) = (flags & CL_MEM_COPY_HOST_PTR as cl_mem_flags != 0, host) {
+                    let region = shape.byte_region(shape.extent());
+                    // SAFETY: the caller guarantees the host's pixels at its
+                    // pitches; the image's rectangle is its whole new
+                    // allocation.
+                    unsafe {
+                        copy_rect(
+                            host_ptr,
+                            &shape.host_layout(&h),
+                            alloc.ptr.as_ptr(),
+                            &shape.layout([0; 3]),
+                            region,
+                        )
+                    };
+                }
+                Storage::Owned(alloc)
+            }
+        };
+        Ok(Mem::with_storage(
+            context,
+            flags,
+            size,
+            properties,
+            storage,
+            Some(shape),
+        ))
     }
 
     /// A sub-buffer of `parent` (a root buffer) over `offset..offset+size`,
@@ -229,6 +300,7 @@ impl Mem {
                 parent: parent.clone(),
                 offset,
             },
+            None,
         )
     }
 

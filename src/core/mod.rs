@@ -17,6 +17,7 @@ pub mod device;
 pub mod device_enqueue;
 pub mod event;
 pub mod host_memory;
+pub mod image;
 pub mod kernel;
 pub mod memory;
 pub mod object;
