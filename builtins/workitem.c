@@ -100,6 +100,13 @@ void _Z17sub_group_barrierj12memory_scope(unsigned flags, int scope) {
     CTX->barrier(CTX, flags | FERROCL_SUB_GROUP_BARRIER);
 }
 
+/* A program-scope sampler constant (clang calls this with its CLK_* bits):
+ * builtins/lib/image.cl reads a sampler as its bits, and the runtime passes
+ * sampler arguments so. */
+__attribute__((address_space(2))) void *__translate_sampler_initializer(int bits) {
+    return (__attribute__((address_space(2))) void *)(uintptr_t)(unsigned)bits;
+}
+
 /* For builtins/lib/collective.cl (the work-group and sub-group collective
  * functions): the group's scratch slots (see struct ferrocl_wg_ctx), as an
  * address, and the barrier of a work-group (0) or sub-group (1) collective. */

@@ -160,4 +160,18 @@ struct ferrocl_printf_args {
     uint64_t slots[FERROCL_PRINTF_MAX_SLOTS];
 };
 
+/* What an image argument points to (builtins/lib/image.cl's img_t): the
+ * pixels and how to find one, the sizes, and the format as CL_* values.
+ * pitch_y: bytes from one y to the next (a row, or a 1D array's layer);
+ * pitch_z: from one z to the next (a 3D slice, or a 2D array's layer).
+ * A sampler argument is its CLK_* bits (addressing | normalized | filter)
+ * in a pointer-sized value. */
+struct ferrocl_image {
+    uint8_t *data;
+    uint64_t pitch_y;
+    uint64_t pitch_z;
+    int32_t width, height, depth, array_size;
+    int32_t channel_order, channel_data_type, element_size, reserved;
+};
+
 #endif

@@ -87,6 +87,25 @@ pub struct NdRangeT {
     pub local: [usize; 3],
 }
 
+/// `struct ferrocl_image`: what an image argument points to (the pixels,
+/// the step from one y and from one z to the next in bytes, the sizes, and
+/// the format as CL_* values). A sampler argument is its CLK_* bits.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ImageDescriptor {
+    pub data: *mut u8,
+    pub pitch_y: u64,
+    pub pitch_z: u64,
+    pub width: i32,
+    pub height: i32,
+    pub depth: i32,
+    pub array_size: i32,
+    pub channel_order: i32,
+    pub channel_data_type: i32,
+    pub element_size: i32,
+    pub reserved: i32,
+}
+
 /// `struct ferrocl_enqueue`: one enqueue_kernel or enqueue_marker call.
 #[repr(C)]
 pub struct EnqueueRequest {

@@ -250,13 +250,16 @@ fn options() {
 #[test]
 fn missing_builtin_is_named() {
     let log = compile(
-        "__kernel void k(__global int *p, read_only image2d_t i) { p[0] = get_image_width(i); }",
+        // An overloaded function the library lacks, declared as
+        // opencl-c.h declares builtins.
+        "int __attribute__((overloadable)) lacking_builtin(int2);
+         __kernel void k(__global int *p) { p[0] = lacking_builtin((int2)(1, 2)); }",
         "-cl-std=CL2.0",
     )
     .err()
     .unwrap();
     assert!(
-        log.log().contains("builtin get_image_width"),
+        log.log().contains("builtin lacking_builtin(int vector[2])"),
         "{}",
         log.log()
     );
@@ -1845,3 +1848,7 @@ kernel void next_around(global int *out, global const int *in) {
         }
     }
 }
+
+// Beside this file: a tests/ folder would be cargo's integration tests.
+#[path = "image_tests.rs"]
+mod images;
