@@ -104,20 +104,53 @@ fn device_info(
         CL_DEVICE_MAX_CLOCK_FREQUENCY => out.write(&h.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => out.write(&64u32),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => out.write(&max_alloc),
-        CL_DEVICE_IMAGE_SUPPORT => out.write(&false),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS
-        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_SAMPLERS
-        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => out.write(&0u32),
+        CL_DEVICE_IMAGE_SUPPORT => out.write(&(caps().images.is_some() as cl_bool)),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => out.write(
+            &caps()
+                .images
+                .as_ref()
+                .map_or(0u32, |i| i.max_read_image_args),
+        ),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS => out.write(
+            &caps()
+                .images
+                .as_ref()
+                .map_or(0u32, |i| i.max_write_image_args),
+        ),
+        CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => out.write(
+            &caps()
+                .images
+                .as_ref()
+                .map_or(0u32, |i| i.max_read_write_image_args),
+        ),
+        CL_DEVICE_MAX_SAMPLERS => {
+            out.write(&caps().images.as_ref().map_or(0u32, |i| i.max_samplers))
+        }
+        // No cl_khr_image2d_from_buffer.
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
+            out.write(&0u32)
+        }
         CL_DEVICE_IMAGE2D_MAX_WIDTH
         | CL_DEVICE_IMAGE2D_MAX_HEIGHT
         | CL_DEVICE_IMAGE3D_MAX_WIDTH
         | CL_DEVICE_IMAGE3D_MAX_HEIGHT
         | CL_DEVICE_IMAGE3D_MAX_DEPTH
         | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.write(&0usize),
+        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => {
+            let limit = caps().images.as_ref().map_or(0, |i| {
+                let l = &i.limits;
+                match param {
+                    CL_DEVICE_IMAGE2D_MAX_WIDTH => l.max_2d[0],
+                    CL_DEVICE_IMAGE2D_MAX_HEIGHT => l.max_2d[1],
+                    CL_DEVICE_IMAGE3D_MAX_WIDTH => l.max_3d[0],
+                    CL_DEVICE_IMAGE3D_MAX_HEIGHT => l.max_3d[1],
+                    CL_DEVICE_IMAGE3D_MAX_DEPTH => l.max_3d[2],
+                    CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => l.max_buffer_pixels,
+                    _ => l.max_array_size,
+                }
+            });
+            out.write(&limit)
+        }
         CL_DEVICE_MAX_PARAMETER_SIZE => out.write(&1024usize),
         // In bits: 128-byte alignment, enough for the widest vector type.
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => out.write(&1024u32),

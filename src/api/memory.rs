@@ -175,10 +175,10 @@ fn mem_info(
 ) -> Result<(), cl_int> {
     match param {
         CL_MEM_TYPE => out.write(
-            &(if mem.pipe.is_some() {
-                CL_MEM_OBJECT_PIPE
-            } else {
-                CL_MEM_OBJECT_BUFFER
+            &(match (&mem.pipe, &mem.image) {
+                (Some(_), _) => CL_MEM_OBJECT_PIPE,
+                (_, Some(image)) => image.image_type,
+                _ => CL_MEM_OBJECT_BUFFER,
             } as cl_mem_object_type),
         ),
         CL_MEM_FLAGS => out.write(&mem.flags),

@@ -26,7 +26,7 @@ fn queue_and_mem(queue: cl_command_queue, mem: cl_mem) -> Result<(Arc<Queue>, Ar
 /// "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
 /// has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS";
 /// writes likewise with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS.
-fn check_host_access(m: &Mem, read: bool, write: bool) -> Result<(), cl_int> {
+pub(crate) fn check_host_access(m: &Mem, read: bool, write: bool) -> Result<(), cl_int> {
     if (read && m.has_flag(CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS))
         || (write && m.has_flag(CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS))
     {
@@ -214,7 +214,7 @@ fn copy_buffer_rect(
     cmd.run(Box::new(work), false)
 }
 
-fn valid_map_flags(flags: cl_map_flags) -> bool {
+pub(crate) fn valid_map_flags(flags: cl_map_flags) -> bool {
     let known = (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags;
     let invalidate = flags & CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags != 0;
     let read_write = flags & (CL_MAP_READ | CL_MAP_WRITE) as cl_map_flags != 0;
@@ -513,7 +513,12 @@ pub(crate) fn clEnqueueUnmapMemObject(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let (q, m) = queue_and_mem(command_queue, memobj)?;
+    // A buffer or an image.
+    let q = Queue::resolve(command_queue)?;
+    let m = Mem::resolve(memobj)?;
+    if !Arc::ptr_eq(&q.context, &m.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
     // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
     // clEnqueueMapBuffer or clEnqueueMapImage for memobj."
     if !m.is_mapped(mapped_ptr as *mut u8) {

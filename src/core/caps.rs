@@ -6,6 +6,7 @@
 
 use crate::compiler::abi;
 use crate::device_enqueue;
+use crate::image::shape::ImageLimits;
 use crate::sched::host::{HostFacts, HOST};
 use crate::sched::printf;
 use std::sync::LazyLock;
@@ -35,6 +36,22 @@ pub struct DeviceCaps {
     pub opencl_c_2_0: bool,
     /// On-device queues, when device-side enqueue is reported.
     pub device_queues: Option<DeviceQueueCaps>,
+    /// Images and samplers with their limits, when reported. Only with
+    /// FERROCL_IMAGES=1 while they are being built (issue 16): the host
+    /// side, the kernel builtins and image arguments work, the Khronos
+    /// image suites have not been run, so the device does not claim them by
+    /// default.
+    pub images: Option<ImageCaps>,
+}
+
+/// The image limits (CL_DEVICE_IMAGE*, CL_DEVICE_MAX_*_IMAGE_ARGS,
+/// CL_DEVICE_MAX_SAMPLERS).
+pub struct ImageCaps {
+    pub limits: ImageLimits,
+    pub max_read_image_args: u32,
+    pub max_write_image_args: u32,
+    pub max_read_write_image_args: u32,
+    pub max_samplers: u32,
 }
 
 /// The on-device queues' limits (CL_DEVICE_QUEUE_ON_DEVICE_*).
@@ -69,6 +86,20 @@ static CAPS: LazyLock<DeviceCaps> = LazyLock::new(|| DeviceCaps {
         max_size: device_enqueue::QUEUE_MAX_SIZE,
         max_queues: device_enqueue::MAX_QUEUES,
         max_events: device_enqueue::MAX_EVENTS,
+    }),
+    images: (std::env::var("FERROCL_IMAGES").as_deref() == Ok("1")).then_some(ImageCaps {
+        // The full profile's minimums, but for the 1D buffer: a pixel per
+        // 16 bytes of the largest allocation the spec's minimum allows.
+        limits: ImageLimits {
+            max_2d: [16384, 16384],
+            max_3d: [2048, 2048, 2048],
+            max_array_size: 2048,
+            max_buffer_pixels: 1 << 27,
+        },
+        max_read_image_args: 128,
+        max_write_image_args: 64,
+        max_read_write_image_args: 64,
+        max_samplers: 16,
     }),
 });
 

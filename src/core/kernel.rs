@@ -47,6 +47,20 @@ pub enum ArgValue<M = Arc<Mem>> {
     Local(usize),
 }
 
+/// The image type of an argument of OpenCL C type `type_name`; None for
+/// any other.
+fn image_arg_type(type_name: &str) -> Option<cl_mem_object_type> {
+    Some(match type_name {
+        "image1d_t" => CL_MEM_OBJECT_IMAGE1D,
+        "image1d_buffer_t" => CL_MEM_OBJECT_IMAGE1D_BUFFER,
+        "image1d_array_t" => CL_MEM_OBJECT_IMAGE1D_ARRAY,
+        "image2d_t" => CL_MEM_OBJECT_IMAGE2D,
+        "image2d_array_t" => CL_MEM_OBJECT_IMAGE2D_ARRAY,
+        "image3d_t" => CL_MEM_OBJECT_IMAGE3D,
+        _ => return None,
+    })
+}
+
 /// clSetKernelExecInfo's state.
 #[derive(Clone, Default)]
 pub struct ExecInfo {
@@ -181,16 +195,38 @@ impl Kernel {
             // "... if the argument is a memory object and arg_size !=
             // sizeof(cl_mem)"; "the arg_value pointer can be NULL or point
             // to a NULL value in which case a NULL value will be used".
+            // "CL_INVALID_SAMPLER for an argument declared to be of type
+            // sampler_t when the specified arg_value is not a valid sampler
+            // object"; the kernel receives the sampler's bits.
+            _ if arg.type_name == "sampler_t" => {
+                if size != std::mem::size_of::<cl_sampler>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                let bytes = value.ok_or(CL_INVALID_SAMPLER)?;
+                let handle =
+                    usize::from_ne_bytes(bytes.try_into().map_err(|_| CL_INVALID_ARG_SIZE)?);
+                let sampler = crate::sampler::Sampler::resolve(handle as cl_sampler)
+                    .map_err(|_| CL_INVALID_SAMPLER)?;
+                if !Arc::ptr_eq(&sampler.context, self.context()) {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                ArgValue::Bytes((sampler.bits() as u64).to_ne_bytes().to_vec())
+            }
             ArgSpace::Global | ArgSpace::Constant => {
                 if size != std::mem::size_of::<cl_mem>() {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
+                let image_type = image_arg_type(&arg.type_name);
                 let handle = match value {
                     None => std::ptr::null_mut(),
                     Some(b) => usize::from_ne_bytes(b.try_into().map_err(|_| CL_INVALID_ARG_SIZE)?)
                         as cl_mem,
                 };
                 if handle.is_null() {
+                    // Only a buffer argument may be NULL.
+                    if image_type.is_some() {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
                     ArgValue::Buffer(None)
                 } else {
                     // "CL_INVALID_MEM_OBJECT for an argument declared to be
@@ -206,6 +242,11 @@ impl Kernel {
                         & CL_KERNEL_ARG_TYPE_PIPE as cl_kernel_arg_type_qualifier
                         != 0;
                     if pipe_arg != mem.pipe.is_some() {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    // An image argument takes an image of its type, any
+                    // other pointer no image.
+                    if image_type != mem.image.map(|i| i.image_type) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
                     ArgValue::Buffer(Some(Arc::downgrade(&mem)))
@@ -416,7 +457,7 @@ impl Launch {
                 ArgValue::Bytes(b) => Arg::Bytes(b),
                 ArgValue::Buffer(None) => Arg::Pointer(0),
                 ArgValue::Buffer(Some(m)) => {
-                    let address = m.host_address() as usize;
+                    let address = m.kernel_address();
                     buffers.push(m);
                     Arg::Pointer(address)
                 }

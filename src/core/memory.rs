@@ -7,6 +7,7 @@
 
 use crate::callback::Callback;
 use crate::cl::*;
+use crate::compiler::abi::ImageDescriptor;
 use crate::context::Context;
 use crate::host_memory;
 use crate::image::shape::{HostPitches, ImageShape};
@@ -115,6 +116,8 @@ pub struct Mem {
     pub pipe: Option<PipeShape>,
     /// An image's format and shape (None: a buffer or pipe).
     pub image: Option<ImageShape>,
+    /// What a kernel's image argument points to (images only).
+    descriptor: Option<Box<ImageDescriptor>>,
 }
 
 /// CL_PIPE_PACKET_SIZE and CL_PIPE_MAX_PACKETS.
@@ -159,6 +162,7 @@ impl Mem {
             maps: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             pipe: None,
+            descriptor: None,
             image,
         })
     }
@@ -185,6 +189,7 @@ impl Mem {
             destructors: Mutex::new(Vec::new()),
             pipe: Some(shape),
             image: None,
+            descriptor: None,
         }))
     }
 
@@ -273,14 +278,20 @@ impl Mem {
                 Storage::Owned(alloc)
             }
         };
-        Ok(Mem::with_storage(
-            context,
-            flags,
-            size,
-            properties,
-            storage,
-            Some(shape),
-        ))
+        let mut mem = Mem::with_storage(context, flags, size, properties, storage, Some(shape));
+        let image = Arc::get_mut(&mut mem).expect("not shared yet");
+        image.descriptor = Some(Box::new(shape.descriptor(image.host_address())));
+        Ok(mem)
+    }
+
+    /// An image: "CL_INVALID_MEM_OBJECT if image is not a valid image
+    /// object".
+    pub fn resolve_image(handle: cl_mem) -> Result<Arc<Mem>, cl_int> {
+        let m = Mem::resolve(handle)?;
+        if m.image.is_none() {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        Ok(m)
     }
 
     /// A sub-buffer of `parent` (a root buffer) over `offset..offset+size`,
@@ -309,13 +320,22 @@ impl Mem {
     }
 
     /// A buffer (or sub-buffer): "CL_INVALID_MEM_OBJECT if buffer is not a
-    /// valid buffer object" (a pipe is none).
+    /// valid buffer object" (a pipe or an image is none).
     pub fn resolve_buffer(handle: cl_mem) -> Result<Arc<Mem>, cl_int> {
         let m = Mem::resolve(handle)?;
-        if m.pipe.is_some() {
+        if m.pipe.is_some() || m.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         Ok(m)
+    }
+
+    /// The value a kernel argument naming this object gets: the image's
+    /// descriptor for an image, else the address of its bytes.
+    pub fn kernel_address(&self) -> usize {
+        match &self.descriptor {
+            Some(d) => &**d as *const ImageDescriptor as usize,
+            None => self.host_address() as usize,
+        }
     }
 
     /// The start of this object's bytes (sub-buffer offset included).

@@ -24,4 +24,5 @@ pub mod object;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod sampler;
 pub mod svm;

@@ -5,6 +5,7 @@
 
 use super::format::ImageFormat;
 use crate::cl::*;
+use crate::compiler::abi::ImageDescriptor;
 use crate::memory::RectLayout;
 
 /// The device's image size limits (CL_DEVICE_IMAGE*_MAX_*).
@@ -196,7 +197,7 @@ impl ImageShape {
 
     /// Bytes between consecutive rows and slices of the extent (a 1D
     /// array's layers are its rows).
-    fn pitches(&self) -> (usize, usize) {
+    pub fn pitches(&self) -> (usize, usize) {
         match self.image_type {
             CL_MEM_OBJECT_IMAGE1D_ARRAY => (self.slice_pitch, self.slice_pitch),
             CL_MEM_OBJECT_IMAGE2D => (self.row_pitch, self.row_pitch * self.height),
@@ -261,6 +262,25 @@ impl ImageShape {
             origin: [0; 3],
             row_pitch,
             slice_pitch,
+        }
+    }
+
+    /// What a kernel's image argument points to, for the image's pixels at
+    /// `data`.
+    pub fn descriptor(&self, data: *mut u8) -> ImageDescriptor {
+        let (pitch_y, pitch_z) = self.pitches();
+        ImageDescriptor {
+            data,
+            pitch_y: pitch_y as u64,
+            pitch_z: pitch_z as u64,
+            width: self.width as i32,
+            height: self.height as i32,
+            depth: self.depth as i32,
+            array_size: self.array_size as i32,
+            channel_order: self.format.order as i32,
+            channel_data_type: self.format.data_type as i32,
+            element_size: self.format.element_size() as i32,
+            reserved: 0,
         }
     }
 
