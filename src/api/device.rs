@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// ones are the compiler's).
 fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     let mut list = vec![("cl_khr_extended_versioning", (1, 0, 0))];
-    list.extend_from_slice(crate::compiler::OPENCL_C_EXTENSIONS);
+    list.extend(crate::compiler::opencl_c_extensions());
     list
 }
 

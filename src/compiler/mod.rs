@@ -107,9 +107,40 @@ fn has_feature(name: &str) -> bool {
             .any(|(n, _, needs)| *n == name && needs.iter().all(|p| has_feature(p)))
 }
 
+/// Images (builtins/lib/image.cl and the runtime's image objects): reported
+/// only with FERROCL_IMAGES=1 while issue 16 is open, since the Khronos
+/// image suites have not passed yet. core::caps reads this too.
+pub fn images_supported() -> bool {
+    static ON: std::sync::LazyLock<bool> =
+        std::sync::LazyLock::new(|| std::env::var("FERROCL_IMAGES").as_deref() == Ok("1"));
+    *ON
+}
+
+/// The image features, when images are reported: 3D image writes are in
+/// the builtins too.
+const IMAGE_FEATURES: &[(&str, (u32, u32, u32))] = &[
+    ("__opencl_c_images", (3, 0, 0)),
+    ("__opencl_c_read_write_images", (3, 0, 0)),
+    ("__opencl_c_3d_image_writes", (3, 0, 0)),
+];
+
+/// Every OpenCL C extension the device reports: OPENCL_C_EXTENSIONS, and
+/// cl_khr_3d_image_writes with images (clang wants it set together with
+/// __opencl_c_3d_image_writes).
+pub fn opencl_c_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
+    let mut all = OPENCL_C_EXTENSIONS.to_vec();
+    if images_supported() {
+        all.push(("cl_khr_3d_image_writes", (1, 0, 0)));
+    }
+    all
+}
+
 /// Every OpenCL C feature the device reports (CL_DEVICE_OPENCL_C_FEATURES).
 pub fn opencl_c_features() -> Vec<(&'static str, (u32, u32, u32))> {
     let mut all = OPENCL_C_FEATURES.to_vec();
+    if images_supported() {
+        all.extend_from_slice(IMAGE_FEATURES);
+    }
     all.extend(
         DEPENDENT_FEATURES
             .iter()
@@ -152,9 +183,8 @@ pub fn pipes_supported() -> bool {
 /// The front-end option that makes clang's extension and feature macros
 /// match what the device reports.
 pub fn extension_option() -> String {
-    let enabled: Vec<String> = OPENCL_C_EXTENSIONS
-        .iter()
-        .copied()
+    let enabled: Vec<String> = opencl_c_extensions()
+        .into_iter()
         .chain(opencl_c_features())
         .map(|(name, _)| format!("+{name}"))
         .collect();

@@ -87,7 +87,7 @@ static CAPS: LazyLock<DeviceCaps> = LazyLock::new(|| DeviceCaps {
         max_queues: device_enqueue::MAX_QUEUES,
         max_events: device_enqueue::MAX_EVENTS,
     }),
-    images: (std::env::var("FERROCL_IMAGES").as_deref() == Ok("1")).then_some(ImageCaps {
+    images: crate::compiler::images_supported().then_some(ImageCaps {
         // The full profile's minimums, but for the 1D buffer: a pixel per
         // 16 bytes of the largest allocation the spec's minimum allows.
         limits: ImageLimits {
