@@ -115,6 +115,10 @@ static float chan_f(int type, __global const uchar *p, int i) {
 // A pixel's colour for read_imagef.
 static float4 load_f(__global const img_t *d, __global const uchar *p) {
   int t = d->type, o = d->order;
+  // The formats image filters use most, as whole vectors.
+  if (t == CLK_UNORM_INT8 && o == CLK_RGBA) return convert_float4(vload4(0, p)) / 255.0f;
+  if (t == CLK_UNORM_INT8 && o == CLK_BGRA) return convert_float4(vload4(0, p)).zyxw / 255.0f;
+  if (t == CLK_FLOAT && o == CLK_RGBA) return vload4(0, (__global const float *)p);
   float v[4] = {0.0f, 0.0f, 0.0f, 1.0f};
   if (is_packed(t)) {
     uint w = t == CLK_UNORM_INT_101010 ? ld32(p, 0) : ld16(p, 0);
@@ -154,6 +158,18 @@ static uint4 load_bits(__global const img_t *d, __global const uchar *p, bool si
 
 static void store_f(__global const img_t *d, __global uchar *p, float4 color) {
   int t = d->type, o = d->order;
+  if (t == CLK_UNORM_INT8 && o == CLK_RGBA) {
+    vstore4(convert_uchar4_sat_rte(color * 255.0f), 0, p);
+    return;
+  }
+  if (t == CLK_UNORM_INT8 && o == CLK_BGRA) {
+    vstore4(convert_uchar4_sat_rte(color.zyxw * 255.0f), 0, p);
+    return;
+  }
+  if (t == CLK_FLOAT && o == CLK_RGBA) {
+    vstore4(color, 0, (__global float *)p);
+    return;
+  }
   float v[4] = {color.x, color.y, color.z, color.w};
   if (is_packed(t)) {
     int3 s = packed_shift(t), n = packed_width(t);
