@@ -136,14 +136,16 @@ fn is_valid(order: cl_channel_order, data_type: cl_channel_type) -> bool {
 }
 
 /// Whether ferrocl supports a valid format: every plain order with every
-/// type the spec allows it, the packed RGB types, depth, and 32-bit sRGB.
-/// Left out: the `x` orders and 24-bit sRGB (their pixel sizes are not
-/// settled between implementations), CL_UNORM_INT_101010_2, and depth-
-/// stencil (an OpenGL sharing format).
+/// type the spec allows it, the packed RGB types and 32-bit sRGB. Left
+/// out: the `x` orders and 24-bit sRGB (their pixel sizes are not settled
+/// between implementations), CL_UNORM_INT_101010_2, CL_DEPTH (a device
+/// that lists it has depth images, image2d_depth_t, which the builtins
+/// lack yet) and depth-stencil (an OpenGL sharing format).
 fn is_supported(order: cl_channel_order, data_type: cl_channel_type) -> bool {
     is_valid(order, data_type)
         && channel_components(order).is_some()
         && data_type != CL_UNORM_INT_101010_2
+        && order != CL_DEPTH
 }
 
 impl ImageFormat {
