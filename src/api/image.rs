@@ -105,7 +105,11 @@ fn create_image(
     } else {
         None
     };
-    let (shape, host) = ImageShape::new(&desc, format, !host_ptr.is_null(), limits)?;
+    // Pitches may be given with a host pointer, and with the buffer of a
+    // 1D image buffer (as the CTS gives them).
+    let pitches_given = !host_ptr.is_null() || buffer.is_some();
+    let (shape, host) = ImageShape::new(&desc, format, pitches_given, limits)?;
+    let host = host.filter(|_| !host_ptr.is_null());
     if let Some(b) = &buffer {
         // "CL_INVALID_IMAGE_SIZE if ... image_width * size of element in
         // bytes is greater than the size of the buffer object".

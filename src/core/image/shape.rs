@@ -70,11 +70,11 @@ fn has_height(t: cl_mem_object_type) -> bool {
 }
 
 impl ImageShape {
-    /// Validates `desc` for an image of `format`. `with_host_ptr`: the
-    /// application passed a host pointer, whose pitches may be given (else
-    /// they must be 0). Returns the shape the image's own memory has (rows
-    /// and slices packed tight) and, with a host pointer, the pitches of
-    /// that pointer's memory.
+    /// Validates `desc` for an image of `format`. `pitches_given`: the
+    /// application passed memory whose pitches it may give (a host pointer,
+    /// or a 1D image buffer's buffer); else they must be 0. Returns the
+    /// shape the image's own memory has (rows and slices packed tight) and,
+    /// with given memory, that memory's pitches.
     ///
     /// "CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are
     /// not valid"; "CL_INVALID_IMAGE_SIZE if image dimensions specified in
@@ -83,7 +83,7 @@ impl ImageShape {
     pub fn new(
         desc: &ImageDesc,
         format: ImageFormat,
-        with_host_ptr: bool,
+        pitches_given: bool,
         limits: &ImageLimits,
     ) -> Result<(ImageShape, Option<HostPitches>), cl_int> {
         let t = desc.image_type;
@@ -131,7 +131,7 @@ impl ImageShape {
         // either 0 or >= image_width * size of element in bytes if host_ptr
         // is not NULL ... If image_row_pitch is not 0, it must be a
         // multiple of the image element size in bytes."
-        if !with_host_ptr && (desc.row_pitch != 0 || desc.slice_pitch != 0) {
+        if !pitches_given && (desc.row_pitch != 0 || desc.slice_pitch != 0) {
             return Err(invalid);
         }
         let host_row = match desc.row_pitch {
@@ -176,7 +176,7 @@ impl ImageShape {
             },
         };
         shape.size().ok_or(CL_INVALID_IMAGE_SIZE)?;
-        let host = with_host_ptr.then_some(HostPitches {
+        let host = pitches_given.then_some(HostPitches {
             row_pitch: host_row,
             slice_pitch: host_slice,
         });
