@@ -391,7 +391,8 @@ def fixed_of(layer, c4, kind):
         size = 'd->array_size'
         idx = f'layer_of({c4}.{layer}, {size})'
     else:
-        idx = f'{c4}.{layer}'
+        # The layer is clamped to the array with integer coordinates too.
+        idx = f'clamp({c4}.{layer}, 0, d->array_size - 1)'
     return f'(int3)(0, {idx}, 0)' if layer == 'y' else f'(int3)(0, 0, {idx})'
 
 

@@ -542,7 +542,7 @@ float4 OVL read_imagef(read_only image1d_array_t image, int2 coord) {
 float4 OVL read_imagef(read_only image1d_array_t image, sampler_t sampler, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
-  return sample_f(d, SMP(sampler) & 0xe, 1, convert_float4(c4), (int3)(0, c4.y, 0), (int3)(d->width, d->array_size, 1));
+  return sample_f(d, SMP(sampler) & 0xe, 1, convert_float4(c4), (int3)(0, clamp(c4.y, 0, d->array_size - 1), 0), (int3)(d->width, d->array_size, 1));
 }
 float4 OVL read_imagef(read_only image1d_array_t image, sampler_t sampler, float2 coord) {
   __global const img_t *d = DESC(image);
@@ -557,7 +557,7 @@ int4 OVL read_imagei(read_only image1d_array_t image, int2 coord) {
 int4 OVL read_imagei(read_only image1d_array_t image, sampler_t sampler, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
-  return as_int4(sample_bits(d, SMP(sampler) & 0xe, 1, convert_float4(c4), (int3)(0, c4.y, 0), (int3)(d->width, d->array_size, 1), true));
+  return as_int4(sample_bits(d, SMP(sampler) & 0xe, 1, convert_float4(c4), (int3)(0, clamp(c4.y, 0, d->array_size - 1), 0), (int3)(d->width, d->array_size, 1), true));
 }
 int4 OVL read_imagei(read_only image1d_array_t image, sampler_t sampler, float2 coord) {
   __global const img_t *d = DESC(image);
@@ -572,7 +572,7 @@ uint4 OVL read_imageui(read_only image1d_array_t image, int2 coord) {
 uint4 OVL read_imageui(read_only image1d_array_t image, sampler_t sampler, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
-  return sample_bits(d, SMP(sampler) & 0xe, 1, convert_float4(c4), (int3)(0, c4.y, 0), (int3)(d->width, d->array_size, 1), false);
+  return sample_bits(d, SMP(sampler) & 0xe, 1, convert_float4(c4), (int3)(0, clamp(c4.y, 0, d->array_size - 1), 0), (int3)(d->width, d->array_size, 1), false);
 }
 uint4 OVL read_imageui(read_only image1d_array_t image, sampler_t sampler, float2 coord) {
   __global const img_t *d = DESC(image);
@@ -770,7 +770,7 @@ float4 OVL read_imagef(read_only image2d_array_t image, int4 coord) {
 float4 OVL read_imagef(read_only image2d_array_t image, sampler_t sampler, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
-  return sample_f(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0, 0, c4.z), (int3)(d->width, d->height, d->array_size));
+  return sample_f(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0, 0, clamp(c4.z, 0, d->array_size - 1)), (int3)(d->width, d->height, d->array_size));
 }
 float4 OVL read_imagef(read_only image2d_array_t image, sampler_t sampler, float4 coord) {
   __global const img_t *d = DESC(image);
@@ -785,7 +785,7 @@ int4 OVL read_imagei(read_only image2d_array_t image, int4 coord) {
 int4 OVL read_imagei(read_only image2d_array_t image, sampler_t sampler, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
-  return as_int4(sample_bits(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0, 0, c4.z), (int3)(d->width, d->height, d->array_size), true));
+  return as_int4(sample_bits(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0, 0, clamp(c4.z, 0, d->array_size - 1)), (int3)(d->width, d->height, d->array_size), true));
 }
 int4 OVL read_imagei(read_only image2d_array_t image, sampler_t sampler, float4 coord) {
   __global const img_t *d = DESC(image);
@@ -800,7 +800,7 @@ uint4 OVL read_imageui(read_only image2d_array_t image, int4 coord) {
 uint4 OVL read_imageui(read_only image2d_array_t image, sampler_t sampler, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
-  return sample_bits(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0, 0, c4.z), (int3)(d->width, d->height, d->array_size), false);
+  return sample_bits(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0, 0, clamp(c4.z, 0, d->array_size - 1)), (int3)(d->width, d->height, d->array_size), false);
 }
 uint4 OVL read_imageui(read_only image2d_array_t image, sampler_t sampler, float4 coord) {
   __global const img_t *d = DESC(image);
