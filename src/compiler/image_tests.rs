@@ -27,6 +27,9 @@ __kernel void copy_scaled(__read_only image2d_t in, __write_only image2d_t out) 
     int2 p = (int2)(get_global_id(0) % get_image_width(in), get_global_id(0) / get_image_width(in));
     write_imagef(out, p, read_imagef(in, edge, p + (int2)(1, 0)) * 0.5f);
 }
+__kernel void layers(__read_only image1d_array_t in, sampler_t s, __global uint4 *out) {
+    out[get_global_id(0)] = read_imageui(in, s, (int2)(7, (int)get_global_id(0) * 3 - 3));
+}
 __kernel void integers(__read_only image2d_t in, __write_only image2d_t out, __global int *q) {
     int2 p = (int2)(get_global_id(0), 0);
     uint4 v = read_imageui(in, p);
@@ -189,4 +192,28 @@ fn unorm8_reads_and_writes_convert_and_queries_answer() {
         .collect();
     assert_eq!(got, [7000, 8000, 9000]);
     assert_eq!(q, [3, 1, CL_R, CL_UNSIGNED_INT16]);
+}
+
+#[test]
+fn an_array_layer_past_either_end_is_clamped_with_integer_coordinates() {
+    // Found by the Khronos test_image_streams (1Darray, nearest): layers
+    // outside the array read the border instead of the first or last one.
+    let exe = compile(SOURCE, "").unwrap_or_else(|e| panic!("{}", e.log()));
+    // 2 texels x 3 layers of R UINT16: texel (x, layer) = 10 layer + x.
+    let mut px: Vec<u8> = (0..3u16)
+        .flat_map(|l| (0..2u16).flat_map(move |x| (10 * l + x).to_ne_bytes()))
+        .collect();
+    let mut desc = image(&mut px, 2, 0, CL_R, CL_UNSIGNED_INT16, 2);
+    desc.array_size = 3;
+    desc.pitch_y = 4;
+    let d = &desc as *const ImageDescriptor;
+    // Layers -3, 0, 3, 6 read layers 0, 0, 2, 2; x = 7 clamps to the edge
+    // (1). Before the fix the outside ones read the border, red 0.
+    let smp = CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+    let mut out = [0u32; 16];
+    let po = out.as_mut_ptr();
+    let args = kernel_args![d, smp, po];
+    run(&exe, "layers", &args, 4);
+    let red: Vec<u32> = out.chunks(4).map(|c| c[0]).collect();
+    assert_eq!(red, [1, 1, 21, 21]);
 }
