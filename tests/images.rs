@@ -117,6 +117,14 @@ __kernel void blur(__read_only image2d_t in, __write_only image2d_t out, sampler
     write_imagef(out, p, read_imagef(in, s, at));
 }
 __kernel void touch(__global float *buffer) { buffer[0] = 1.0f; }
+// Depth images (cl_khr_depth_images): one float a texel.
+__kernel void depth(__read_only image2d_depth_t in, __write_only image2d_depth_t out,
+                    sampler_t s, __global float *probe) {
+    int2 p = (int2)(get_global_id(0), 0);
+    write_imagef(out, p, read_imagef(in, p) * 2.0f);
+    probe[get_global_id(0)] = read_imagef(in, s, (float2)(get_global_id(0) + 1.0f, 0.5f));
+    probe[4] = get_image_width(in);
+}
 "#;
 
 fn rgba8() -> cl_image_format {
@@ -414,6 +422,121 @@ fn an_image_filter_runs_and_images_answer_as_the_spec_says() {
             CL_SUCCESS
         );
         assert_eq!(clFinish(q), CL_SUCCESS);
+
+        // Depth: 3 x 1 CL_DEPTH UNORM_INT16 in, CL_DEPTH FLOAT out.
+        let mut err = 0;
+        let unorm16 = cl_image_format {
+            image_channel_order: CL_DEPTH,
+            image_channel_data_type: CL_UNORM_INT16,
+        };
+        let float_depth = cl_image_format {
+            image_channel_order: CL_DEPTH,
+            image_channel_data_type: CL_FLOAT,
+        };
+        let mut texels: Vec<u8> = [0u16, 32768, 65535]
+            .iter()
+            .flat_map(|v| v.to_ne_bytes())
+            .collect();
+        let din = clCreateImage(
+            s.context,
+            copy,
+            &unorm16,
+            &desc2d(3, 1, 0),
+            texels.as_mut_ptr() as *mut c_void,
+            &mut err,
+        );
+        assert_eq!(err, CL_SUCCESS);
+        let dout = clCreateImage(
+            s.context,
+            CL_MEM_READ_WRITE as cl_mem_flags,
+            &float_depth,
+            &desc2d(3, 1, 0),
+            null_mut(),
+            &mut err,
+        );
+        assert_eq!(err, CL_SUCCESS);
+        // Depth images are 2D only.
+        let mut desc3 = desc2d(3, 1, 0);
+        desc3.image_type = CL_MEM_OBJECT_IMAGE3D;
+        desc3.image_depth = 2;
+        let none = clCreateImage(
+            s.context,
+            CL_MEM_READ_WRITE as cl_mem_flags,
+            &float_depth,
+            &desc3,
+            null_mut(),
+            &mut err,
+        );
+        assert!(none.is_null());
+        assert_eq!(err, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+        let mut zeros = [0f32; 5];
+        let rw_copy = (CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
+        let probe = clCreateBuffer(
+            s.context,
+            rw_copy,
+            20,
+            zeros.as_mut_ptr() as *mut c_void,
+            &mut err,
+        );
+        let kd = clCreateKernel(program, c"depth".as_ptr(), &mut err);
+        assert_eq!(err, CL_SUCCESS);
+        assert_eq!(
+            clSetKernelArg(kd, 0, m, &din as *const cl_mem as *const c_void),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clSetKernelArg(kd, 1, m, &dout as *const cl_mem as *const c_void),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clSetKernelArg(kd, 2, m, &sampler as *const cl_sampler as *const c_void),
+            CL_SUCCESS
+        );
+        assert_eq!(
+            clSetKernelArg(kd, 3, m, &probe as *const cl_mem as *const c_void),
+            CL_SUCCESS
+        );
+        let n = [3usize];
+        assert_eq!(
+            clEnqueueNDRangeKernel(q, kd, 1, null(), n.as_ptr(), null(), 0, null(), null_mut()),
+            CL_SUCCESS
+        );
+        let mut depths = [0f32; 3];
+        let err = clEnqueueReadImage(
+            q,
+            dout,
+            CL_TRUE,
+            origin.as_ptr(),
+            [3usize, 1, 1].as_ptr(),
+            0,
+            0,
+            depths.as_mut_ptr() as *mut c_void,
+            0,
+            null(),
+            null_mut(),
+        );
+        assert_eq!(err, CL_SUCCESS);
+        let half = 32768.0f32 / 65535.0;
+        assert_eq!(depths, [0.0, 2.0 * half, 2.0]);
+        let mut probed = [0f32; 5];
+        let err = clEnqueueReadBuffer(
+            q,
+            probe,
+            CL_TRUE,
+            0,
+            20,
+            probed.as_mut_ptr() as *mut c_void,
+            0,
+            null(),
+            null_mut(),
+        );
+        assert_eq!(err, CL_SUCCESS);
+        // Linear half way between texels x and x + 1; the last clamps.
+        assert_eq!(probed, [half / 2.0, (half + 1.0) / 2.0, 1.0, 0.0, 3.0]);
+        for m in [din, dout, probe] {
+            assert_eq!(clReleaseMemObject(m), CL_SUCCESS);
+        }
+        clReleaseKernel(kd);
 
         // Bad formats and descriptors create nothing.
         let mut err = 0;

@@ -1,6 +1,6 @@
 """Generates builtins/lib/image.cl: OpenCL C 6.15.15 image functions
 (read_image{f,i,ui} with and without samplers, write_image{f,i,ui},
-get_image_*) for every image type but the depth ones.
+get_image_*) for every image type, the depth ones (cl_khr_depth_images) included.
 
 An image argument points to the runtime's image descriptor (`img_t` below,
 include/ferrocl_kernel.h's `struct ferrocl_image`, compiler::abi::
@@ -365,7 +365,11 @@ TYPES = [
     ('image2d_t', 2, 2, None, '(int3)(d->width, d->height, 1)'),
     ('image2d_array_t', 4, 2, 'z', '(int3)(d->width, d->height, d->array_size)'),
     ('image3d_t', 4, 3, None, '(int3)(d->width, d->height, d->depth)'),
+    # cl_khr_depth_images: CL_DEPTH images, read and written as one float.
+    ('image2d_depth_t', 2, 2, None, '(int3)(d->width, d->height, 1)'),
+    ('image2d_array_depth_t', 4, 2, 'z', '(int3)(d->width, d->height, d->array_size)'),
 ]
+DEPTH = ('image2d_depth_t', 'image2d_array_depth_t')
 KINDS = [('f', 'float4'), ('i', 'int4'), ('ui', 'uint4')]
 
 
@@ -396,9 +400,9 @@ def fixed_of(layer, c4, kind):
     return f'(int3)(0, {idx}, 0)' if layer == 'y' else f'(int3)(0, 0, {idx})'
 
 
-def result(kind, expr_bits):
+def result(kind, expr_bits, depth=False):
     if kind == 'f':
-        return expr_bits
+        return f'({expr_bits}).x' if depth else expr_bits
     if kind == 'i':
         return f'as_int4({expr_bits})'
     return expr_bits
@@ -409,8 +413,10 @@ for t, cw, dims, layer, extent in TYPES:
         img = f'{access} {t}'
         ic = vec('int', cw)
         fc = vec('float', cw)
+        depth = t in DEPTH
+        kinds = [('f', 'float')] if depth else KINDS
         if access != 'write_only':
-            for k, rt in KINDS:
+            for k, rt in kinds:
                 sign = 'true' if k == 'i' else 'false'
                 if k == 'f':
                     load = lambda x, y, z: f'fetch_f(d, {x}, {y}, {z}, {extent})'
@@ -419,7 +425,7 @@ for t, cw, dims, layer, extent in TYPES:
                 # Sampler-less reads: integer coordinates, no filtering.
                 c4 = 'c4'
                 xyz = {1: ('c4.x', '0', '0'), 2: ('c4.x', 'c4.y', '0'), 4: ('c4.x', 'c4.y', 'c4.z')}[cw]
-                body = result(k, load(*xyz))
+                body = result(k, load(*xyz), depth)
                 emit(f'{rt} OVL read_image{k}({img} image, {ic} coord) {{\n'
                      f'  __global const img_t *d = DESC(image);\n'
                      f'  int4 c4 = {as4("coord", cw, "int")};\n'
@@ -433,7 +439,7 @@ for t, cw, dims, layer, extent in TYPES:
                         # Integer coordinates select texels unnormalized and
                         # nearest (the only samplers the spec allows them).
                         smp = 'SMP(sampler) & 0xe' if ct == 'int' else 'SMP(sampler)'
-                        body = f'sample_f(d, {smp}, {dims}, {conv}, {fixed}, {extent})'
+                        body = result(k, f'sample_f(d, {smp}, {dims}, {conv}, {fixed}, {extent})', depth)
                     else:
                         smp = 'SMP(sampler) & 0xe' if ct == 'int' else 'SMP(sampler)'
                         body = result(k, f'sample_bits(d, {smp}, {dims}, {conv}, {fixed}, {extent}, {sign})')
@@ -442,28 +448,28 @@ for t, cw, dims, layer, extent in TYPES:
                          f'  {ct}4 c4 = {as4("coord", cw, ct)};\n'
                          f'  return {body};\n}}')
         if access != 'read_only':
-            for k, rt in KINDS:
+            for k, rt in kinds:
                 store = {'f': 'store_f', 'i': 'store_i', 'ui': 'store_ui'}[k]
                 xyz = {1: 'c4.x, 0, 0', 2: 'c4.x, c4.y, 0', 4: 'c4.x, c4.y, c4.z'}[cw]
                 emit(f'void OVL write_image{k}({img} image, {ic} coord, {rt} color) {{\n'
                      f'  __global const img_t *d = DESC(image);\n'
                      f'  int4 c4 = {as4("coord", cw, "int")};\n'
                      f'  __global uchar *p = pixel(d, {xyz}, {extent}.x, {extent}.y, {extent}.z);\n'
-                     f'  if (p) {store}(d, p, color);\n}}')
+                     f'  if (p) {store}(d, p, {"(float4)(color, 0.0f, 0.0f, 0.0f)" if depth else "color"});\n}}')
         # Queries.
         emit(f'int OVL get_image_width({img} image) {{ return DESC(image)->width; }}')
-        if t in ('image2d_t', 'image2d_array_t', 'image3d_t'):
+        if t in ('image2d_t', 'image2d_array_t', 'image3d_t') + DEPTH:
             emit(f'int OVL get_image_height({img} image) {{ return DESC(image)->height; }}')
         if t == 'image3d_t':
             emit(f'int OVL get_image_depth({img} image) {{ return DESC(image)->depth; }}')
             emit(f'int4 OVL get_image_dim({img} image) {{\n'
                  f'  __global const img_t *d = DESC(image);\n'
                  f'  return (int4)(d->width, d->height, d->depth, 0);\n}}')
-        if t in ('image2d_t', 'image2d_array_t'):
+        if t in ('image2d_t', 'image2d_array_t') + DEPTH:
             emit(f'int2 OVL get_image_dim({img} image) {{\n'
                  f'  __global const img_t *d = DESC(image);\n'
                  f'  return (int2)(d->width, d->height);\n}}')
-        if t in ('image1d_array_t', 'image2d_array_t'):
+        if t in ('image1d_array_t', 'image2d_array_t', 'image2d_array_depth_t'):
             emit(f'size_t OVL get_image_array_size({img} image) {{ return DESC(image)->array_size; }}')
         emit(f'int OVL get_image_channel_data_type({img} image) {{ return DESC(image)->type; }}')
         emit(f'int OVL get_image_channel_order({img} image) {{ return DESC(image)->order; }}')

@@ -1008,3 +1008,118 @@ int4 OVL get_image_dim(write_only image3d_t image) {
 }
 int OVL get_image_channel_data_type(write_only image3d_t image) { return DESC(image)->type; }
 int OVL get_image_channel_order(write_only image3d_t image) { return DESC(image)->order; }
+float OVL read_imagef(read_only image2d_depth_t image, int2 coord) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord, 0, 0);
+  return (fetch_f(d, c4.x, c4.y, 0, (int3)(d->width, d->height, 1))).x;
+}
+float OVL read_imagef(read_only image2d_depth_t image, sampler_t sampler, int2 coord) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord, 0, 0);
+  return (sample_f(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0), (int3)(d->width, d->height, 1))).x;
+}
+float OVL read_imagef(read_only image2d_depth_t image, sampler_t sampler, float2 coord) {
+  __global const img_t *d = DESC(image);
+  float4 c4 = (float4)(coord, 0.0f, 0.0f);
+  return (sample_f(d, SMP(sampler), 2, c4, (int3)(0), (int3)(d->width, d->height, 1))).x;
+}
+int OVL get_image_width(read_only image2d_depth_t image) { return DESC(image)->width; }
+int OVL get_image_height(read_only image2d_depth_t image) { return DESC(image)->height; }
+int2 OVL get_image_dim(read_only image2d_depth_t image) {
+  __global const img_t *d = DESC(image);
+  return (int2)(d->width, d->height);
+}
+int OVL get_image_channel_data_type(read_only image2d_depth_t image) { return DESC(image)->type; }
+int OVL get_image_channel_order(read_only image2d_depth_t image) { return DESC(image)->order; }
+float OVL read_imagef(read_write image2d_depth_t image, int2 coord) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord, 0, 0);
+  return (fetch_f(d, c4.x, c4.y, 0, (int3)(d->width, d->height, 1))).x;
+}
+void OVL write_imagef(read_write image2d_depth_t image, int2 coord, float color) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord, 0, 0);
+  __global uchar *p = pixel(d, c4.x, c4.y, 0, (int3)(d->width, d->height, 1).x, (int3)(d->width, d->height, 1).y, (int3)(d->width, d->height, 1).z);
+  if (p) store_f(d, p, (float4)(color, 0.0f, 0.0f, 0.0f));
+}
+int OVL get_image_width(read_write image2d_depth_t image) { return DESC(image)->width; }
+int OVL get_image_height(read_write image2d_depth_t image) { return DESC(image)->height; }
+int2 OVL get_image_dim(read_write image2d_depth_t image) {
+  __global const img_t *d = DESC(image);
+  return (int2)(d->width, d->height);
+}
+int OVL get_image_channel_data_type(read_write image2d_depth_t image) { return DESC(image)->type; }
+int OVL get_image_channel_order(read_write image2d_depth_t image) { return DESC(image)->order; }
+void OVL write_imagef(write_only image2d_depth_t image, int2 coord, float color) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord, 0, 0);
+  __global uchar *p = pixel(d, c4.x, c4.y, 0, (int3)(d->width, d->height, 1).x, (int3)(d->width, d->height, 1).y, (int3)(d->width, d->height, 1).z);
+  if (p) store_f(d, p, (float4)(color, 0.0f, 0.0f, 0.0f));
+}
+int OVL get_image_width(write_only image2d_depth_t image) { return DESC(image)->width; }
+int OVL get_image_height(write_only image2d_depth_t image) { return DESC(image)->height; }
+int2 OVL get_image_dim(write_only image2d_depth_t image) {
+  __global const img_t *d = DESC(image);
+  return (int2)(d->width, d->height);
+}
+int OVL get_image_channel_data_type(write_only image2d_depth_t image) { return DESC(image)->type; }
+int OVL get_image_channel_order(write_only image2d_depth_t image) { return DESC(image)->order; }
+float OVL read_imagef(read_only image2d_array_depth_t image, int4 coord) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord);
+  return (fetch_f(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->array_size))).x;
+}
+float OVL read_imagef(read_only image2d_array_depth_t image, sampler_t sampler, int4 coord) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord);
+  return (sample_f(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0, 0, clamp(c4.z, 0, d->array_size - 1)), (int3)(d->width, d->height, d->array_size))).x;
+}
+float OVL read_imagef(read_only image2d_array_depth_t image, sampler_t sampler, float4 coord) {
+  __global const img_t *d = DESC(image);
+  float4 c4 = (float4)(coord);
+  return (sample_f(d, SMP(sampler), 2, c4, (int3)(0, 0, layer_of(c4.z, d->array_size)), (int3)(d->width, d->height, d->array_size))).x;
+}
+int OVL get_image_width(read_only image2d_array_depth_t image) { return DESC(image)->width; }
+int OVL get_image_height(read_only image2d_array_depth_t image) { return DESC(image)->height; }
+int2 OVL get_image_dim(read_only image2d_array_depth_t image) {
+  __global const img_t *d = DESC(image);
+  return (int2)(d->width, d->height);
+}
+size_t OVL get_image_array_size(read_only image2d_array_depth_t image) { return DESC(image)->array_size; }
+int OVL get_image_channel_data_type(read_only image2d_array_depth_t image) { return DESC(image)->type; }
+int OVL get_image_channel_order(read_only image2d_array_depth_t image) { return DESC(image)->order; }
+float OVL read_imagef(read_write image2d_array_depth_t image, int4 coord) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord);
+  return (fetch_f(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->array_size))).x;
+}
+void OVL write_imagef(read_write image2d_array_depth_t image, int4 coord, float color) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord);
+  __global uchar *p = pixel(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->array_size).x, (int3)(d->width, d->height, d->array_size).y, (int3)(d->width, d->height, d->array_size).z);
+  if (p) store_f(d, p, (float4)(color, 0.0f, 0.0f, 0.0f));
+}
+int OVL get_image_width(read_write image2d_array_depth_t image) { return DESC(image)->width; }
+int OVL get_image_height(read_write image2d_array_depth_t image) { return DESC(image)->height; }
+int2 OVL get_image_dim(read_write image2d_array_depth_t image) {
+  __global const img_t *d = DESC(image);
+  return (int2)(d->width, d->height);
+}
+size_t OVL get_image_array_size(read_write image2d_array_depth_t image) { return DESC(image)->array_size; }
+int OVL get_image_channel_data_type(read_write image2d_array_depth_t image) { return DESC(image)->type; }
+int OVL get_image_channel_order(read_write image2d_array_depth_t image) { return DESC(image)->order; }
+void OVL write_imagef(write_only image2d_array_depth_t image, int4 coord, float color) {
+  __global const img_t *d = DESC(image);
+  int4 c4 = (int4)(coord);
+  __global uchar *p = pixel(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->array_size).x, (int3)(d->width, d->height, d->array_size).y, (int3)(d->width, d->height, d->array_size).z);
+  if (p) store_f(d, p, (float4)(color, 0.0f, 0.0f, 0.0f));
+}
+int OVL get_image_width(write_only image2d_array_depth_t image) { return DESC(image)->width; }
+int OVL get_image_height(write_only image2d_array_depth_t image) { return DESC(image)->height; }
+int2 OVL get_image_dim(write_only image2d_array_depth_t image) {
+  __global const img_t *d = DESC(image);
+  return (int2)(d->width, d->height);
+}
+size_t OVL get_image_array_size(write_only image2d_array_depth_t image) { return DESC(image)->array_size; }
+int OVL get_image_channel_data_type(write_only image2d_array_depth_t image) { return DESC(image)->type; }
+int OVL get_image_channel_order(write_only image2d_array_depth_t image) { return DESC(image)->order; }

@@ -109,6 +109,9 @@ fn create_image(
     // 1D image buffer (as the CTS gives them).
     let pitches_given = !host_ptr.is_null() || buffer.is_some();
     let (shape, host) = ImageShape::new(&desc, format, pitches_given, limits)?;
+    if !format.supports(desc.image_type) {
+        return Err(CL_IMAGE_FORMAT_NOT_SUPPORTED);
+    }
     let host = host.filter(|_| !host_ptr.is_null());
     if let Some(b) = &buffer {
         // "CL_INVALID_IMAGE_SIZE if ... image_width * size of element in
@@ -243,8 +246,11 @@ pub(crate) fn clGetSupportedImageFormats(
         return Err(CL_INVALID_VALUE);
     }
     // Every supported format, for every access and type.
-    let formats = match caps().images {
-        Some(_) => ImageFormat::all(),
+    let formats: Vec<ImageFormat> = match caps().images {
+        Some(_) => ImageFormat::all()
+            .into_iter()
+            .filter(|f| f.supports(image_type))
+            .collect(),
         None => Vec::new(),
     };
     if !image_formats.is_null() {

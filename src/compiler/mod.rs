@@ -125,12 +125,13 @@ const IMAGE_FEATURES: &[(&str, (u32, u32, u32))] = &[
 ];
 
 /// Every OpenCL C extension the device reports: OPENCL_C_EXTENSIONS, and
-/// cl_khr_3d_image_writes with images (clang wants it set together with
-/// __opencl_c_3d_image_writes).
+/// with images cl_khr_3d_image_writes (clang wants it set together with
+/// __opencl_c_3d_image_writes) and cl_khr_depth_images.
 pub fn opencl_c_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     let mut all = OPENCL_C_EXTENSIONS.to_vec();
     if images_supported() {
         all.push(("cl_khr_3d_image_writes", (1, 0, 0)));
+        all.push(("cl_khr_depth_images", (1, 0, 0)));
     }
     all
 }

@@ -56,6 +56,8 @@ fn image_arg_type(type_name: &str) -> Option<cl_mem_object_type> {
         "image1d_array_t" => CL_MEM_OBJECT_IMAGE1D_ARRAY,
         "image2d_t" => CL_MEM_OBJECT_IMAGE2D,
         "image2d_array_t" => CL_MEM_OBJECT_IMAGE2D_ARRAY,
+        "image2d_depth_t" => CL_MEM_OBJECT_IMAGE2D,
+        "image2d_array_depth_t" => CL_MEM_OBJECT_IMAGE2D_ARRAY,
         "image3d_t" => CL_MEM_OBJECT_IMAGE3D,
         _ => return None,
     })

@@ -136,16 +136,15 @@ fn is_valid(order: cl_channel_order, data_type: cl_channel_type) -> bool {
 }
 
 /// Whether ferrocl supports a valid format: every plain order with every
-/// type the spec allows it, the packed RGB types and 32-bit sRGB. Left
-/// out: the `x` orders and 24-bit sRGB (their pixel sizes are not settled
-/// between implementations), CL_UNORM_INT_101010_2, CL_DEPTH (a device
-/// that lists it has depth images, image2d_depth_t, which the builtins
-/// lack yet) and depth-stencil (an OpenGL sharing format).
+/// type the spec allows it, the packed RGB types, depth (2D images and 2D
+/// arrays only: `ImageFormat::supports`) and 32-bit sRGB. Left out: the
+/// `x` orders and 24-bit sRGB (their pixel sizes are not settled between
+/// implementations), CL_UNORM_INT_101010_2 and depth-stencil (an OpenGL
+/// sharing format).
 fn is_supported(order: cl_channel_order, data_type: cl_channel_type) -> bool {
     is_valid(order, data_type)
         && channel_components(order).is_some()
         && data_type != CL_UNORM_INT_101010_2
-        && order != CL_DEPTH
 }
 
 impl ImageFormat {
@@ -178,6 +177,16 @@ impl ImageFormat {
             }
         }
         all
+    }
+
+    /// Whether images of `image_type` come in this format: depth images
+    /// are 2D images and 2D arrays (cl_khr_depth_images).
+    pub fn supports(&self, image_type: cl_mem_object_type) -> bool {
+        self.order != CL_DEPTH
+            || matches!(
+                image_type,
+                CL_MEM_OBJECT_IMAGE2D | CL_MEM_OBJECT_IMAGE2D_ARRAY
+            )
     }
 
     fn components(&self) -> &'static [usize] {

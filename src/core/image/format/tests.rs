@@ -38,8 +38,10 @@ fn invalid_descriptors_and_unsupported_formats_get_their_codes() {
         ImageFormat::new(CL_DEPTH_STENCIL, CL_UNORM_INT24),
         Err(unsupported)
     );
-    // Depth images need image2d_depth_t builtins, not there yet.
-    assert_eq!(ImageFormat::new(CL_DEPTH, CL_FLOAT), Err(unsupported));
+    // Depth images are 2D images and 2D arrays.
+    let depth = format(CL_DEPTH, CL_FLOAT);
+    assert!(depth.supports(CL_MEM_OBJECT_IMAGE2D) && depth.supports(CL_MEM_OBJECT_IMAGE2D_ARRAY));
+    assert!(!depth.supports(CL_MEM_OBJECT_IMAGE3D) && !depth.supports(CL_MEM_OBJECT_IMAGE1D));
 }
 
 #[test]
@@ -59,6 +61,8 @@ fn every_supported_format_is_valid_with_a_power_of_two_pixel() {
     for (order, t) in [
         (CL_BGRA, CL_UNORM_INT8),
         (CL_sRGBA, CL_UNORM_INT8),
+        (CL_DEPTH, CL_UNORM_INT16),
+        (CL_DEPTH, CL_FLOAT),
         (CL_RGB, CL_UNORM_SHORT_565),
         (CL_RGB, CL_UNORM_SHORT_555),
         (CL_RGB, CL_UNORM_INT_101010),
