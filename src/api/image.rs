@@ -6,7 +6,7 @@
 
 use crate::api::enqueue::{Command, HostPtr};
 use crate::api::memory::{check_flags, IMAGE_FLAGS};
-use crate::api::transfer::{check_host_access, valid_map_flags};
+use crate::api::transfer::{check_host_access, map_in_place, triple, valid_map_flags};
 use crate::api::util::{c_array, property_list, property_pairs, write_out, InfoOut};
 use crate::cl::*;
 use crate::core::caps::caps;
@@ -315,9 +315,7 @@ fn image_region(
     origin: *const usize,
     region: *const usize,
 ) -> Result<([usize; 3], [usize; 3]), cl_int> {
-    let o = c_array(origin, 3, CL_INVALID_VALUE)?;
-    let r = c_array(region, 3, CL_INVALID_VALUE)?;
-    let (o, r) = ([o[0], o[1], o[2]], [r[0], r[1], r[2]]);
+    let (o, r) = (triple(origin)?, triple(region)?);
     m.image.expect("an image").check_region(o, r)?;
     Ok((o, r))
 }
@@ -458,10 +456,36 @@ pub(crate) fn clEnqueueCopyImage(
     )
 }
 
-/// The bytes a tight copy of `region` of `image` takes.
-fn region_bytes(image: &Mem, region: [usize; 3]) -> Option<usize> {
-    let b = image.image.expect("image").byte_region(region);
-    b[0].checked_mul(b[1])?.checked_mul(b[2])
+/// What a copy between an image and a buffer names: the queue, the image
+/// and the buffer of its context, and the image's origin and region, whose
+/// pixels packed tight lie inside the buffer from `offset` ("CL_INVALID_VALUE
+/// if the region specified by dst_offset and dst_offset + dst_cb refer to a
+/// region outside dst_buffer", and likewise for the source).
+type ImageAndBuffer = (Arc<Queue>, Arc<Mem>, Arc<Mem>, [usize; 3], [usize; 3]);
+
+fn image_and_buffer(
+    queue: cl_command_queue,
+    image: cl_mem,
+    origin: *const usize,
+    region: *const usize,
+    buffer: cl_mem,
+    offset: usize,
+) -> Result<ImageAndBuffer, cl_int> {
+    let (q, img) = queue_and_image(queue, image)?;
+    let buf = Mem::resolve_buffer(buffer)?;
+    if !Arc::ptr_eq(&q.context, &buf.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let (o, r) = image_region(&img, origin, region)?;
+    let b = img.image.expect("image").byte_region(r);
+    let bytes = b[0]
+        .checked_mul(b[1])
+        .and_then(|n| n.checked_mul(b[2]))
+        .ok_or(CL_INVALID_VALUE)?;
+    if !range_in_bounds(offset, bytes, buf.size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok((q, img, buf, o, r))
 }
 
 pub(crate) fn clEnqueueCopyImageToBuffer(
@@ -475,18 +499,14 @@ pub(crate) fn clEnqueueCopyImageToBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let (q, src) = queue_and_image(command_queue, src_image)?;
-    let dst = Mem::resolve_buffer(dst_buffer)?;
-    if !Arc::ptr_eq(&q.context, &dst.context) {
-        return Err(CL_INVALID_CONTEXT);
-    }
-    let (o, r) = image_region(&src, src_origin, region)?;
-    // "CL_INVALID_VALUE if the region specified by dst_offset and
-    // dst_offset + dst_cb refer to a region outside dst_buffer."
-    let n = region_bytes(&src, r).ok_or(CL_INVALID_VALUE)?;
-    if !range_in_bounds(dst_offset, n, dst.size) {
-        return Err(CL_INVALID_VALUE);
-    }
+    let (q, src, dst, o, r) = image_and_buffer(
+        command_queue,
+        src_image,
+        src_origin,
+        region,
+        dst_buffer,
+        dst_offset,
+    )?;
     let cmd = Command::new(
         &q,
         CL_COMMAND_COPY_IMAGE_TO_BUFFER as cl_command_type,
@@ -515,16 +535,14 @@ pub(crate) fn clEnqueueCopyBufferToImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let (q, dst) = queue_and_image(command_queue, dst_image)?;
-    let src = Mem::resolve_buffer(src_buffer)?;
-    if !Arc::ptr_eq(&q.context, &src.context) {
-        return Err(CL_INVALID_CONTEXT);
-    }
-    let (o, r) = image_region(&dst, dst_origin, region)?;
-    let n = region_bytes(&dst, r).ok_or(CL_INVALID_VALUE)?;
-    if !range_in_bounds(src_offset, n, src.size) {
-        return Err(CL_INVALID_VALUE);
-    }
+    let (q, dst, src, o, r) = image_and_buffer(
+        command_queue,
+        dst_image,
+        dst_origin,
+        region,
+        src_buffer,
+        src_offset,
+    )?;
     let cmd = Command::new(
         &q,
         CL_COMMAND_COPY_BUFFER_TO_IMAGE as cl_command_type,
@@ -583,18 +601,9 @@ pub(crate) fn clEnqueueMapImage(
         event,
     )?
     .holding(vec![m.clone()]);
-    // Zero copy: the mapped region is the image itself.
-    let l = s.layout(o);
-    let offset = l.origin[0] + l.origin[1] * l.row_pitch + l.origin[2] * l.slice_pitch;
-    let ptr = m.host_address().wrapping_add(offset);
     write_out(image_row_pitch, s.row_pitch);
     write_out(image_slice_pitch, s.slice_pitch);
-    m.add_map(ptr);
-    if let Err(e) = cmd.run_nothing(blocking_map != 0) {
-        m.remove_map(ptr);
-        return Err(e);
-    }
-    Ok(ptr as *mut c_void)
+    map_in_place(cmd, &m, s.layout(o).base(), blocking_map != 0)
 }
 
 pub(crate) fn clEnqueueFillImage(

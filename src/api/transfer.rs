@@ -36,7 +36,7 @@ pub(crate) fn check_host_access(m: &Mem, read: bool, write: bool) -> Result<(), 
 }
 
 /// A 3-element origin or region array; NULL is CL_INVALID_VALUE.
-fn triple(ptr: *const usize) -> Result<[usize; 3], cl_int> {
+pub(crate) fn triple(ptr: *const usize) -> Result<[usize; 3], cl_int> {
     let s = c_array(ptr, 3, CL_INVALID_VALUE)?;
     Ok([s[0], s[1], s[2]])
 }
@@ -254,11 +254,21 @@ fn map_buffer(
         wait.2,
     )?
     .holding(vec![m.clone()]);
-    // Zero copy: the mapped region is the buffer itself, and its address
-    // is known before the command runs.
+    map_in_place(cmd, &m, offset, blocking != 0)
+}
+
+/// Zero copy: the mapped region is the object itself, at `offset` of its
+/// bytes, and its address is known before the map command runs; the map is
+/// recorded unless the command fails.
+pub(crate) fn map_in_place(
+    cmd: Command,
+    m: &Mem,
+    offset: usize,
+    blocking: bool,
+) -> Result<*mut c_void, cl_int> {
     let ptr = m.host_address().wrapping_add(offset);
     m.add_map(ptr);
-    if let Err(e) = cmd.run_nothing(blocking != 0) {
+    if let Err(e) = cmd.run_nothing(blocking) {
         m.remove_map(ptr);
         return Err(e);
     }

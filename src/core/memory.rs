@@ -623,12 +623,13 @@ impl RectLayout {
     }
 
     /// Byte offset of row (y, z) of the region, relative to the origin row.
-    fn row_offset(&self, y: usize, z: usize) -> usize {
+    /// Byte offset of row `y` of slice `z` of the region.
+    pub fn row_offset(&self, y: usize, z: usize) -> usize {
         self.base() + y * self.row_pitch + z * self.slice_pitch
     }
 
     /// Byte offset of the region's first byte (after `end` said it fits).
-    fn base(&self) -> usize {
+    pub fn base(&self) -> usize {
         self.origin[0] + self.origin[1] * self.row_pitch + self.origin[2] * self.slice_pitch
     }
 

@@ -197,6 +197,15 @@ impl ImageFormat {
         PACKED_TYPES.contains(&self.data_type)
     }
 
+    /// A packed type's (shift, width) of red, green and blue in its word.
+    fn packed_fields(&self) -> [(u32, u32); 3] {
+        match self.data_type {
+            CL_UNORM_SHORT_565 => [(11, 5), (5, 6), (0, 5)],
+            CL_UNORM_SHORT_555 => [(10, 5), (5, 5), (0, 5)],
+            _ => [(20, 10), (10, 10), (0, 10)],
+        }
+    }
+
     /// The bytes of one channel (of a plain type).
     fn channel_size(&self) -> usize {
         match self.data_type {
@@ -237,11 +246,7 @@ impl ImageFormat {
         match color {
             Color::Float(c) if self.color_kind() == ColorKind::Float => {
                 if self.is_packed() {
-                    let bits: [(u32, u32); 3] = match self.data_type {
-                        CL_UNORM_SHORT_565 => [(11, 5), (5, 6), (0, 5)],
-                        CL_UNORM_SHORT_555 => [(10, 5), (5, 5), (0, 5)],
-                        _ => [(20, 10), (10, 10), (0, 10)],
-                    };
+                    let bits = self.packed_fields();
                     let mut word = 0u32;
                     for (i, (shift, width)) in bits.into_iter().enumerate() {
                         let max = ((1u32 << width) - 1) as f32;
@@ -313,11 +318,7 @@ impl ImageFormat {
                     let mut word = [0u8; 4];
                     word[..n].copy_from_slice(bytes);
                     let word = u32::from_ne_bytes(word);
-                    let bits: [(u32, u32); 3] = match self.data_type {
-                        CL_UNORM_SHORT_565 => [(11, 5), (5, 6), (0, 5)],
-                        CL_UNORM_SHORT_555 => [(10, 5), (5, 5), (0, 5)],
-                        _ => [(20, 10), (10, 10), (0, 10)],
-                    };
+                    let bits = self.packed_fields();
                     for (i, (shift, width)) in bits.into_iter().enumerate() {
                         let max = (1u32 << width) - 1;
                         c[i] = ((word >> shift) & max) as f32 / max as f32;

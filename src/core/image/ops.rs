@@ -198,16 +198,10 @@ impl Mem {
         let pixel = shape.format.encode(color).ok_or(CL_INVALID_VALUE)?;
         let layout = shape.layout(origin);
         let bytes = shape.byte_region(region);
-        assert!(layout.in_bounds(bytes, self.size));
-        let base = self.host_address();
+        // Mem::fill checks that each row lies inside the image.
         for z in 0..region[2] {
             for y in 0..region[1] {
-                let at = layout.origin[0]
-                    + (layout.origin[1] + y) * layout.row_pitch
-                    + (layout.origin[2] + z) * layout.slice_pitch;
-                // SAFETY: the row lies in the image (the rectangle is in
-                // bounds, asserted), which the reference keeps alive.
-                unsafe { crate::memory::fill(base.add(at), &pixel, bytes[0]) };
+                self.fill(layout.row_offset(y, z), &pixel, bytes[0]);
             }
         }
         Ok(())

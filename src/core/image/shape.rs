@@ -198,13 +198,17 @@ impl ImageShape {
     /// Bytes between consecutive rows and slices of the extent (a 1D
     /// array's layers are its rows).
     pub fn pitches(&self) -> (usize, usize) {
+        self.steps(self.row_pitch, self.slice_pitch)
+    }
+
+    /// The steps from one row and one slice of the extent to the next in
+    /// memory of these pitches (a 1D array's layers are its rows).
+    fn steps(&self, row_pitch: usize, slice_pitch: usize) -> (usize, usize) {
         match self.image_type {
-            CL_MEM_OBJECT_IMAGE1D_ARRAY => (self.slice_pitch, self.slice_pitch),
-            CL_MEM_OBJECT_IMAGE2D => (self.row_pitch, self.row_pitch * self.height),
-            CL_MEM_OBJECT_IMAGE1D | CL_MEM_OBJECT_IMAGE1D_BUFFER => {
-                (self.row_pitch, self.row_pitch)
-            }
-            _ => (self.row_pitch, self.slice_pitch),
+            CL_MEM_OBJECT_IMAGE1D_ARRAY => (slice_pitch, slice_pitch),
+            CL_MEM_OBJECT_IMAGE2D => (row_pitch, row_pitch * self.height),
+            CL_MEM_OBJECT_IMAGE1D | CL_MEM_OBJECT_IMAGE1D_BUFFER => (row_pitch, row_pitch),
+            _ => (row_pitch, slice_pitch),
         }
     }
 
@@ -250,14 +254,7 @@ impl ImageShape {
     /// The rectangle of the application's memory at `host` pitches that
     /// holds the whole image (clCreateImage's host pointer).
     pub fn host_layout(&self, host: &HostPitches) -> RectLayout {
-        let (row_pitch, slice_pitch) = match self.image_type {
-            CL_MEM_OBJECT_IMAGE1D_ARRAY => (host.slice_pitch, host.slice_pitch),
-            CL_MEM_OBJECT_IMAGE2D => (host.row_pitch, host.row_pitch * self.height),
-            CL_MEM_OBJECT_IMAGE1D | CL_MEM_OBJECT_IMAGE1D_BUFFER => {
-                (host.row_pitch, host.row_pitch)
-            }
-            _ => (host.row_pitch, host.slice_pitch),
-        };
+        let (row_pitch, slice_pitch) = self.steps(host.row_pitch, host.slice_pitch);
         RectLayout {
             origin: [0; 3],
             row_pitch,
