@@ -10,7 +10,7 @@ LIB := $(CURDIR)/target/release/libferrocl.so
 VENDORS_DIR ?= $(HOME)/.local/etc/OpenCL/vendors
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build register run test check lint bench bench-corpus test-clients clean
+.PHONY: all deps build register run test check lint bench bench-corpus test-clients test-ffmpeg clean
 
 all: build
 
@@ -50,6 +50,14 @@ lint:
 test: register lint
 	cargo test --release --workspace
 	OCL_ICD_VENDORS=$(LIB) bash cts-subset/run.sh
+	$(MAKE) --no-print-directory test-ffmpeg
+
+# A real program: FFmpeg's OpenCL video filters on ferrocl, their frames
+# compared with PoCL's (clients/ffmpeg.sh; Debian's ffmpeg has them).
+test-ffmpeg: build
+	@command -v ffmpeg >/dev/null || \
+	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq ffmpeg; }
+	FERROCL_LIB=$(LIB) bash clients/ffmpeg.sh
 
 # benches/run.sh once per set: sched (scheduling), kernels, sync (collectives,
 # device enqueue, atomics). `make bench BENCHES=sync` runs one.

@@ -4,6 +4,7 @@
  * main() sets it; on a device without images every sub-test is skipped. */
 #include "harness.h"
 #include <math.h>
+#include <stdlib.h>
 
 static int has_images(void)
 {
@@ -239,6 +240,170 @@ TEST(kernels_sample_as_the_spec_computes)
     clReleaseContext(c);
 }
 
+static const char *VIEW_SRC =
+    "__kernel void scale(__read_only image2d_t in, __write_only image2d_t out) {\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    write_imagef(out, p, read_imagef(in, p) * 0.5f);\n"
+    "}\n";
+
+/* cl_khr_image2d_from_buffer: a 2D image over a buffer at a padded row
+ * pitch is that buffer's bytes, for the host and for kernels; a 2D image
+ * over another image sees its bytes in the sRGB form of its format. */
+TEST(images_over_buffers_and_images_share_their_bytes)
+{
+    if (!has_images()) { h_skip("no image support"); return; }
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int from_buffer = ext && strstr(ext, "cl_khr_image2d_from_buffer");
+    free(ext);
+    if (!from_buffer) { h_skip("no cl_khr_image2d_from_buffer"); return; }
+    cl_uint pitch_align = 0, base_align = 0;
+    CHECK_OK(clGetDeviceInfo(h_device(), CL_DEVICE_IMAGE_PITCH_ALIGNMENT, sizeof pitch_align, &pitch_align, NULL));
+    CHECK_OK(clGetDeviceInfo(h_device(), CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, sizeof base_align, &base_align, NULL));
+    CHECK(pitch_align >= 1 && base_align >= 1, "alignments %u and %u", pitch_align, base_align);
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_int e;
+    enum { W = 5, H = 3 };
+    size_t pitch = ((W + pitch_align - 1) / pitch_align + 1) * pitch_align * 4; /* padded */
+    size_t bytes = pitch * H;
+    unsigned char *host = calloc(bytes, 1);
+    for (size_t y = 0; y < H; y++)
+        for (size_t x = 0; x < W * 4; x++) host[y * pitch + x] = (unsigned char)(2 * (x + 20 * y));
+    cl_mem buf = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, host, &e);
+    REQUIRE(buf, "buffer: %s", h_err(e));
+    cl_image_format rgba8 = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc d = desc_of(CL_MEM_OBJECT_IMAGE2D, W, H, 0, 0);
+    d.image_row_pitch = pitch;
+    d.mem_object = buf;
+    cl_mem in = clCreateImage(c, 0, &rgba8, &d, NULL, &e);
+    REQUIRE(in, "image over the buffer: %s", h_err(e));
+    cl_mem got_buf = NULL;
+    size_t got_pitch = 0;
+    CHECK_OK(clGetImageInfo(in, CL_IMAGE_BUFFER, sizeof got_buf, &got_buf, NULL));
+    CHECK(got_buf == buf, "CL_IMAGE_BUFFER %p, expected %p", (void *)got_buf, (void *)buf);
+    CHECK_OK(clGetImageInfo(in, CL_IMAGE_ROW_PITCH, sizeof got_pitch, &got_pitch, NULL));
+    CHECK(got_pitch == pitch, "row pitch %zu, expected %zu", got_pitch, pitch);
+    cl_mem_flags flags = 0;
+    CHECK_OK(clGetMemObjectInfo(in, CL_MEM_FLAGS, sizeof flags, &flags, NULL));
+    CHECK(flags & CL_MEM_READ_WRITE, "flags 0x%lx inherit the buffer's access", (unsigned long)flags);
+    /* The host reads the buffer's pixels through the image. */
+    unsigned char back[W * H * 4];
+    size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+    CHECK_OK(clEnqueueReadImage(q, in, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
+    for (size_t y = 0; y < H; y++)
+        for (size_t x = 0; x < W * 4; x++)
+            CHECK(back[y * W * 4 + x] == host[y * pitch + x], "byte %zu of row %zu: %u", x, y, back[y * W * 4 + x]);
+    /* A kernel halves every channel into a second image over a second
+     * buffer; the buffer holds the result at the pitch. */
+    cl_mem obuf = clCreateBuffer(c, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    d.mem_object = obuf;
+    cl_mem out = clCreateImage(c, CL_MEM_WRITE_ONLY, &rgba8, &d, NULL, &e);
+    REQUIRE(out, "second image: %s", h_err(e));
+    cl_program p = h_build(c, VIEW_SRC, NULL);
+    REQUIRE(p, "build failed");
+    cl_kernel k = clCreateKernel(p, "scale", &e);
+    CHECK_OK(clSetKernelArg(k, 0, sizeof in, &in));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof out, &out));
+    size_t global[2] = {W, H};
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, global, NULL, 0, NULL, NULL));
+    unsigned char *res = calloc(bytes, 1);
+    CHECK_OK(clEnqueueReadBuffer(q, obuf, CL_TRUE, 0, bytes, res, 0, NULL, NULL));
+    for (size_t y = 0; y < H; y++)
+        for (size_t x = 0; x < W * 4; x++) {
+            unsigned want = host[y * pitch + x] / 2; /* even: exact */
+            CHECK(res[y * pitch + x] == want, "halved byte %zu of row %zu: %u, expected %u", x, y,
+                  res[y * pitch + x], want);
+        }
+    /* An sRGB view of the first image: the same bytes, decoded. */
+    cl_image_format srgba = {CL_sRGBA, CL_UNORM_INT8};
+    cl_image_desc v = desc_of(CL_MEM_OBJECT_IMAGE2D, W, H, 0, 0);
+    v.mem_object = in;
+    cl_mem view = clCreateImage(c, CL_MEM_READ_ONLY, &srgba, &v, NULL, &e);
+    REQUIRE(view, "sRGB view: %s", h_err(e));
+    cl_mem assoc = NULL;
+    CHECK_OK(clGetMemObjectInfo(view, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL));
+    CHECK(assoc == in, "the view's associated object %p, expected %p", (void *)assoc, (void *)in);
+    unsigned char vb[W * H * 4];
+    CHECK_OK(clEnqueueReadImage(q, view, CL_TRUE, origin, region, 0, 0, vb, 0, NULL, NULL));
+    CHECK(memcmp(vb, back, sizeof vb) == 0, "the view reads other bytes");
+    /* Rules: a format of another data type, other sizes, a pitch that is
+     * no multiple of the pixel, too small a buffer, a 3D image. */
+    cl_image_format rgba16 = {CL_RGBA, CL_UNORM_INT16};
+    CHECK_CREATE_FAILS(clCreateImage(c, 0, &rgba16, &v, NULL, &e), e, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    v.image_width = W - 1;
+    CHECK_CREATE_FAILS(clCreateImage(c, 0, &srgba, &v, NULL, &e), e, CL_INVALID_IMAGE_DESCRIPTOR);
+    d.mem_object = buf;
+    d.image_row_pitch = pitch + 2;
+    CHECK_CREATE_FAILS(clCreateImage(c, 0, &rgba8, &d, NULL, &e), e, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+    d.image_row_pitch = pitch;
+    d.image_height = H + 1;
+    CHECK_CREATE_FAILS(clCreateImage(c, 0, &rgba8, &d, NULL, &e), e, CL_INVALID_IMAGE_SIZE);
+    d.image_height = H;
+    CHECK_CREATE_FAILS(clCreateImage(c, CL_MEM_USE_HOST_PTR, &rgba8, &d, host, &e), e, CL_INVALID_VALUE);
+    cl_mem ro = clCreateBuffer(c, CL_MEM_READ_ONLY, bytes, NULL, &e);
+    d.mem_object = ro;
+    CHECK_CREATE_FAILS(clCreateImage(c, CL_MEM_WRITE_ONLY, &rgba8, &d, NULL, &e), e, CL_INVALID_VALUE);
+    cl_image_desc d3 = desc_of(CL_MEM_OBJECT_IMAGE3D, W, H, 1, 0);
+    d3.mem_object = buf;
+    CHECK_CREATE_FAILS(clCreateImage(c, 0, &rgba8, &d3, NULL, &e), e, CL_INVALID_IMAGE_DESCRIPTOR);
+    clReleaseMemObject(ro);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(view);
+    clReleaseMemObject(out);
+    clReleaseMemObject(in);
+    clReleaseMemObject(obuf);
+    clReleaseMemObject(buf);
+    free(res);
+    free(host);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+static const char *SRGB_SRC =
+    "__kernel void paint(__write_only image2d_t out, float4 color) {\n"
+    "    write_imagef(out, (int2)(get_global_id(0), 0), color);\n"
+    "}\n";
+
+/* cl_khr_srgb_image_writes: write_imagef encodes linear colour as sRGB
+ * (OpenCL C 8.3.4.1), alpha stays linear; reading back decodes it. */
+TEST(srgb_writes_encode_linear_colour)
+{
+    if (!has_images()) { h_skip("no image support"); return; }
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int srgb = ext && strstr(ext, "cl_khr_srgb_image_writes");
+    free(ext);
+    if (!srgb) { h_skip("no cl_khr_srgb_image_writes"); return; }
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_int e;
+    cl_image_format srgba = {CL_sRGBA, CL_UNORM_INT8};
+    cl_image_desc d = desc_of(CL_MEM_OBJECT_IMAGE2D, 3, 1, 0, 0);
+    cl_mem img = clCreateImage(c, CL_MEM_READ_WRITE, &srgba, &d, NULL, &e);
+    REQUIRE(img, "sRGBA image: %s", h_err(e));
+    cl_program p = h_build(c, SRGB_SRC, NULL);
+    REQUIRE(p, "build failed");
+    cl_kernel k = clCreateKernel(p, "paint", &e);
+    /* Linear 0.25 is sRGB 0.5371 (137 of 255), 0.0031308 the end of the
+     * linear segment (0.04045: 10), 1.0 stays 255; alpha 0.25 is 64. */
+    cl_float4 color = {{0.25f, 0.0031308f, 1.0f, 0.25f}};
+    CHECK_OK(clSetKernelArg(k, 0, sizeof img, &img));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof color, &color));
+    size_t n = 3;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    unsigned char px[12];
+    size_t origin[3] = {0, 0, 0}, region[3] = {3, 1, 1};
+    CHECK_OK(clEnqueueReadImage(q, img, CL_TRUE, origin, region, 0, 0, px, 0, NULL, NULL));
+    unsigned char want[4] = {137, 10, 255, 64};
+    for (int i = 0; i < 12; i++)
+        CHECK(abs(px[i] - want[i % 4]) <= 1, "byte %d: %u, expected %u", i, px[i], want[i % 4]);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(img);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     setenv("FERROCL_IMAGES", "1", 1);
@@ -247,5 +412,7 @@ int main(int argc, char **argv)
     H_RUN(formats_descriptors_and_regions_get_the_specs_codes);
     H_RUN(fill_saturates_and_copies_to_buffers_pack_tight);
     H_RUN(kernels_sample_as_the_spec_computes);
+    H_RUN(images_over_buffers_and_images_share_their_bytes);
+    H_RUN(srgb_writes_encode_linear_colour);
     return h_done();
 }

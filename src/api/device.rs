@@ -12,6 +12,10 @@ use std::sync::Arc;
 /// ones are the compiler's).
 fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     let mut list = vec![("cl_khr_extended_versioning", (1, 0, 0))];
+    if caps().images.is_some() {
+        list.push(("cl_khr_image2d_from_buffer", (1, 0, 0)));
+        list.push(("cl_khr_srgb_image_writes", (1, 0, 0)));
+    }
     list.extend(crate::compiler::opencl_c_extensions());
     list
 }
@@ -126,10 +130,13 @@ fn device_info(
         CL_DEVICE_MAX_SAMPLERS => {
             out.write(&caps().images.as_ref().map_or(0u32, |i| i.max_samplers))
         }
-        // No cl_khr_image2d_from_buffer.
-        CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
-            out.write(&0u32)
-        }
+        // cl_khr_image2d_from_buffer, with images.
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => out.write(
+            &caps()
+                .images
+                .as_ref()
+                .map_or(0, |_| crate::api::image::IMAGE_FROM_BUFFER_ALIGNMENT),
+        ),
         CL_DEVICE_IMAGE2D_MAX_WIDTH
         | CL_DEVICE_IMAGE2D_MAX_HEIGHT
         | CL_DEVICE_IMAGE3D_MAX_WIDTH

@@ -5,7 +5,7 @@
 //! is ever valid. Pipes are in pipe.rs.
 
 use crate::api::enqueue::{Command, HostPtr};
-use crate::api::memory::{check_flags, IMAGE_FLAGS};
+use crate::api::memory::{check_flags, inherited_flags, IMAGE_FLAGS};
 use crate::api::transfer::{check_host_access, map_in_place, triple, valid_map_flags};
 use crate::api::util::{c_array, property_list, property_pairs, write_out, InfoOut};
 use crate::cl::*;
@@ -13,7 +13,7 @@ use crate::core::caps::caps;
 use crate::core::context::Context;
 use crate::core::image::format::{Color, ColorKind, ImageFormat};
 use crate::core::image::ops::host_layout;
-use crate::core::image::shape::{ImageDesc, ImageShape};
+use crate::core::image::shape::{HostPitches, ImageDesc, ImageShape};
 use crate::core::memory::{range_in_bounds, Mem};
 use crate::core::object::{self, handle_of, publish};
 use crate::core::queue::Queue;
@@ -43,6 +43,90 @@ fn image_context(context: cl_context) -> Result<Arc<Context>, cl_int> {
 
 fn has(flags: cl_mem_flags, bits: u32) -> bool {
     flags & bits as cl_mem_flags != 0
+}
+
+/// CL_DEVICE_IMAGE_PITCH_ALIGNMENT and CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT
+/// (cl_khr_image2d_from_buffer), in pixels: a 2D image over a buffer may
+/// have any row pitch and start anywhere its pixels are aligned to their
+/// size, which every pitch that is a multiple of the pixel size keeps.
+pub(crate) const IMAGE_FROM_BUFFER_ALIGNMENT: cl_uint = 1;
+
+/// The memory object an image is made over (`cl_image_desc::mem_object`).
+enum View {
+    /// A 1D image buffer's buffer, or a 2D image's
+    /// (cl_khr_image2d_from_buffer).
+    Buffer(Arc<Mem>),
+    /// A 2D image's 2D image, seen in another format.
+    Image(Arc<Mem>),
+}
+
+/// The channel orders one image may be seen in through another (OpenCL
+/// 3.0, 5.3.1.2: an sRGB order and its linear one, CL_DEPTH and CL_R).
+const VIEW_ORDERS: [[cl_channel_order; 2]; 5] = [
+    [CL_sRGBA, CL_RGBA],
+    [CL_sBGRA, CL_BGRA],
+    [CL_sRGB, CL_RGB],
+    [CL_sRGBx, CL_RGBx],
+    [CL_DEPTH, CL_R],
+];
+
+impl View {
+    /// Validates `mem_object` for an image of `desc` in `format`:
+    /// "CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are
+    /// not valid" (a mem_object of no kind that image type takes, sizes
+    /// that differ from the image's it is made over);
+    /// "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if a 2D image is created from a
+    /// buffer and the row pitch and base address alignment does not follow
+    /// the rules ... or if a 2D image is created from a 2D image object and
+    /// the rules described above are not followed" (the formats).
+    fn of(
+        ctx: &Arc<Context>,
+        mem_object: cl_mem,
+        desc: &ImageDesc,
+        format: ImageFormat,
+    ) -> Result<View, cl_int> {
+        let m = Mem::resolve(mem_object).map_err(|_| CL_INVALID_IMAGE_DESCRIPTOR)?;
+        if !Arc::ptr_eq(&m.context, ctx) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let element = format.element_size();
+        match (desc.image_type, m.image, m.pipe) {
+            (_, _, Some(_)) => Err(CL_INVALID_IMAGE_DESCRIPTOR),
+            (CL_MEM_OBJECT_IMAGE1D_BUFFER, None, None) => Ok(View::Buffer(m)),
+            (CL_MEM_OBJECT_IMAGE2D, None, None) => {
+                let align = IMAGE_FROM_BUFFER_ALIGNMENT as usize * element;
+                if !desc.row_pitch.is_multiple_of(align)
+                    || !(m.host_address() as usize).is_multiple_of(align)
+                {
+                    return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+                }
+                Ok(View::Buffer(m))
+            }
+            (CL_MEM_OBJECT_IMAGE2D, Some(s), None) if s.image_type == CL_MEM_OBJECT_IMAGE2D => {
+                let (a, b) = (s.format.order, format.order);
+                let compatible = s.format.data_type == format.data_type
+                    && (a == b || VIEW_ORDERS.iter().any(|p| p.contains(&a) && p.contains(&b)));
+                if !compatible {
+                    return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+                }
+                if desc.width != s.width
+                    || desc.height != s.height
+                    || ![0, s.row_pitch].contains(&desc.row_pitch)
+                    || desc.slice_pitch != 0
+                {
+                    return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+                }
+                Ok(View::Image(m))
+            }
+            _ => Err(CL_INVALID_IMAGE_DESCRIPTOR),
+        }
+    }
+
+    fn memory(&self) -> &Arc<Mem> {
+        match self {
+            View::Buffer(m) | View::Image(m) => m,
+        }
+    }
 }
 
 fn create_image(
@@ -87,38 +171,52 @@ fn create_image(
     if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
     }
-    // A 1D image buffer is its buffer's memory; no other type takes a
-    // memory object here (no cl_khr_image2d_from_buffer).
-    let buffer = if desc.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER {
-        let b = Mem::resolve_buffer(mem_object).map_err(|_| CL_INVALID_IMAGE_DESCRIPTOR)?;
-        if !Arc::ptr_eq(&b.context, &ctx)
-            || has(
-                flags,
-                CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR,
-            )
-        {
-            return Err(CL_INVALID_VALUE);
+    // An image over another object's memory: a 1D image buffer or a 2D
+    // image over a buffer, a 2D image over another 2D image.
+    let over = match mem_object.is_null() {
+        true if desc.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER => {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR)
         }
-        Some(b)
-    } else if !mem_object.is_null() {
-        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
-    } else {
-        None
+        true => None,
+        false => Some(View::of(&ctx, mem_object, &desc, format)?),
     };
-    // Pitches may be given with a host pointer, and with the buffer of a
-    // 1D image buffer (as the CTS gives them).
-    let pitches_given = !host_ptr.is_null() || buffer.is_some();
-    let (shape, host) = ImageShape::new(&desc, format, pitches_given, limits)?;
+    let flags = match &over {
+        Some(v) => inherited_flags(v.memory(), flags)?,
+        None => flags,
+    };
+    let (shape, host) = match &over {
+        Some(View::Image(image)) => {
+            // The other image's shape and pitches, in the new format.
+            let s = image.image.expect("an image");
+            let pitches = HostPitches {
+                row_pitch: s.row_pitch,
+                slice_pitch: s.slice_pitch,
+            };
+            (ImageShape { format, ..s }, Some(pitches))
+        }
+        Some(View::Buffer(b)) => {
+            let (shape, pitches) = ImageShape::new(&desc, format, true, limits)?;
+            let pitches = pitches.expect("pitches given");
+            // "CL_INVALID_IMAGE_SIZE if ... image_width * size of element
+            // in bytes is greater than the size of the buffer object"; for
+            // a 2D image, its rows at their pitch.
+            let rows = shape.extent()[1];
+            let bytes = pitches
+                .row_pitch
+                .checked_mul(rows - 1)
+                .and_then(|n| n.checked_add(shape.width * format.element_size()));
+            if bytes.is_none_or(|n| n > b.size) {
+                return Err(CL_INVALID_IMAGE_SIZE);
+            }
+            (shape, Some(pitches))
+        }
+        None => {
+            let (shape, host) = ImageShape::new(&desc, format, !host_ptr.is_null(), limits)?;
+            (shape, host.filter(|_| !host_ptr.is_null()))
+        }
+    };
     if !format.supports(desc.image_type) {
         return Err(CL_IMAGE_FORMAT_NOT_SUPPORTED);
-    }
-    let host = host.filter(|_| !host_ptr.is_null());
-    if let Some(b) = &buffer {
-        // "CL_INVALID_IMAGE_SIZE if ... image_width * size of element in
-        // bytes is greater than the size of the buffer object".
-        if shape.size().is_none_or(|n| n > b.size) {
-            return Err(CL_INVALID_IMAGE_SIZE);
-        }
     }
     // SAFETY: host_ptr is non-NULL exactly when USE/COPY_HOST_PTR is set,
     // and the application guarantees it holds the image at the pitches
@@ -130,7 +228,7 @@ fn create_image(
             shape,
             host_ptr as *mut u8,
             host,
-            buffer.as_ref(),
+            over.as_ref().map(View::memory),
             property_list(properties),
         )
     }?;
@@ -287,8 +385,9 @@ pub(crate) fn clGetImageInfo(
         CL_IMAGE_HEIGHT => out.write(&s.height),
         CL_IMAGE_DEPTH => out.write(&s.depth),
         CL_IMAGE_ARRAY_SIZE => out.write(&s.array_size),
-        CL_IMAGE_BUFFER => out.write(&match (s.image_type, m.parent()) {
-            (CL_MEM_OBJECT_IMAGE1D_BUFFER, Some(b)) => handle_of(b),
+        // The buffer a 1D image buffer or a 2D image is made over.
+        CL_IMAGE_BUFFER => out.write(&match m.associated() {
+            Some(b) if b.image.is_none() => handle_of(b),
             _ => std::ptr::null_mut(),
         }),
         CL_IMAGE_NUM_MIP_LEVELS | CL_IMAGE_NUM_SAMPLES => out.write(&0u32),

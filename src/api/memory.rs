@@ -96,18 +96,12 @@ fn create_buffer(
     Ok(publish(mem))
 }
 
-fn create_sub_buffer(
-    buffer: cl_mem,
-    flags: cl_mem_flags,
-    create_type: cl_buffer_create_type,
-    create_info: *const c_void,
-) -> Result<cl_mem, cl_int> {
-    // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a
-    // sub-buffer object."
-    let parent = Mem::resolve_buffer(buffer)?;
-    if parent.parent().is_some() {
-        return Err(CL_INVALID_MEM_OBJECT);
-    }
+/// The flags of an object made over `parent`'s memory (a sub-buffer, or an
+/// image over a buffer or image): host pointer flags are not given but
+/// inherited, access flags not given are inherited and given ones may
+/// not contradict the parent's (the same rules for clCreateSubBuffer and
+/// clCreateImage with a mem_object).
+pub(crate) fn inherited_flags(parent: &Mem, flags: cl_mem_flags) -> Result<cl_mem_flags, cl_int> {
     // "... or if flags specifies CL_MEM_USE_HOST_PTR or
     // CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR" (CL_INVALID_VALUE).
     check_flags(flags, ACCESS | HOST_ACCESS)?;
@@ -133,6 +127,22 @@ fn create_sub_buffer(
     {
         return Err(CL_INVALID_VALUE);
     }
+    Ok(parent.sub_buffer_flags(flags))
+}
+
+fn create_sub_buffer(
+    buffer: cl_mem,
+    flags: cl_mem_flags,
+    create_type: cl_buffer_create_type,
+    create_info: *const c_void,
+) -> Result<cl_mem, cl_int> {
+    // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a
+    // sub-buffer object."
+    let parent = Mem::resolve_buffer(buffer)?;
+    if parent.parent().is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    let flags = inherited_flags(&parent, flags)?;
     // "CL_INVALID_VALUE if the value specified in buffer_create_type is not
     // valid." / "... if buffer_create_info is NULL."
     if create_type != CL_BUFFER_CREATE_TYPE_REGION || create_info.is_null() {
@@ -158,7 +168,6 @@ fn create_sub_buffer(
     if !region.origin.is_multiple_of(BASE_ADDR_ALIGN) {
         return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
     }
-    let flags = parent.sub_buffer_flags(flags);
     Ok(publish(Mem::new_sub_buffer(
         &parent,
         flags,
@@ -188,7 +197,7 @@ fn mem_info(
         CL_MEM_REFERENCE_COUNT => out.write(&object::app_ref_count::<Mem>(handle)?),
         CL_MEM_CONTEXT => out.write(&handle_of(&mem.context)),
         CL_MEM_ASSOCIATED_MEMOBJECT => {
-            out.write(&mem.parent().map_or(std::ptr::null_mut(), handle_of))
+            out.write(&mem.associated().map_or(std::ptr::null_mut(), handle_of))
         }
         CL_MEM_OFFSET => out.write(&mem.offset()),
         // "CL_TRUE if memobj is a buffer object that was created with

@@ -95,6 +95,10 @@ enum Storage {
     Host(NonNull<u8>),
     /// A region of another buffer.
     Sub { parent: Arc<Mem>, offset: usize },
+    /// All of another object's bytes, seen as an image: a 1D image buffer
+    /// or a 2D image over a buffer (cl_khr_image2d_from_buffer), a 2D
+    /// image over another 2D image.
+    View(Arc<Mem>),
 }
 
 /// `#[repr(C)]` so that the ICD base comes first.
@@ -228,8 +232,8 @@ impl Mem {
     /// An image of `shape`, whose flags the caller has validated. With a
     /// host pointer (`host`: its pitches), CL_MEM_USE_HOST_PTR makes the
     /// image that memory, at those pitches; CL_MEM_COPY_HOST_PTR starts the
-    /// image (packed tight) as a copy of it. A 1D image buffer is
-    /// `buffer`'s memory.
+    /// image (packed tight) as a copy of it. With `over` (a buffer, or a
+    /// 2D image), the image is that object's memory at the `host` pitches.
     /// CL_MEM_OBJECT_ALLOCATION_FAILURE when the memory is not there.
     ///
     /// # Safety
@@ -241,22 +245,19 @@ impl Mem {
         mut shape: ImageShape,
         host_ptr: *mut u8,
         host: Option<HostPitches>,
-        buffer: Option<&Arc<Mem>>,
+        over: Option<&Arc<Mem>>,
         properties: Vec<cl_mem_properties>,
     ) -> Result<Arc<Mem>, cl_int> {
         let use_host = flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0;
-        if let (true, Some(h)) = (use_host, host) {
+        if let (true, Some(h)) = (use_host || over.is_some(), host) {
             shape.row_pitch = h.row_pitch;
             if shape.slice_pitch != 0 {
                 shape.slice_pitch = h.slice_pitch;
             }
         }
         let size = shape.size().ok_or(CL_INVALID_IMAGE_SIZE)?;
-        let storage = match buffer {
-            Some(b) => Storage::Sub {
-                parent: b.parent().unwrap_or(b).clone(),
-                offset: b.offset(),
-            },
+        let storage = match over {
+            Some(m) => Storage::View(m.clone()),
             None if use_host => Storage::Host(NonNull::new(host_ptr).ok_or(CL_INVALID_HOST_PTR)?),
             None => {
                 let alloc = Alloc::new(size.max(1)).ok_or(CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
@@ -346,6 +347,7 @@ impl Mem {
             // wrapping_add: no unsafe needed, and the offset was checked to
             // lie inside the parent.
             Storage::Sub { parent, offset } => parent.host_address().wrapping_add(*offset),
+            Storage::View(of) => of.host_address(),
         }
     }
 
@@ -467,6 +469,15 @@ impl Mem {
         }
     }
 
+    /// CL_MEM_ASSOCIATED_MEMOBJECT: a sub-buffer's parent, or the object
+    /// an image is a view of.
+    pub fn associated(&self) -> Option<&Arc<Mem>> {
+        match &self.storage {
+            Storage::Sub { parent, .. } | Storage::View(parent) => Some(parent),
+            _ => None,
+        }
+    }
+
     /// CL_MEM_OFFSET: the origin within the parent (0 for a root buffer).
     pub fn offset(&self) -> usize {
         match &self.storage {
@@ -478,9 +489,10 @@ impl Mem {
     /// The root buffer's address (to tell whether two objects share bytes)
     /// and this object's offset in it.
     pub fn root_and_offset(&self) -> (*const Mem, usize) {
-        match self.parent() {
-            Some(p) => (Arc::as_ptr(p), self.offset()),
-            None => (self as *const Mem, 0),
+        match &self.storage {
+            Storage::Sub { parent, offset } => (Arc::as_ptr(parent), *offset),
+            Storage::View(of) => of.root_and_offset(),
+            _ => (self as *const Mem, 0),
         }
     }
 
@@ -811,6 +823,54 @@ mod tests {
             std::ptr::write_bytes(b.ptr.as_ptr(), 1, 4 * page);
             std::ptr::write_bytes(huge.ptr.as_ptr(), 1, host_memory::HUGE_PAGE + 1);
         }
+    }
+
+    /// An image over a sub-buffer is that sub-buffer's bytes: the same
+    /// address, the same root for overlap checks, no offset of its own.
+    #[test]
+    fn an_image_view_shares_its_buffers_bytes() {
+        use crate::device::Device;
+        use crate::image::format::ImageFormat;
+        use crate::image::shape::{ImageDesc, ImageLimits};
+        let ctx = Context::new(vec![Device::root().clone()], Vec::new(), None);
+        let rw = CL_MEM_READ_WRITE as cl_mem_flags;
+        // SAFETY: no host pointer.
+        let root = unsafe { Mem::new_buffer(ctx.clone(), rw, 4096, std::ptr::null_mut(), vec![]) }
+            .unwrap();
+        let sub = Mem::new_sub_buffer(&root, rw, 1024, 1024);
+        let desc = ImageDesc {
+            image_type: CL_MEM_OBJECT_IMAGE2D,
+            width: 4,
+            height: 2,
+            row_pitch: 32,
+            ..Default::default()
+        };
+        let limits = ImageLimits {
+            max_2d: [64; 2],
+            max_3d: [64; 3],
+            max_array_size: 64,
+            max_buffer_pixels: 64,
+        };
+        let format = ImageFormat::new(CL_RGBA, CL_UNORM_INT8).unwrap();
+        let (shape, pitches) = ImageShape::new(&desc, format, true, &limits).unwrap();
+        // SAFETY: no host pointer; the view is the sub-buffer's memory.
+        let image = unsafe {
+            Mem::new_image(
+                ctx,
+                rw,
+                shape,
+                std::ptr::null_mut(),
+                pitches,
+                Some(&sub),
+                vec![],
+            )
+        }
+        .unwrap();
+        assert_eq!(image.host_address(), sub.host_address());
+        assert_eq!(image.image.unwrap().row_pitch, 32);
+        assert_eq!(image.root_and_offset(), (Arc::as_ptr(&root), 1024));
+        assert!(Arc::ptr_eq(image.associated().unwrap(), &sub));
+        assert_eq!(image.offset(), 0);
     }
 
     #[test]
