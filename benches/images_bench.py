@@ -1,7 +1,7 @@
 """Image filters, side by side: a nearest-sampled copy (scaled) and a two-tap
 linear blur over a 2048x2048 RGBA8 image, 10 launches each after one warm-up.
 Run with the platform to measure selected by the loader, e.g.
-  FERROCL_IMAGES=1 OCL_ICD_VENDORS=target/release/libferrocl.so python benches/images_bench.py
+  OCL_ICD_VENDORS=target/release/libferrocl.so python benches/images_bench.py
   OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd python benches/images_bench.py
 with a Python that has numpy and pyopencl (target/corpus/venv after make bench-corpus)."""
 import numpy as np, pyopencl as cl, time

@@ -31,8 +31,6 @@ ONLY=${1:-.}
 command -v ffmpeg >/dev/null || { echo "no ffmpeg: apt-get install ffmpeg" >&2; exit 2; }
 [ -e "$LIB" ] || { echo "no $LIB: run cargo build --release first" >&2; exit 2; }
 mkdir -p "$DIR"
-# Images are reported with FERROCL_IMAGES=1 while issue 16 is open.
-export FERROCL_IMAGES=${FERROCL_IMAGES:-1}
 
 # Two generated inputs: a test pattern and a moving gradient, 5 frames
 # of 320x240 each, 8-bit planar YUV 4:2:0 (FFmpeg's OpenCL frames are

@@ -1,8 +1,6 @@
 //! Images and samplers through the loader, as an image-filtering program
 //! uses them: create, write, sample in a kernel, read back, fill, copy,
-//! map, and the error codes on the way. Images are reported only with
-//! FERROCL_IMAGES=1 while issue 16 is open: this binary sets it before
-//! its one test makes the first CL call.
+//! map, and the error codes on the way.
 mod common;
 use common::*;
 use std::ffi::c_void;
@@ -152,7 +150,6 @@ fn size_info(f: impl Fn(usize, *mut c_void) -> cl_int) -> usize {
 
 #[test]
 fn an_image_filter_runs_and_images_answer_as_the_spec_says() {
-    std::env::set_var("FERROCL_IMAGES", "1");
     select_ferrocl();
     let s = Setup::new(platforms()[0]);
     let q = s.queue(0);

@@ -1,7 +1,6 @@
 /* images/images: image objects and samplers, host commands and kernels, in
- * the spirit of the Khronos test_images_* suites. ferrocl reports images
- * only with FERROCL_IMAGES=1 while they are being finished (issue 16), so
- * main() sets it; on a device without images every sub-test is skipped. */
+ * the spirit of the Khronos test_images_* suites. On a device without
+ * images (ferrocl with FERROCL_IMAGES=0) every sub-test is skipped. */
 #include "harness.h"
 #include <math.h>
 #include <stdlib.h>
@@ -406,7 +405,6 @@ TEST(srgb_writes_encode_linear_colour)
 
 int main(int argc, char **argv)
 {
-    setenv("FERROCL_IMAGES", "1", 1);
     h_init("images", argc, argv);
     H_RUN(every_type_round_trips_with_host_pitches);
     H_RUN(formats_descriptors_and_regions_get_the_specs_codes);

@@ -1,6 +1,6 @@
 //! Entry points: images and samplers. They work only where the device
-//! reports images (core::caps::DeviceCaps::images, with FERROCL_IMAGES=1
-//! while issue 16 is open); otherwise creating one is CL_INVALID_OPERATION
+//! reports images (core::caps::DeviceCaps::images, unless
+//! FERROCL_IMAGES=0); otherwise creating one is CL_INVALID_OPERATION
 //! ("no devices in context support images") and no handle of these kinds
 //! is ever valid. Pipes are in pipe.rs.
 

@@ -107,12 +107,12 @@ fn has_feature(name: &str) -> bool {
             .any(|(n, _, needs)| *n == name && needs.iter().all(|p| has_feature(p)))
 }
 
-/// Images (builtins/lib/image.cl and the runtime's image objects): reported
-/// only with FERROCL_IMAGES=1 while issue 16 is open, since the Khronos
-/// image suites have not passed yet. core::caps reads this too.
+/// Images (builtins/lib/image.cl and the runtime's image objects):
+/// reported unless FERROCL_IMAGES=0 (a device without images, for
+/// programs that take another path then). core::caps reads this too.
 pub fn images_supported() -> bool {
     static ON: std::sync::LazyLock<bool> =
-        std::sync::LazyLock::new(|| std::env::var("FERROCL_IMAGES").as_deref() == Ok("1"));
+        std::sync::LazyLock::new(|| std::env::var("FERROCL_IMAGES").as_deref() != Ok("0"));
     *ON
 }
 

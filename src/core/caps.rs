@@ -36,11 +36,8 @@ pub struct DeviceCaps {
     pub opencl_c_2_0: bool,
     /// On-device queues, when device-side enqueue is reported.
     pub device_queues: Option<DeviceQueueCaps>,
-    /// Images and samplers with their limits, when reported. Only with
-    /// FERROCL_IMAGES=1 while they are being built (issue 16): the host
-    /// side, the kernel builtins and image arguments work, the Khronos
-    /// image suites have not been run, so the device does not claim them by
-    /// default.
+    /// Images and samplers with their limits, when reported: always, but
+    /// with FERROCL_IMAGES=0 (compiler::images_supported).
     pub images: Option<ImageCaps>,
 }
 

@@ -248,6 +248,15 @@ struct LatencyBoundWorkItemsPass : llvm::PassInfoMixin<LatencyBoundWorkItemsPass
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 
+// `ferrocl-latency-bound-rows`: an innermost work-item loop of scalar code
+// whose work is a long chain of dependent floating-point steps is
+// interleaved twice by the vectorizer where its row's length is a multiple
+// of the interleaved step, once elsewhere (latency_bound_rows.cpp); the
+// back end runs it where its vectorizer starts.
+struct LatencyBoundRowsPass : llvm::PassInfoMixin<LatencyBoundRowsPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
 // `ferrocl-bounds-checks-as-ranges`: an innermost work-item loop whose body
 // starts with a bounds check on its own index runs only over the
 // work-items that pass it, unchecked (bounds_checks_as_ranges.cpp); the

@@ -95,6 +95,7 @@ const struct {
     {"ferrocl-counters-from-work-item-id", add_function<CountersFromWorkItemIdPass>},
     {"ferrocl-interleave-work-items", add_function<InterleaveWorkItemsPass>},
     {"ferrocl-latency-bound-work-items", add_function<LatencyBoundWorkItemsPass>},
+    {"ferrocl-latency-bound-rows", add_function<LatencyBoundRowsPass>},
     {"ferrocl-bounds-checks-as-ranges", add_function<BoundsChecksAsRangesPass>},
     {"ferrocl-index-choices-as-ranges", add_function<IndexChoicesAsRangesPass>},
     {"ferrocl-active-rows-unguarded", add_function<ActiveRowsUnguardedPass>},
@@ -180,6 +181,7 @@ void add_back_end_passes(PassBuilder &pb)
             fpm.addPass(UniformLoadsBeforeRowsPass());
             fpm.addPass(UniformIfsAsSelectsPass());
             fpm.addPass(LatencyBoundWorkItemsPass());
+            fpm.addPass(LatencyBoundRowsPass());
             fpm.addPass(FoldTailsOfCopiesPass());
             fpm.addPass(StridedLoopsScalarPass());
         }
