@@ -23,6 +23,7 @@
 //
 // Why it is sound: the two copies are the same code; only the vectorizer's
 // interleave count differs.
+#include "latency.h"
 #include "parallel_access.h"
 #include "passes.h"
 
@@ -44,10 +45,8 @@ namespace ferrocl {
 
 namespace {
 
-// A floating-point step's latency in cycles and how many the core starts
-// a cycle (as in latency_bound_work_items.cpp).
-constexpr unsigned LATENCY = 4;
-constexpr unsigned PIPES = 2;
+constexpr unsigned LATENCY = STEP_LATENCY;
+constexpr unsigned PIPES = STEP_PIPES;
 // Latency-bound: the critical path at least BOUND times the throughput and
 // at least MIN_CHAIN steps long, and at least STEPS_PER_ACCESS steps for
 // each load and store (a loop that mostly moves memory waits on memory:
@@ -56,19 +55,6 @@ constexpr unsigned PIPES = 2;
 constexpr unsigned BOUND = 3;
 constexpr unsigned MIN_CHAIN = 8;
 constexpr unsigned STEPS_PER_ACCESS = 2;
-
-bool is_step(const Instruction &i)
-{
-    if (!i.getType()->isFloatingPointTy())
-        return false;
-    if (const auto *op = dyn_cast<BinaryOperator>(&i))
-        return op->getOpcode() == Instruction::FAdd || op->getOpcode() == Instruction::FSub ||
-               op->getOpcode() == Instruction::FMul;
-    if (const auto *call = dyn_cast<IntrinsicInst>(&i))
-        return call->getIntrinsicID() == Intrinsic::fma ||
-               call->getIntrinsicID() == Intrinsic::fmuladd;
-    return false;
-}
 
 // Whether the loop's body, in its blocks' order, is one chain of steps
 // long enough to leave the core waiting.
@@ -92,7 +78,7 @@ bool latency_bound(Loop &l, LoopInfo &loops)
                 if (auto *oi = dyn_cast<Instruction>(op))
                     if (auto it = depth.find(oi); it != depth.end())
                         d = std::max(d, it->second);
-            if (is_step(i)) {
+            if (is_float_step(i)) {
                 d += LATENCY;
                 work++;
             }

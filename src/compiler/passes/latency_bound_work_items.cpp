@@ -33,6 +33,7 @@
 // between work-items, and each work-item's own steps keep their order; the
 // loop must pass interleavable_work_items (parallel_access.h). What it
 // cannot prove, it leaves alone.
+#include "latency.h"
 #include "parallel_access.h"
 #include "passes.h"
 
@@ -52,11 +53,10 @@ namespace ferrocl {
 
 namespace {
 
-// A step's latency in cycles (an FMA on Zen 3 and on Skylake; an integer
-// multiply is counted alike, at least as slow), and how many the core
-// starts a cycle.
-constexpr unsigned LATENCY = 4;
-constexpr unsigned PIPES = 2;
+// A step's latency in cycles and how many the core starts a cycle
+// (latency.h; an integer multiply is counted alike, at least as slow).
+constexpr unsigned LATENCY = STEP_LATENCY;
+constexpr unsigned PIPES = STEP_PIPES;
 
 // At most this many work-items side by side, and this many instructions
 // in the interleaved body.
@@ -94,15 +94,7 @@ bool is_step(const Instruction &i)
 {
     if (i.getType()->isIntOrIntVectorTy())
         return i.getOpcode() == Instruction::Mul;
-    if (!i.getType()->isFPOrFPVectorTy())
-        return false;
-    if (const auto *op = dyn_cast<BinaryOperator>(&i))
-        return op->getOpcode() == Instruction::FAdd || op->getOpcode() == Instruction::FSub ||
-               op->getOpcode() == Instruction::FMul;
-    if (const auto *call = dyn_cast<IntrinsicInst>(&i))
-        return call->getIntrinsicID() == Intrinsic::fma ||
-               call->getIntrinsicID() == Intrinsic::fmuladd;
-    return false;
+    return is_float_step(i);
 }
 
 // The loop in the file's shape, its code safe to interleave and on vectors
