@@ -200,12 +200,8 @@ fn create_image(
             // "CL_INVALID_IMAGE_SIZE if ... image_width * size of element
             // in bytes is greater than the size of the buffer object"; for
             // a 2D image, its rows at their pitch.
-            let rows = shape.extent()[1];
-            let bytes = pitches
-                .row_pitch
-                .checked_mul(rows - 1)
-                .and_then(|n| n.checked_add(shape.width * format.element_size()));
-            if bytes.is_none_or(|n| n > b.size) {
+            let all = shape.byte_region(shape.extent());
+            if !shape.host_layout(&pitches).in_bounds(all, b.size) {
                 return Err(CL_INVALID_IMAGE_SIZE);
             }
             (shape, Some(pitches))
