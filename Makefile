@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(PATH)
 
-APT_PACKAGES := clang-19 llvm-19-dev llvm-19-tools libclang-19-dev liblld-19-dev ocl-icd-opencl-dev opencl-headers clinfo pocl-opencl-icd
+APT_PACKAGES := clang-19 llvm-19-dev llvm-19-tools libclang-19-dev liblld-19-dev llvm-spirv-15 ocl-icd-opencl-dev opencl-headers clinfo pocl-opencl-icd
 LIB := $(CURDIR)/target/release/libferrocl.so
 # Where ferrocl is registered for the user: Debian's loader reads the
 # directory named by OCL_ICD_VENDORS.

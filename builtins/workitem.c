@@ -194,11 +194,11 @@ void *__to_private(AS_GENERIC void *p) {
 }
 /* get_fence: the fence flag of the pointer's address space (private memory
  * needs none). */
-unsigned _Z9get_fencePU9CLgenericv(AS_GENERIC void *p) {
+unsigned _Z9get_fencePU3AS4v(AS_GENERIC void *p) {
     return is_local(p) ? CLK_LOCAL_MEM_FENCE : is_private(p) ? 0 : CLK_GLOBAL_MEM_FENCE;
 }
-unsigned _Z9get_fencePU9CLgenericKv(const AS_GENERIC void *p) {
-    return _Z9get_fencePU9CLgenericv((AS_GENERIC void *)p);
+unsigned _Z9get_fencePU3AS4Kv(const AS_GENERIC void *p) {
+    return _Z9get_fencePU3AS4v((AS_GENERIC void *)p);
 }
 
 /* The work-item functions of work-group entries (__ferrocl_wg_K, see

@@ -530,6 +530,95 @@ entry_points! {
         alignment: cl_uint
     ) -> *mut c_void = svm [table];
     void clSVMFree(context: cl_context, svm_pointer: *mut c_void) -> () = svm [table];
+    // api/usm.rs
+    object clHostMemAllocINTEL(
+        context: cl_context,
+        properties: *const cl_mem_properties_intel,
+        size: usize,
+        alignment: cl_uint
+        ; errcode_ret
+    ) -> *mut c_void = usm [extension];
+    object clDeviceMemAllocINTEL(
+        context: cl_context,
+        device: cl_device_id,
+        properties: *const cl_mem_properties_intel,
+        size: usize,
+        alignment: cl_uint
+        ; errcode_ret
+    ) -> *mut c_void = usm [extension];
+    object clSharedMemAllocINTEL(
+        context: cl_context,
+        device: cl_device_id,
+        properties: *const cl_mem_properties_intel,
+        size: usize,
+        alignment: cl_uint
+        ; errcode_ret
+    ) -> *mut c_void = usm [extension];
+    status clMemFreeINTEL(context: cl_context, ptr: *mut c_void) -> cl_int = usm [extension];
+    status clMemBlockingFreeINTEL(
+        context: cl_context,
+        ptr: *mut c_void
+    ) -> cl_int = usm [extension];
+    status clGetMemAllocInfoINTEL(
+        context: cl_context,
+        ptr: *const c_void,
+        param_name: cl_mem_info_intel,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize
+    ) -> cl_int = usm [extension];
+    status clSetKernelArgMemPointerINTEL(
+        kernel: cl_kernel,
+        arg_index: cl_uint,
+        arg_value: *const c_void
+    ) -> cl_int = usm [extension];
+    status clEnqueueMemsetINTEL(
+        command_queue: cl_command_queue,
+        dst_ptr: *mut c_void,
+        value: cl_int,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event
+    ) -> cl_int = usm [extension];
+    status clEnqueueMemFillINTEL(
+        command_queue: cl_command_queue,
+        dst_ptr: *mut c_void,
+        pattern: *const c_void,
+        pattern_size: usize,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event
+    ) -> cl_int = usm [extension];
+    status clEnqueueMemcpyINTEL(
+        command_queue: cl_command_queue,
+        blocking: cl_bool,
+        dst_ptr: *mut c_void,
+        src_ptr: *const c_void,
+        size: usize,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event
+    ) -> cl_int = usm [extension];
+    status clEnqueueMigrateMemINTEL(
+        command_queue: cl_command_queue,
+        ptr: *const c_void,
+        size: usize,
+        flags: cl_mem_migration_flags,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event
+    ) -> cl_int = usm [extension];
+    status clEnqueueMemAdviseINTEL(
+        command_queue: cl_command_queue,
+        ptr: *const c_void,
+        size: usize,
+        advice: cl_mem_advice_intel,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event
+    ) -> cl_int = usm [extension];
     // api/pipe.rs
     object clCreatePipe(
         context: cl_context,
@@ -576,6 +665,12 @@ entry_points! {
         length: usize
         ; errcode_ret
     ) -> cl_program = program [table];
+    object clCreateProgramWithILKHR(
+        context: cl_context,
+        il: *const c_void,
+        length: usize
+        ; errcode_ret
+    ) -> cl_program = program [extension];
     status clRetainProgram(program: cl_program) -> cl_int = program [table];
     status clReleaseProgram(program: cl_program) -> cl_int = program [table];
     status clBuildProgram(

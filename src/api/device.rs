@@ -16,8 +16,24 @@ fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
         list.push(("cl_khr_image2d_from_buffer", (1, 0, 0)));
         list.push(("cl_khr_srgb_image_writes", (1, 0, 0)));
     }
+    if crate::compiler::spirv::il_supported() {
+        list.push(("cl_khr_il_program", (1, 0, 0)));
+    }
+    list.push(("cl_intel_unified_shared_memory", (1, 0, 0)));
     list.extend(crate::compiler::opencl_c_extensions());
     list
+}
+
+/// The ILs the device reads (CL_DEVICE_ILS_WITH_VERSION): SPIR-V's
+/// versions, where the translator is there (compiler::spirv).
+fn ils() -> Vec<(&'static str, (u32, u32, u32))> {
+    if !crate::compiler::spirv::il_supported() {
+        return Vec::new();
+    }
+    let versions = crate::compiler::spirv::VERSIONS.iter();
+    versions
+        .map(|&(major, minor)| ("SPIR-V", (major, minor, 0)))
+        .collect()
 }
 
 use crate::core::caps::{caps, DeviceQueueCaps};
@@ -234,10 +250,24 @@ fn device_info(
         }
         CL_DEVICE_EXTENSIONS => out.write(&platform::extension_string(&device_extensions())),
         CL_DEVICE_EXTENSIONS_WITH_VERSION => out.write(&name_versions(&device_extensions())),
-        CL_DEVICE_ILS_WITH_VERSION | CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => {
-            out.write(&Vec::<cl_name_version>::new())
+        CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL
+        | CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL
+        | CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL
+        | CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL
+        | CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL => {
+            out.write(&crate::api::usm::CAPABILITIES)
         }
-        CL_DEVICE_IL_VERSION | CL_DEVICE_BUILT_IN_KERNELS => out.write(""),
+        CL_DEVICE_ILS_WITH_VERSION => out.write(&name_versions(&ils())),
+        // "SPIR-V_1.0 SPIR-V_1.1 ...": the spec's form, <name>_<major>.<minor>.
+        CL_DEVICE_IL_VERSION => out.write(
+            &ils()
+                .iter()
+                .map(|(name, (major, minor, _))| format!("{name}_{major}.{minor}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => out.write(&Vec::<cl_name_version>::new()),
+        CL_DEVICE_BUILT_IN_KERNELS => out.write(""),
         CL_DEVICE_PRINTF_BUFFER_SIZE => out.write(&caps().printf_buffer_size),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => out.write(&true),
         CL_DEVICE_PARENT_DEVICE => {

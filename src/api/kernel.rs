@@ -472,6 +472,9 @@ pub(crate) fn clSetKernelExecInfo(
     param_value: *const c_void,
 ) -> Result<(), cl_int> {
     let k = Kernel::resolve(kernel)?;
+    if let Some(result) = crate::api::usm::exec_info(param_name, param_value_size, param_value) {
+        return result;
+    }
     // CL_KERNEL_EXEC_INFO_SVM_PTRS: "To specify that no SVM allocations
     // will be accessed by a kernel other than those set as kernel
     // arguments, specify an empty set by passing param_value_size

@@ -20,4 +20,5 @@ pub mod program;
 pub mod queue;
 pub mod svm;
 pub mod transfer;
+pub mod usm;
 pub mod util;

@@ -4,6 +4,7 @@
 use crate::api::device::resolve_devices;
 use crate::api::util::{c_array, c_str, write_out, InfoOut};
 use crate::cl::*;
+use crate::compiler::{BuildError, Input};
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::object::{self, handle_of, publish};
@@ -87,6 +88,23 @@ fn record_outcome<T>(
             };
             finish(Err(e.log().to_string()));
             Err(code)
+        }
+    }
+}
+
+/// `f` on what a build or compile of `p` reads: its source, or its SPIR-V
+/// module with the specialization constants set so far.
+fn with_input<T>(
+    p: &Program,
+    f: impl FnOnce(Input) -> Result<T, BuildError>,
+) -> Result<T, BuildError> {
+    match &p.il {
+        None => f(Input::Source(&p.source)),
+        Some(il) => {
+            let bytes = il
+                .for_translator()
+                .map_err(|why| BuildError::Failed(format!("ferrocl: {why}")))?;
+            f(Input::SpirV(&bytes))
         }
     }
 }
@@ -230,13 +248,30 @@ pub(crate) fn clCreateProgramWithIL(
     il: *const c_void,
     length: usize,
 ) -> Result<cl_program, cl_int> {
-    Context::resolve(context)?;
+    let ctx = Context::resolve(context)?;
     if il.is_null() || length == 0 {
         return Err(CL_INVALID_VALUE);
     }
     // "CL_INVALID_OPERATION if no devices in context support
     // intermediate language programs."
-    Err(CL_INVALID_OPERATION)
+    if !crate::compiler::spirv::il_supported() {
+        return Err(CL_INVALID_OPERATION);
+    }
+    // SAFETY: the application gives `length` readable bytes at `il`.
+    let bytes = unsafe { std::slice::from_raw_parts(il as *const u8, length) }.to_vec();
+    // "CL_INVALID_VALUE if ... the length-byte memory pointed to by il
+    // does not contain well-formed intermediate language".
+    let module = crate::compiler::spirv::Module::parse(&bytes).map_err(|_| CL_INVALID_VALUE)?;
+    Ok(publish(Program::with_il(ctx, bytes, module)))
+}
+
+/// cl_khr_il_program's name for clCreateProgramWithIL.
+pub(crate) fn clCreateProgramWithILKHR(
+    context: cl_context,
+    il: *const c_void,
+    length: usize,
+) -> Result<cl_program, cl_int> {
+    clCreateProgramWithIL(context, il, length)
 }
 
 pub(crate) fn clRetainProgram(program: cl_program) -> Result<(), cl_int> {
@@ -286,7 +321,7 @@ pub(crate) fn clBuildProgram(
             Ok(())
         } else {
             record_outcome(
-                crate::compiler::build_program(&p.source, &options),
+                with_input(&p, |input| crate::compiler::build_input(input, &options)),
                 |outcome| {
                     p.finish_build(&options, outcome);
                 },
@@ -339,7 +374,9 @@ pub(crate) fn clCompileProgram(
     }
     let options = options_text(options).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
     let result = record_outcome(
-        crate::compiler::compile_object(&p.source, &options, &headers),
+        with_input(&p, |input| {
+            crate::compiler::compile_object(input, &options, &headers)
+        }),
         |outcome| {
             p.finish_compile(&options, outcome);
         },
@@ -365,7 +402,7 @@ pub(crate) fn clGetProgramInfo(
         CL_PROGRAM_NUM_DEVICES => out.write(&(p.devices.len() as cl_uint)),
         CL_PROGRAM_DEVICES => out.write(&p.devices.iter().map(handle_of).collect::<Vec<_>>()),
         CL_PROGRAM_SOURCE => out.write(&p.source),
-        CL_PROGRAM_IL => out.write(&Vec::<u8>::new()),
+        CL_PROGRAM_IL => out.write(&p.il.as_ref().map_or(&[][..], |il| &il.bytes[..]).to_vec()),
         CL_PROGRAM_BINARY_SIZES => {
             let size = program_binary(&p).len();
             out.write(&vec![size; p.devices.len()])
@@ -464,14 +501,21 @@ pub(crate) fn clSetProgramReleaseCallback(
 
 pub(crate) fn clSetProgramSpecializationConstant(
     program: cl_program,
-    _spec_id: cl_uint,
-    _spec_size: usize,
-    _spec_value: *const c_void,
+    spec_id: cl_uint,
+    spec_size: usize,
+    spec_value: *const c_void,
 ) -> Result<(), cl_int> {
-    Program::resolve(program)?;
-    // "CL_INVALID_OPERATION if no devices associated with program
-    // support intermediate language programs."
-    Err(CL_INVALID_OPERATION)
+    let p = Program::resolve(program)?;
+    // "CL_INVALID_PROGRAM if program is not a valid program object
+    // created from an intermediate language (e.g. SPIR-V)".
+    let il = p.il.as_ref().ok_or(CL_INVALID_PROGRAM)?;
+    if spec_value.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: the application gives `spec_size` readable bytes at
+    // `spec_value`.
+    let value = unsafe { std::slice::from_raw_parts(spec_value as *const u8, spec_size) };
+    il.specialize(spec_id, value)
 }
 
 /// clLinkProgram: a link that fails still returns its program (with the

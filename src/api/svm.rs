@@ -100,6 +100,34 @@ pub(crate) fn clEnqueueSVMMemcpy(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
+    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let kind = CL_COMMAND_SVM_MEMCPY as cl_command_type;
+    memcpy_command(
+        command_queue,
+        kind,
+        blocking_copy,
+        dst_ptr,
+        src_ptr,
+        size,
+        wait,
+    )
+}
+
+/// A command's wait list and event out-parameter, as the entry points
+/// take them.
+pub(crate) type WaitList = (cl_uint, *const cl_event, *mut cl_event);
+
+/// clEnqueueSVMMemcpy and clEnqueueMemcpyINTEL: a copy between host
+/// pointers, a command of type `kind`.
+pub(crate) fn memcpy_command(
+    command_queue: cl_command_queue,
+    kind: cl_command_type,
+    blocking_copy: cl_bool,
+    dst_ptr: *mut c_void,
+    src_ptr: *const c_void,
+    size: usize,
+    (num_events_in_wait_list, event_wait_list, event): WaitList,
+) -> Result<(), cl_int> {
     let queue = Queue::resolve(command_queue)?;
     // "CL_INVALID_VALUE if dst_ptr or src_ptr is NULL."
     if dst_ptr.is_null() || src_ptr.is_null() {
@@ -113,7 +141,7 @@ pub(crate) fn clEnqueueSVMMemcpy(
     }
     let cmd = Command::new(
         &queue,
-        CL_COMMAND_SVM_MEMCPY as cl_command_type,
+        kind,
         num_events_in_wait_list,
         event_wait_list,
         event,
@@ -143,6 +171,30 @@ pub(crate) fn clEnqueueSVMMemFill(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
+    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let kind = CL_COMMAND_SVM_MEMFILL as cl_command_type;
+    fill_command(
+        command_queue,
+        kind,
+        svm_ptr,
+        pattern,
+        pattern_size,
+        size,
+        wait,
+    )
+}
+
+/// clEnqueueSVMMemFill, clEnqueueMemFillINTEL and clEnqueueMemsetINTEL:
+/// a pattern repeated over host memory, a command of type `kind`.
+pub(crate) fn fill_command(
+    command_queue: cl_command_queue,
+    kind: cl_command_type,
+    svm_ptr: *mut c_void,
+    pattern: *const c_void,
+    pattern_size: usize,
+    size: usize,
+    (num_events_in_wait_list, event_wait_list, event): WaitList,
+) -> Result<(), cl_int> {
     let queue = Queue::resolve(command_queue)?;
     // "CL_INVALID_VALUE if svm_ptr is NULL."
     if svm_ptr.is_null() {
@@ -169,7 +221,7 @@ pub(crate) fn clEnqueueSVMMemFill(
         unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) }.to_vec();
     let cmd = Command::new(
         &queue,
-        CL_COMMAND_SVM_MEMFILL as cl_command_type,
+        kind,
         num_events_in_wait_list,
         event_wait_list,
         event,

@@ -83,6 +83,11 @@ fn build_builtins(out_dir: &Path) -> Result<(), String> {
                 "-finclude-default-header",
                 "-Xclang",
                 "-ffake-address-space-map",
+                // SPIR's mangling of address spaces (`PU3AS1f`), which
+                // the kernels' front end uses too: the names the SPIR-V
+                // translator gives the builtins (driver.rs).
+                "-Xclang",
+                "-faddress-space-map-mangling=yes",
             ])
             .arg(&src)
             .arg("-o")

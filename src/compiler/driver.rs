@@ -3,8 +3,8 @@
 //! and the system linker through it for the shared object.
 
 use super::{
-    binary, blocks, code, inprocess, object_cache, Code, Executable, KernelInfo, Linked, Object,
-    ObjectKind,
+    binary, blocks, code, inprocess, object_cache, spirv, Code, Executable, KernelInfo, Linked,
+    Object, ObjectKind,
 };
 use code::PendingCode;
 use std::ffi::{OsStr, OsString};
@@ -278,24 +278,31 @@ fn undefined_builtins(log: &str) -> Vec<String> {
         .collect()
 }
 
-/// Source to a loaded executable, without the cache.
-pub fn compile(source: &str, options: &str) -> Result<Executable, BuildError> {
-    compile_with(source, options, WorkItemEntries::WhereRun)
-}
-
-/// `compile`, with the work-item entries `entries` asks for.
+/// Source to a loaded executable, without the cache, with the work-item
+/// entries `entries` asks for.
+#[cfg(test)]
 pub fn compile_with(
     source: &str,
     options: &str,
     entries: WorkItemEntries,
 ) -> Result<Executable, BuildError> {
-    compile_in(source, options, entries, None, None)
+    compile_in(Input::Source(source), options, entries, None, None)
+}
+
+/// What a program is built from.
+#[derive(Clone, Copy)]
+pub enum Input<'a> {
+    /// OpenCL C source.
+    Source(&'a str),
+    /// A SPIR-V module as the translator reads it (spirv.rs,
+    /// `Module::for_translator`).
+    SpirV(&'a [u8]),
 }
 
 /// `compile_with`, reusing the compiled code of the kernels in the cache
 /// directory `objects` (object_cache.rs) when given.
 fn compile_in(
-    source: &str,
+    input: Input,
     options: &str,
     entries: WorkItemEntries,
     objects: Option<&Path>,
@@ -314,7 +321,10 @@ fn compile_in(
                     scope.spawn(|| llvm.open_library());
                 }
             }
-            let (text, log) = timed("front end", || front_end(dir, source, options, &[]))?;
+            let (text, log) = timed("front end", || match input {
+                Input::Source(source) => front_end(dir, source, options, &[]),
+                Input::SpirV(il) => il_front_end(dir, il, options),
+            })?;
             back_end(dir, &text, log, entries, objects, keep.clone())
         })
     })
@@ -387,6 +397,12 @@ fn front_end(
         "-finclude-default-header",
         "-Xclang",
         "-ffake-address-space-map",
+        // Pointer overloads named as SPIR names them (`PU3AS1f` for a
+        // __global float *, `Pf` for a __private one), as the builtins
+        // library is compiled (build.rs): the SPIR-V translator's calls
+        // and the front end's find the same definitions.
+        "-Xclang",
+        "-faddress-space-map-mangling=yes",
         "-cl-kernel-arg-info",
         "-emit-llvm",
         "-S",
@@ -416,6 +432,51 @@ fn front_end(
         return Err(BuildError::Failed(log));
     }
     let text = std::fs::read_to_string(&ll).map_err(|e| io_err("reading clang's output", e))?;
+    Ok((text, log))
+}
+
+/// The front end of a SPIR-V program: the translator (llvm-spirv, a tool:
+/// it is built against LLVM 15) writes the module as LLVM bitcode, which
+/// the in-process LLVM reads, makes like the front end's own for the host
+/// (passes/spirv_module_as_host.cpp) and runs the front end's passes on:
+/// textual LLVM IR, and the log.
+fn il_front_end(dir: &TempDir, il: &[u8], options: &str) -> Result<(String, String), BuildError> {
+    front_end_args(options)?;
+    builtins()?;
+    let translator = spirv::translator().ok_or_else(|| {
+        BuildError::NoCompiler(
+            "ferrocl: llvm-spirv-15 (the SPIR-V translator) not found (install llvm-spirv-15, \
+             or set FERROCL_LLVM_SPIRV to its path)"
+                .into(),
+        )
+    })?;
+    let spv = dir.0.join("program.spv");
+    std::fs::write(&spv, il).map_err(|e| io_err("writing the module", e))?;
+    let bc = dir.0.join("program.bc");
+    // CL2.0: SPIR-V's instructions become calls of OpenCL C's builtins
+    // (with OpenCL 2.0's atomics and work-group functions), which the
+    // builtins library defines.
+    let (ok, log) = run(Command::new(translator)
+        .args(["-r", "--spirv-target-env=CL2.0"])
+        .arg(&spv)
+        .arg("-o")
+        .arg(&bc))?;
+    let log = log.replace(&format!("{}/", dir.0.display()), "");
+    if !ok {
+        return Err(BuildError::Failed(format!(
+            "ferrocl: the SPIR-V module does not translate to LLVM IR (llvm-spirv):\n{log}"
+        )));
+    }
+    let ll = dir.0.join("program.ll");
+    let passes = format!("ferrocl-spirv-module-as-host,{}", front_end_passes(options));
+    let outcome = in_process()?.opt_described(&bc, None, &passes, &ll, None);
+    if !outcome.ok {
+        return Err(BuildError::Failed(format!(
+            "ferrocl: the SPIR-V module's LLVM IR is not usable:\n{}",
+            outcome.log
+        )));
+    }
+    let text = std::fs::read_to_string(&ll).map_err(|e| io_err("reading the module's IR", e))?;
     Ok((text, log))
 }
 
@@ -1065,14 +1126,18 @@ fn opt_with(
     })
 }
 
-/// clCompileProgram: source (and headers) to a compiled object.
+/// clCompileProgram: source (and headers; a SPIR-V module has none) to a
+/// compiled object.
 pub fn compile_object(
-    source: &str,
+    input: Input,
     options: &str,
     headers: &[(String, String)],
 ) -> Result<Object, BuildError> {
     in_temp_dir(|dir| {
-        let (ir, log) = front_end(dir, source, options, headers)?;
+        let (ir, log) = match input {
+            Input::Source(source) => front_end(dir, source, options, headers)?,
+            Input::SpirV(il) => il_front_end(dir, il, options)?,
+        };
         Ok(Object {
             kind: ObjectKind::Compiled,
             ir,
@@ -1244,18 +1309,27 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 
 /// Builds through the on-disk cache in `cache` (None: no cache).
 pub fn build_cached(
-    source: &str,
+    input: Input,
     options: &str,
     cache: Option<&Path>,
 ) -> Result<Executable, BuildError> {
     // Bad options are reported before any cache lookup.
     front_end_args(options)?;
     let Some(dir) = cache else {
-        return compile(source, options);
+        return compile_in(input, options, WorkItemEntries::WhereRun, None, None);
     };
     let mut h = Fnv::new();
     h.add(&environment_key().to_le_bytes());
-    h.add(source.as_bytes());
+    match input {
+        Input::Source(source) => h.add(source.as_bytes()),
+        Input::SpirV(il) => {
+            // Apart from any source of the same bytes, and keyed on the
+            // translator that read it.
+            h.add(b"SPIR-V");
+            h.add(spirv::translator().map_or(&b""[..], |p| p.as_os_str().as_encoded_bytes()));
+            h.add(il);
+        }
+    }
     h.add(options.as_bytes());
     let file = dir.join(format!("{:032x}.fcl", h.0));
     if let Ok(bytes) = std::fs::read(&file) {
@@ -1265,7 +1339,7 @@ pub fn build_cached(
     }
     // The binary goes to the cache once the back end made it.
     compile_in(
-        source,
+        input,
         options,
         WorkItemEntries::WhereRun,
         Some(dir),

@@ -18,12 +18,13 @@ mod inprocess;
 mod object_cache;
 #[cfg(test)]
 mod pass_tests;
+pub mod spirv;
 #[cfg(test)]
 mod tests;
 
 pub use code::Code;
 use code::PendingCode;
-pub use driver::BuildError;
+pub use driver::{BuildError, Input};
 
 /// A kernel argument's access qualifier: the value of
 /// `cl_kernel_arg_access_qualifier` (passes/kernel_description.cpp).
@@ -332,7 +333,12 @@ pub fn build(source: &str, options: &str) -> Result<Executable, String> {
 
 /// `build` with the kind of failure, for the API's error codes.
 pub fn build_program(source: &str, options: &str) -> Result<Executable, BuildError> {
-    driver::build_cached(source, options, driver::default_cache_dir().as_deref())
+    build_input(Input::Source(source), options)
+}
+
+/// `build_program` of OpenCL C or of a SPIR-V module.
+pub fn build_input(input: Input, options: &str) -> Result<Executable, BuildError> {
+    driver::build_cached(input, options, driver::default_cache_dir().as_deref())
 }
 
 /// What clCompileProgram makes: a compiled object, or (clLinkProgram with
@@ -358,14 +364,14 @@ pub enum Linked {
     Executable(Executable),
 }
 
-/// clCompileProgram: source, with `headers` (include name, text), to a
-/// compiled object.
+/// clCompileProgram: source, with `headers` (include name, text), or a
+/// SPIR-V module, to a compiled object.
 pub fn compile_object(
-    source: &str,
+    input: Input,
     options: &str,
     headers: &[(String, String)],
 ) -> Result<Object, BuildError> {
-    driver::compile_object(source, options, headers)
+    driver::compile_object(input, options, headers)
 }
 
 /// clLinkProgram: objects and libraries to a library or an executable.

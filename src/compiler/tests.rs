@@ -1,7 +1,7 @@
 //! Compiler tests: real builds with clang-19, entries called directly.
 
 use super::abi::WorkGroupContext;
-use super::driver::{build_cached, compile_with, BuildError};
+use super::driver::{build_cached, compile_with, BuildError, Input};
 use super::*;
 use std::ffi::{c_char, c_void};
 
@@ -283,7 +283,7 @@ fn program_calling_libc_links() {
 fn binary_round_trip_and_cache() {
     let dir = std::env::temp_dir().join(format!("ferrocl-cache-test-{}", std::process::id()));
     let src = "__kernel void twice(__global int *p, int k) { p[get_global_id(0)] *= 2 * k; }";
-    let exe = build_cached(src, "", Some(&dir)).unwrap();
+    let exe = build_cached(Input::Source(src), "", Some(&dir)).unwrap();
     // The code made (the back end may run in the background), the cache
     // holds its binary, and the next build is that binary.
     let binary = &exe.code().unwrap().binary;
@@ -294,7 +294,7 @@ fn binary_round_trip_and_cache() {
         .map(|p| std::fs::read(p).unwrap())
         .collect();
     assert_eq!(kept, vec![binary.clone()]);
-    let again = build_cached(src, "", Some(&dir)).unwrap();
+    let again = build_cached(Input::Source(src), "", Some(&dir)).unwrap();
     assert_eq!(&again.code().unwrap().binary, binary);
     let loaded = Executable::load(&exe.code().unwrap().binary).unwrap();
     assert_eq!(loaded.kernels[0].name, "twice");
@@ -314,7 +314,7 @@ fn binary_round_trip_and_cache() {
 fn damaged_cache_files_are_rebuilt() {
     let dir = std::env::temp_dir().join(format!("ferrocl-cache-damage-{}", std::process::id()));
     let src = "__kernel void thrice(__global int *p) { p[get_global_id(0)] *= 3; }";
-    let good = build_cached(src, "", Some(&dir))
+    let good = build_cached(Input::Source(src), "", Some(&dir))
         .unwrap()
         .code()
         .unwrap()
@@ -341,7 +341,7 @@ fn damaged_cache_files_are_rebuilt() {
         damage(&mut bytes);
         std::fs::write(&file, &bytes).unwrap();
         assert!(Executable::load(&bytes).is_err(), "damage {i} loads");
-        let exe = build_cached(src, "", Some(&dir)).unwrap();
+        let exe = build_cached(Input::Source(src), "", Some(&dir)).unwrap();
         let mut v = [1i32, 2, 3];
         let pv = v.as_mut_ptr();
         run_as_executor(&exe, 0, &kernel_args![pv], 3);
@@ -619,13 +619,13 @@ fn compile_objects_and_link() {
         "#define K 5\nint f(int);\n".to_string(),
     )];
     let a = compile_object(
-        "#include \"sub/h.h\"\nint f(int x) { return x + K; }",
+        Input::Source("#include \"sub/h.h\"\nint f(int x) { return x + K; }"),
         "",
         &headers,
     )
     .unwrap_or_else(|e| panic!("{}", e.log()));
     let b = compile_object(
-        "#include \"sub/h.h\"\n__kernel void k(__global int *p) { *p = f(*p) * K; }",
+        Input::Source("#include \"sub/h.h\"\n__kernel void k(__global int *p) { *p = f(*p) * K; }"),
         "",
         &headers,
     )
@@ -633,7 +633,7 @@ fn compile_objects_and_link() {
     assert_eq!(a.kind, ObjectKind::Compiled);
     // A header outside the temporary directory is refused.
     let outside = [("../x.h".to_string(), String::new())];
-    assert!(compile_object("", "", &outside).is_err());
+    assert!(compile_object(Input::Source(""), "", &outside).is_err());
     let Linked::Library(lib) = link(&[&a], "-create-library").unwrap() else {
         panic!("not a library")
     };

@@ -222,6 +222,20 @@ pub fn lookup<T: ClObject>(handle: *mut T::Raw) -> Result<Arc<T>, cl_int> {
     object.downcast::<T>().map_err(|_| T::INVALID)
 }
 
+/// Every live object of kind T the application was handed (clMemBlockingFreeINTEL
+/// waits for a context's queues). The objects are upgraded after the lock
+/// is released, as in `lookup`.
+pub fn live<T: ClObject>() -> Vec<Arc<T>> {
+    let weak: Vec<_> = registry_read()
+        .values()
+        .filter(|e| e.kind == T::KIND)
+        .map(|e| e.object.clone())
+        .collect();
+    weak.into_iter()
+        .filter_map(|w| w.upgrade()?.downcast::<T>().ok())
+        .collect()
+}
+
 /// clRetain*: one more application reference.
 pub fn retain<T: ClObject>(handle: *mut T::Raw) -> Result<(), cl_int> {
     let object = lookup::<T>(handle)?;

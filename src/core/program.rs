@@ -2,10 +2,11 @@
 //! executable it produced.
 
 use crate::cl::*;
-use crate::compiler::{Executable, Object, ObjectKind as ObjKind};
+use crate::compiler::{spirv, Executable, Object, ObjectKind as ObjKind};
 use crate::context::Context;
 use crate::device::Device;
 use crate::object::{cl_object, lookup, Base, ObjectKind};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -28,6 +29,41 @@ enum Origin {
     Binary,
     /// clLinkProgram.
     Linked,
+    /// clCreateProgramWithIL.
+    Il,
+}
+
+/// A program's SPIR-V module: the bytes as given (CL_PROGRAM_IL), what
+/// was read of them, and the values clSetProgramSpecializationConstant
+/// gave its specialization constants (used by the builds after it).
+pub struct Il {
+    pub bytes: Vec<u8>,
+    pub module: spirv::Module,
+    spec_values: Mutex<BTreeMap<u32, Vec<u8>>>,
+}
+
+impl Il {
+    /// Sets the specialization constant `id` to `value`: CL_INVALID_SPEC_ID
+    /// if the module has none of that id, CL_INVALID_VALUE if `value` is
+    /// not its size.
+    pub fn specialize(&self, id: u32, value: &[u8]) -> Result<(), cl_int> {
+        let c = self.module.spec_constant(id).ok_or(CL_INVALID_SPEC_ID)?;
+        if c.size != value.len() {
+            return Err(CL_INVALID_VALUE);
+        }
+        self.spec_values
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(id, value.to_vec());
+        Ok(())
+    }
+
+    /// The module as the translator reads it, with the specialization
+    /// constants set so far; the build log's text if it cannot be read.
+    pub fn for_translator(&self) -> Result<Vec<u8>, String> {
+        let values = self.spec_values.lock().unwrap_or_else(|p| p.into_inner());
+        self.module.for_translator(&values)
+    }
 }
 
 /// `#[repr(C)]` so that the ICD base comes first.
@@ -37,6 +73,8 @@ pub struct Program {
     pub context: Arc<Context>,
     pub devices: Vec<Arc<Device>>,
     pub source: String,
+    /// The SPIR-V module of a program created with one.
+    pub il: Option<Il>,
     build: Mutex<BuildState>,
     /// The result of the last successful build, if any.
     executable: Mutex<Option<Arc<Executable>>>,
@@ -69,10 +107,12 @@ impl BuildState {
 
 impl Program {
     /// Every program starts here: what it holds and its build state.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         context: Arc<Context>,
         devices: Vec<Arc<Device>>,
         source: String,
+        il: Option<Il>,
         build: BuildState,
         executable: Option<Executable>,
         object: Option<Object>,
@@ -83,6 +123,7 @@ impl Program {
             context,
             devices,
             source,
+            il,
             build: Mutex::new(build),
             executable: Mutex::new(executable.map(Arc::new)),
             object: Mutex::new(object.map(Arc::new)),
@@ -101,7 +142,9 @@ impl Program {
         origin: Origin,
     ) -> Arc<Program> {
         let source = String::new();
-        Program::new(context, devices, source, build, executable, object, origin)
+        Program::new(
+            context, devices, source, None, build, executable, object, origin,
+        )
     }
 
     pub fn with_source(context: Arc<Context>, source: String) -> Arc<Program> {
@@ -111,7 +154,43 @@ impl Program {
             String::new(),
             CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
         );
-        Program::new(context, devices, source, build, None, None, Origin::Source)
+        Program::new(
+            context,
+            devices,
+            source,
+            None,
+            build,
+            None,
+            None,
+            Origin::Source,
+        )
+    }
+
+    /// A program of a SPIR-V module (clCreateProgramWithIL), its bytes
+    /// already read into `module`.
+    pub fn with_il(context: Arc<Context>, bytes: Vec<u8>, module: spirv::Module) -> Arc<Program> {
+        let devices = context.devices.clone();
+        let build = BuildState::fresh(
+            CL_BUILD_NONE,
+            String::new(),
+            CL_PROGRAM_BINARY_TYPE_NONE as cl_program_binary_type,
+        );
+        let il = Il {
+            bytes,
+            module,
+            spec_values: Mutex::new(BTreeMap::new()),
+        };
+        let source = String::new();
+        Program::new(
+            context,
+            devices,
+            source,
+            Some(il),
+            build,
+            None,
+            None,
+            Origin::Il,
+        )
     }
 
     /// A program holding a compiled object or library (a binary of one, or
@@ -200,10 +279,10 @@ impl Program {
         self.origin == Origin::Binary
     }
 
-    /// Whether the program was created from source: it has source to
-    /// compile, even an empty string.
+    /// Whether the program was created from source or IL: it has source
+    /// (even an empty string) or a module to compile.
     pub fn has_source(&self) -> bool {
-        self.origin == Origin::Source
+        matches!(self.origin, Origin::Source | Origin::Il)
     }
 
     /// Records a build's outcome: the executable on success (replacing the

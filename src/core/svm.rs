@@ -16,6 +16,7 @@
 
 use crate::cl::*;
 use crate::context::Context;
+use crate::device::Device;
 use crate::host_memory;
 use crate::sched::host::HOST;
 use std::alloc::Layout;
@@ -45,6 +46,30 @@ struct Allocation {
     flags: cl_svm_mem_flags,
     /// The context it was allocated in: clSVMFree must name the same one.
     context: Weak<Context>,
+    /// What a unified shared memory allocation is; None for SVM.
+    usm: Option<Usm>,
+}
+
+/// A unified shared memory allocation (cl_intel_unified_shared_memory):
+/// on a CPU host, device and shared allocations are one memory, the
+/// registry's blocks like SVM's; the type, device and flags are what
+/// clGetMemAllocInfoINTEL reports.
+#[derive(Clone)]
+pub struct Usm {
+    /// CL_MEM_TYPE_{HOST,DEVICE,SHARED}_INTEL.
+    pub kind: cl_unified_shared_memory_type_intel,
+    /// The device of a device or shared allocation (a shared one may have
+    /// none).
+    pub device: Option<Arc<Device>>,
+    /// CL_MEM_ALLOC_FLAGS_INTEL as given.
+    pub flags: cl_mem_alloc_flags_intel,
+}
+
+/// A live allocation as clGetMemAllocInfoINTEL describes it.
+pub struct Found {
+    pub base: usize,
+    pub size: usize,
+    pub usm: Option<Usm>,
 }
 
 static ALLOCATIONS: LazyLock<RwLock<BTreeMap<usize, Allocation>>> =
@@ -98,6 +123,35 @@ pub fn alloc(
     if size == 0 || size as u64 > HOST.max_mem_alloc() {
         return Err(CL_INVALID_VALUE);
     }
+    register(context, flags, size, alignment, None)
+}
+
+/// clHostMemAllocINTEL, clDeviceMemAllocINTEL, clSharedMemAllocINTEL: a
+/// block of `size` bytes aligned to `alignment` (0: the default),
+/// registered in `context` as the allocation `usm`.
+pub fn alloc_usm(
+    context: &Arc<Context>,
+    usm: Usm,
+    size: usize,
+    alignment: cl_uint,
+) -> Result<*mut c_void, cl_int> {
+    // "CL_INVALID_BUFFER_SIZE if size is zero or greater than
+    // CL_DEVICE_MAX_MEM_ALLOC_SIZE."
+    if size == 0 || size as u64 > HOST.max_mem_alloc() {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
+    let flags = CL_MEM_READ_WRITE as cl_svm_mem_flags;
+    register(context, flags, size, alignment, Some(usm))
+}
+
+/// Allocates and registers a block (alloc, alloc_usm).
+fn register(
+    context: &Arc<Context>,
+    flags: cl_svm_mem_flags,
+    size: usize,
+    alignment: cl_uint,
+    usm: Option<Usm>,
+) -> Result<*mut c_void, cl_int> {
     // "alignment is not a power of two or the OpenCL implementation cannot
     // support the specified alignment for at least one device in context."
     let align = match alignment as usize {
@@ -116,9 +170,32 @@ pub fn alloc(
             layout,
             flags,
             context: Arc::downgrade(context),
+            usm,
         },
     );
     Ok(ptr as *mut c_void)
+}
+
+/// clMemFreeINTEL: releases the unified shared memory allocation that
+/// starts at `ptr` if `context` made it; whether it did.
+pub fn free_usm(context: &Context, ptr: *mut c_void) -> bool {
+    let is_usm = read()
+        .get(&(ptr as usize))
+        .is_some_and(|a| a.usm.is_some() && same_context(&a.context, context));
+    is_usm && free(context, ptr)
+}
+
+/// The live allocation of `context` containing `ptr`, with what kind of
+/// allocation it is.
+pub fn describe(context: &Context, ptr: *const c_void) -> Option<Found> {
+    let addr = ptr as usize;
+    let map = read();
+    let (&base, a) = map.range(..=addr).next_back()?;
+    (addr - base < a.layout.size() && same_context(&a.context, context)).then(|| Found {
+        base,
+        size: a.layout.size(),
+        usm: a.usm.clone(),
+    })
 }
 
 /// clSVMFree: releases the allocation that starts at `ptr` if `context`
@@ -209,6 +286,35 @@ mod tests {
         assert_eq!(live_count(&ctx), 0);
         // A second free is ignored.
         assert!(!free(&ctx, p));
+    }
+
+    #[test]
+    fn usm_allocations_describe_themselves() {
+        let ctx = context();
+        let usm = Usm {
+            kind: CL_MEM_TYPE_SHARED_INTEL,
+            device: None,
+            flags: 0,
+        };
+        assert_eq!(
+            alloc_usm(&ctx, usm.clone(), 0, 0),
+            Err(CL_INVALID_BUFFER_SIZE)
+        );
+        assert_eq!(alloc_usm(&ctx, usm.clone(), 8, 3), Err(CL_INVALID_VALUE));
+        let p = alloc_usm(&ctx, usm, 100, 4096).unwrap();
+        assert_eq!(p as usize % 4096, 0);
+        let inside = describe(&ctx, (p as usize + 99) as *const c_void).unwrap();
+        assert_eq!((inside.base, inside.size), (p as usize, 100));
+        assert_eq!(inside.usm.map(|u| u.kind), Some(CL_MEM_TYPE_SHARED_INTEL));
+        assert!(describe(&context(), p).is_none());
+        // SVM blocks are not USM's to free.
+        let svm = alloc(&ctx, 0, 8, 0).unwrap();
+        assert!(describe(&ctx, svm).unwrap().usm.is_none());
+        assert!(!free_usm(&ctx, svm));
+        assert!(free(&ctx, svm));
+        assert!(!free_usm(&ctx, (p as usize + 8) as *mut c_void));
+        assert!(free_usm(&ctx, p));
+        assert!(describe(&ctx, p).is_none());
     }
 
     #[test]

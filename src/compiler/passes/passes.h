@@ -32,6 +32,12 @@ struct InlineDefinitionsPass : llvm::PassInfoMixin<InlineDefinitionsPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-spirv-module-as-host`: the SPIR-V translator's module made like
+// the front end's for the host (spirv_module_as_host.cpp).
+struct SpirvModuleAsHostPass : llvm::PassInfoMixin<SpirvModuleAsHostPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // `ferrocl-opt-disable`: -cl-opt-disable's optnone on every function
 // (opt_disable.cpp).
 struct OptDisablePass : llvm::PassInfoMixin<OptDisablePass> {

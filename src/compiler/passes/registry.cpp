@@ -39,6 +39,7 @@ const struct {
     {"ferrocl-drop-kernel-arg-names", add<DropKernelArgNamesPass>},
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},
+    {"ferrocl-spirv-module-as-host", add<SpirvModuleAsHostPass>},
     {"ferrocl-inline-into-kernels", add<InlineIntoKernelsPass>},
     {"ferrocl-grid-stride-loops", add<GridStrideLoopsPass>},
     {"ferrocl-scalar-libm", add<ScalarLibmPass>},

@@ -1,0 +1,459 @@
+/* spirv/spirv: programs from SPIR-V modules (clCreateProgramWithIL), in
+ * the spirit of the Khronos test_spirv_new: the IL queries, kernels with
+ * barriers, atomics of every scope, generic pointers and collective
+ * functions checked against host references, specialization constants,
+ * compile and link with OpenCL C objects, and malformed modules. The
+ * modules sit beside this file (kernels.cl, linked.cl, spec.spvasm; make_modules.sh
+ * made them). A device without IL (CL_DEVICE_IL_VERSION empty) skips all. */
+#include "harness.h"
+#include <math.h>
+#include <stdlib.h>
+
+static unsigned char *read_module(const char *name, size_t *size)
+{
+    char path[4096];
+    const char *here = __FILE__;
+    const char *slash = strrchr(here, '/');
+    int dir = slash ? (int)(slash - here) : 1;
+    snprintf(path, sizeof path, "%.*s/%s", dir, slash ? here : ".", name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc(n > 0 ? (size_t)n : 1);
+    *size = fread(bytes, 1, (size_t)n, f);
+    fclose(f);
+    return bytes;
+}
+
+static int has_il(void)
+{
+    char *v = h_device_string(h_device(), CL_DEVICE_IL_VERSION);
+    int yes = v && strstr(v, "SPIR-V_1.0");
+    free(v);
+    return yes;
+}
+
+#define NEED_IL() \
+    do { if (!has_il()) { h_skip("no SPIR-V (CL_DEVICE_IL_VERSION)"); return; } } while (0)
+
+/* The program of module `name`, built (NULL on failure, with the log). */
+static cl_program build_module(cl_context c, const char *name)
+{
+    size_t size = 0;
+    unsigned char *il = read_module(name, &size);
+    if (!il) {
+        h_fail_at(__FILE__, __LINE__, "cannot read %s", name);
+        return NULL;
+    }
+    cl_int e;
+    cl_program p = clCreateProgramWithIL(c, il, size, &e);
+    free(il);
+    if (!p || e) {
+        h_fail_at(__FILE__, __LINE__, "clCreateProgramWithIL(%s): %s", name, h_err(e));
+        return NULL;
+    }
+    cl_device_id d = h_device();
+    e = clBuildProgram(p, 1, &d, "", NULL, NULL);
+    if (e) {
+        char log[8192] = {0};
+        clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        h_fail_at(__FILE__, __LINE__, "building %s: %s\n%s", name, h_err(e), log);
+        clReleaseProgram(p);
+        return NULL;
+    }
+    return p;
+}
+
+TEST(queries)
+{
+    NEED_IL();
+    cl_device_id d = h_device();
+    char *v = h_device_string(d, CL_DEVICE_IL_VERSION);
+    CHECK(v && strstr(v, "SPIR-V_1.0") && strstr(v, "SPIR-V_1.5"), "IL version '%s'", v);
+    free(v);
+    char *ext = h_device_string(d, CL_DEVICE_EXTENSIONS);
+    CHECK(ext && strstr(ext, "cl_khr_il_program"), "extensions lack cl_khr_il_program");
+    free(ext);
+    cl_name_version ils[16];
+    size_t size = 0;
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_ILS_WITH_VERSION, sizeof ils, ils, &size));
+    CHECK(size >= 6 * sizeof ils[0], "%zu ILs", size / sizeof ils[0]);
+    for (size_t i = 0; i < size / sizeof ils[0]; i++)
+        CHECK(strcmp(ils[i].name, "SPIR-V") == 0 && CL_VERSION_MAJOR(ils[i].version) == 1,
+              "IL %zu: %s %u", i, ils[i].name, ils[i].version);
+    CHECK(clGetExtensionFunctionAddressForPlatform(h_platform(), "clCreateProgramWithILKHR"),
+          "no clCreateProgramWithILKHR");
+}
+
+/* CL_PROGRAM_IL gives the module back; the source is empty. */
+TEST(program_il)
+{
+    NEED_IL();
+    cl_context c = h_context();
+    size_t size = 0;
+    unsigned char *il = read_module("kernels.spv", &size);
+    REQUIRE(il && size > 20, "cannot read kernels.spv");
+    cl_int e;
+    cl_program p = clCreateProgramWithIL(c, il, size, &e);
+    REQUIRE(p && !e, "clCreateProgramWithIL: %s", h_err(e));
+    size_t back_size = 0;
+    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &back_size));
+    CHECK(back_size == size, "CL_PROGRAM_IL: %zu bytes, not %zu", back_size, size);
+    unsigned char *back = malloc(size);
+    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_IL, size, back, NULL));
+    CHECK(memcmp(back, il, size) == 0, "CL_PROGRAM_IL differs from the module");
+    size_t source_size = 0;
+    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_SOURCE, 0, NULL, &source_size));
+    CHECK(source_size == 1, "CL_PROGRAM_SOURCE of %zu bytes", source_size);
+    cl_device_id d = h_device();
+    CHECK_OK(clBuildProgram(p, 1, &d, "", NULL, NULL));
+    char names[256] = {0};
+    CHECK_OK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL));
+    CHECK(strstr(names, "math_local") && strstr(names, "atomics") &&
+              strstr(names, "generic_pointers") && strstr(names, "collectives"),
+          "kernel names '%s'", names);
+    free(back);
+    free(il);
+    clReleaseProgram(p);
+    clReleaseContext(c);
+}
+
+TEST(math_local)
+{
+    NEED_IL();
+    enum { N = 256, L = 64 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "kernels.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "math_local", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    float in[N], b[N], out[N];
+    for (int i = 0; i < N; i++) {
+        in[i] = (float)i;
+        b[i] = (float)(i - N / 2) / 37.0f;
+    }
+    cl_mem min = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cl_mem mb = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof b, b, &e);
+    cl_mem mout = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof min, &min);
+    clSetKernelArg(k, 1, sizeof mb, &mb);
+    clSetKernelArg(k, 2, sizeof mout, &mout);
+    clSetKernelArg(k, 3, L * sizeof(float), NULL);
+    size_t g = N, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < N && !h_failed(); i++) {
+        int mirror = (i / L) * L + (L - 1 - i % L);
+        double x = b[i];
+        double want = in[mirror] + sqrt(fabs(x)) + sin(x) + exp(-x * x) + (x * x + 1.0) +
+                      pow(fabs(x), 1.5);
+        CHECK(fabs(out[i] - want) <= 1e-5 * fabs(want) + 1e-5, "out[%d] = %.9g, not %.9g", i,
+              out[i], want);
+    }
+    clReleaseMemObject(min);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(mout);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+TEST(atomics)
+{
+    NEED_IL();
+    enum { N = 1024, L = 64 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "kernels.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "atomics", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    cl_int counts[6] = {0}, legacy[3] = {0};
+    cl_uint maxima[1] = {0};
+    cl_mem mc = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof counts, counts, &e);
+    cl_mem mm = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof maxima, maxima, &e);
+    cl_mem ml = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof legacy, legacy, &e);
+    clSetKernelArg(k, 0, sizeof mc, &mc);
+    clSetKernelArg(k, 1, sizeof mm, &mm);
+    clSetKernelArg(k, 2, sizeof ml, &ml);
+    size_t g = N, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mc, CL_TRUE, 0, sizeof counts, counts, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mm, CL_TRUE, 0, sizeof maxima, maxima, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, ml, CL_TRUE, 0, sizeof legacy, legacy, 0, NULL, NULL));
+    for (int i = 0; i < 5; i++)
+        CHECK(counts[i] == N, "counts[%d] = %d, not %d", i, counts[i], N);
+    CHECK(counts[5] == N / L, "groups counted %d, not %d", counts[5], N / L);
+    CHECK(maxima[0] == N - 1, "max %u", maxima[0]);
+    CHECK(legacy[0] == N && legacy[1] == 2 * N && legacy[2] == N - 1, "legacy %d %d %d",
+          legacy[0], legacy[1], legacy[2]);
+    clReleaseMemObject(mc);
+    clReleaseMemObject(mm);
+    clReleaseMemObject(ml);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+TEST(generic_pointers)
+{
+    NEED_IL();
+    enum { N = 128, L = 32 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "kernels.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "generic_pointers", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    /* Two more elements than work-items: sum3 reads ahead. */
+    cl_int data[N + 2], out[N];
+    for (int i = 0; i < N + 2; i++) data[i] = i * 3 + 1;
+    cl_mem md = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof data, data, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof md, &md);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    /* Only even local ids read shared[l..l+2]: keep them inside the group. */
+    size_t g = N, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < N && !h_failed(); i++) {
+        int local_id = i % L, want;
+        if (local_id % 2)
+            want = (data[i] + data[i + 1] + data[i + 2]) * 10 + 1;
+        else if (local_id + 2 < L)
+            want = 2 * (data[i] + data[i + 1] + data[i + 2]) * 10 + 2;
+        else
+            continue; /* reads shared[] past this group's writes */
+        CHECK(out[i] == want, "out[%d] = %d, not %d", i, out[i], want);
+    }
+    clReleaseMemObject(md);
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+TEST(collectives)
+{
+    NEED_IL();
+    enum { N = 256, L = 64 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "kernels.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "collectives", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    cl_int in[N], out[4 * N];
+    for (int i = 0; i < N; i++) in[i] = (i * 37) % 101;
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof mi, &mi);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    size_t g = N, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int grp = 0; grp < N / L; grp++) {
+        int sum = 0, max = -1;
+        for (int i = grp * L; i < (grp + 1) * L; i++) sum += in[i];
+        for (int i = grp * L; i < (grp + 1) * L && !h_failed(); i++) {
+            max = in[i] > max ? in[i] : max;
+            CHECK(out[4 * i] == sum, "reduce[%d] = %d, not %d", i, out[4 * i], sum);
+            CHECK(out[4 * i + 1] == max, "scan max[%d] = %d, not %d", i, out[4 * i + 1], max);
+            CHECK(out[4 * i + 2] == in[grp * L + 3], "broadcast[%d] = %d", i, out[4 * i + 2]);
+            CHECK(out[4 * i + 3] == 1, "sub-group sum != size at %d", i);
+        }
+    }
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+/* spec.spv's kernel writes its four specialization constants: defaults,
+ * then values set with clSetProgramSpecializationConstant. */
+static void run_spec(cl_context c, cl_program p, cl_long out[4])
+{
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "spec", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    cl_command_queue q = h_queue(c, 0);
+    cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE, 4 * sizeof(cl_long), NULL, &e);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    size_t g = 1;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, 4 * sizeof(cl_long), out, 0, NULL, NULL));
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(k);
+}
+
+TEST(specialization_constants)
+{
+    NEED_IL();
+    cl_context c = h_context();
+    size_t size = 0;
+    unsigned char *il = read_module("spec.spv", &size);
+    REQUIRE(il, "cannot read spec.spv");
+    cl_int e;
+    cl_program p = clCreateProgramWithIL(c, il, size, &e);
+    REQUIRE(p && !e, "clCreateProgramWithIL: %s", h_err(e));
+    cl_device_id d = h_device();
+    CHECK_OK(clBuildProgram(p, 1, &d, "", NULL, NULL));
+    cl_long out[4] = {0};
+    run_spec(c, p, out);
+    CHECK(out[0] == 0 && out[1] == 7 && out[2] == 2 && out[3] == 1000000000000LL,
+          "defaults: %lld %lld %lld %lld", (long long)out[0], (long long)out[1],
+          (long long)out[2], (long long)out[3]);
+    cl_uchar yes = 1, small = 0xfe;
+    cl_float scale = 3.0f;
+    cl_long big = -5;
+    CHECK_OK(clSetProgramSpecializationConstant(p, 1, 1, &yes));
+    CHECK_OK(clSetProgramSpecializationConstant(p, 2, 1, &small));
+    CHECK_OK(clSetProgramSpecializationConstant(p, 3, 4, &scale));
+    CHECK_OK(clSetProgramSpecializationConstant(p, 4, 8, &big));
+    CHECK_ERR(clSetProgramSpecializationConstant(p, 9, 4, &scale), CL_INVALID_SPEC_ID);
+    CHECK_ERR(clSetProgramSpecializationConstant(p, 3, 8, &big), CL_INVALID_VALUE);
+    CHECK_ERR(clSetProgramSpecializationConstant(p, 3, 4, NULL), CL_INVALID_VALUE);
+    CHECK_OK(clBuildProgram(p, 1, &d, "", NULL, NULL));
+    run_spec(c, p, out);
+    /* The char is OpSConvert'ed: 0xfe is -2. */
+    CHECK(out[0] == 1 && out[1] == -2 && out[2] == 9 && out[3] == -5,
+          "set: %lld %lld %lld %lld", (long long)out[0], (long long)out[1],
+          (long long)out[2], (long long)out[3]);
+    /* Only programs of IL have specialization constants. */
+    cl_program src = h_build(c, "kernel void k(void) {}", "");
+    CHECK_ERR(clSetProgramSpecializationConstant(src, 1, 1, &yes), CL_INVALID_PROGRAM);
+    clReleaseProgram(src);
+    clReleaseProgram(p);
+    free(il);
+    clReleaseContext(c);
+}
+
+/* clCompileProgram of a module, linked with an object compiled from
+ * OpenCL C that defines the function the module imports. */
+TEST(link_with_source)
+{
+    NEED_IL();
+    enum { N = 64 };
+    cl_context c = h_context();
+    cl_device_id d = h_device();
+    size_t size = 0;
+    unsigned char *il = read_module("linked.spv", &size);
+    REQUIRE(il, "cannot read linked.spv");
+    cl_int e;
+    cl_program pil = clCreateProgramWithIL(c, il, size, &e);
+    REQUIRE(pil && !e, "clCreateProgramWithIL: %s", h_err(e));
+    CHECK_OK(clCompileProgram(pil, 1, &d, "", 0, NULL, NULL, NULL, NULL));
+    const char *src = "int linked_helper(int x) { return 3 * x + 1; }";
+    cl_program psrc = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+    CHECK_OK(clCompileProgram(psrc, 1, &d, "", 0, NULL, NULL, NULL, NULL));
+    cl_program both[2] = {pil, psrc};
+    cl_program linked = clLinkProgram(c, 1, &d, "", 2, both, NULL, NULL, &e);
+    REQUIRE(linked && !e, "clLinkProgram: %s", h_err(e));
+    cl_kernel k = clCreateKernel(linked, "calls_linked", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    cl_command_queue q = h_queue(c, 0);
+    cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE, N * sizeof(cl_int), NULL, &e);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    size_t g = N;
+    cl_int out[N];
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < N && !h_failed(); i++)
+        CHECK(out[i] == 3 * i + 1, "out[%d] = %d", i, out[i]);
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(k);
+    clReleaseProgram(linked);
+    clReleaseProgram(psrc);
+    clReleaseProgram(pil);
+    free(il);
+    clReleaseContext(c);
+}
+
+/* What is not a module is refused at creation; a module the translator
+ * cannot read fails its build with a log. Nothing crashes. */
+TEST(malformed_modules)
+{
+    NEED_IL();
+    cl_context c = h_context();
+    cl_device_id d = h_device();
+    size_t size = 0;
+    unsigned char *il = read_module("kernels.spv", &size);
+    REQUIRE(il && size > 64, "cannot read kernels.spv");
+    cl_int e = 0;
+    cl_program p;
+    CHECK_CREATE_FAILS(clCreateProgramWithIL(c, il, 0, &e), e, CL_INVALID_VALUE);
+    CHECK_CREATE_FAILS(clCreateProgramWithIL(c, NULL, size, &e), e, CL_INVALID_VALUE);
+    CHECK_CREATE_FAILS(clCreateProgramWithIL(c, il, 12, &e), e, CL_INVALID_VALUE);
+    CHECK_CREATE_FAILS(clCreateProgramWithIL(c, il, size - 2, &e), e, CL_INVALID_VALUE);
+    /* An instruction whose word count runs past the end. */
+    unsigned char *long_count = malloc(size);
+    memcpy(long_count, il, size);
+    long_count[22] = 0xff;
+    long_count[23] = 0xff;
+    CHECK_CREATE_FAILS(clCreateProgramWithIL(c, long_count, size, &e), e, CL_INVALID_VALUE);
+    free(long_count);
+    const char text[] = "kernel void k(global int *p) { *p = 1; }\n";
+    CHECK_CREATE_FAILS(clCreateProgramWithIL(c, text, sizeof text - 1, &e), e, CL_INVALID_VALUE);
+    CHECK_CREATE_FAILS(clCreateProgramWithIL(NULL, il, size, &e), e, CL_INVALID_CONTEXT);
+
+    /* Well-formed words, unreadable content: an unknown opcode after the
+     * header; a SPIR-V version the device does not list. */
+    struct { const char *what; unsigned char *bytes; size_t size; } bad[2];
+    cl_uint garbage[8] = {0x07230203, 0x00010000, 0, 16, 0, (3u << 16) | 0xfff0u, 1, 2};
+    bad[0].what = "an unknown opcode";
+    bad[0].bytes = (unsigned char *)garbage;
+    bad[0].size = sizeof garbage;
+    unsigned char *newer = malloc(size);
+    memcpy(newer, il, size);
+    cl_uint v16 = 0x00010600;
+    memcpy(newer + 4, &v16, 4);
+    bad[1].what = "SPIR-V 1.6";
+    bad[1].bytes = newer;
+    bad[1].size = size;
+    for (int i = 0; i < 2; i++) {
+        p = clCreateProgramWithIL(c, bad[i].bytes, bad[i].size, &e);
+        CHECK(p && e == CL_SUCCESS, "%s: created with %s", bad[i].what, h_err(e));
+        if (!p) continue;
+        CHECK_ERR(clBuildProgram(p, 1, &d, "", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+        char log[4096] = {0};
+        CHECK_OK(clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL));
+        CHECK(strlen(log) > 10, "%s: build log '%s'", bad[i].what, log);
+        cl_build_status st = 0;
+        CHECK_OK(clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL));
+        CHECK(st == CL_BUILD_ERROR, "%s: status %d", bad[i].what, st);
+        CHECK_CREATE_FAILS(clCreateKernel(p, "k", &e), e, CL_INVALID_PROGRAM_EXECUTABLE);
+        clReleaseProgram(p);
+    }
+    free(newer);
+    free(il);
+    clReleaseContext(c);
+}
+
+int main(int argc, char **argv)
+{
+    h_init("spirv", argc, argv);
+    H_RUN(queries);
+    H_RUN(program_il);
+    H_RUN_T(math_local, 60);
+    H_RUN_T(atomics, 60);
+    H_RUN_T(generic_pointers, 60);
+    H_RUN_T(collectives, 60);
+    H_RUN_T(specialization_constants, 60);
+    H_RUN_T(link_with_source, 60);
+    H_RUN_T(malformed_modules, 60);
+    return h_done();
+}
