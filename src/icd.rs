@@ -30,6 +30,13 @@ static DISPATCH: LazyLock<DispatchTable> = LazyLock::new(|| {
     // SAFETY: the loader reads this slot as a tag and never calls it.
     table.clGetPlatformIDs =
         unsafe { std::mem::transmute::<isize, cl_api_clGetPlatformIDs>(CL_ICD2_TAG_KHR) };
+    // The same tag in clUnloadCompiler's slot too: the Khronos loader
+    // checks both since ICD 2.0 (loader/icd.c) and skips a platform whose
+    // second tag is missing ("platform is missing tag in
+    // clUnloadCompiler"), as the one bundled with dpctl's wheels did.
+    // SAFETY: as above; clUnloadCompiler (OpenCL 1.0) has no other use.
+    table.clUnloadCompiler =
+        unsafe { std::mem::transmute::<isize, cl_api_clUnloadCompiler>(CL_ICD2_TAG_KHR) };
     table.clGetExtensionFunctionAddress = Some(clGetExtensionFunctionAddress);
     table.clGetExtensionFunctionAddressForPlatform = Some(clGetExtensionFunctionAddressForPlatform);
     DispatchTable(table)

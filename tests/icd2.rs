@@ -33,6 +33,25 @@ fn dispatch_data(handle: *mut c_void) -> *mut c_void {
     unsafe { *(handle as *const *mut c_void).add(1) }
 }
 
+/// The Khronos loader's ICD 2.0 tag (cl_icd.h), on 64-bit hosts.
+const CL_ICD2_TAG_KHR: usize = 0x4F50_454E_434C_3331;
+
+/// The Khronos loader takes a platform for ICD 2.0 only if both tagged
+/// slots of its dispatch table hold the tag, clGetPlatformIDs' (0) and
+/// clUnloadCompiler's (31); with one missing it skips the platform (the
+/// loader bundled with dpctl's wheels listed no ferrocl device).
+#[test]
+fn both_dispatch_slots_carry_the_icd2_tag() {
+    select_ferrocl();
+    let platform = platforms()[0];
+    // SAFETY: a ferrocl handle starts with its dispatch table pointer, a
+    // table of function pointers of which these are the first 32.
+    let slots = unsafe { std::slice::from_raw_parts(*(platform as *const *const usize), 32) };
+    assert_eq!(slots[0], CL_ICD2_TAG_KHR);
+    assert_eq!(slots[31], CL_ICD2_TAG_KHR);
+    assert!(slots[1] != 0 && slots[30] != 0);
+}
+
 #[test]
 fn loader_managed_dispatch_data_reaches_every_object() {
     select_ferrocl();

@@ -7,6 +7,18 @@ use crate::core::platform::host_timer_ns;
 use crate::core::platform::{self, Platform};
 use std::ffi::c_void;
 
+/// The platform's extensions: those of every device (its one CPU device),
+/// beyond core's (cl_khr_icd, cl_khr_extended_versioning): SYCL asks the
+/// platform, not the device, whether it has unified shared memory.
+fn extensions() -> Vec<(&'static str, (u32, u32, u32))> {
+    let mut list = platform::EXTENSIONS.to_vec();
+    list.push(("cl_intel_unified_shared_memory", (1, 0, 0)));
+    if crate::compiler::spirv::il_supported() {
+        list.push(("cl_khr_il_program", (1, 0, 0)));
+    }
+    list
+}
+
 fn platform_info(param: cl_platform_info, out: &InfoOut) -> Result<(), cl_int> {
     match param {
         CL_PLATFORM_PROFILE => out.write("FULL_PROFILE"),
@@ -16,10 +28,8 @@ fn platform_info(param: cl_platform_info, out: &InfoOut) -> Result<(), cl_int> {
         CL_PLATFORM_NUMERIC_VERSION => out.write(&platform::make_version(3, 0, 0)),
         CL_PLATFORM_NAME => out.write(platform::PLATFORM_NAME),
         CL_PLATFORM_VENDOR => out.write(platform::VENDOR),
-        CL_PLATFORM_EXTENSIONS => out.write(&platform::extension_string(platform::EXTENSIONS)),
-        CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
-            out.write(&platform::name_versions(platform::EXTENSIONS))
-        }
+        CL_PLATFORM_EXTENSIONS => out.write(&platform::extension_string(&extensions())),
+        CL_PLATFORM_EXTENSIONS_WITH_VERSION => out.write(&platform::name_versions(&extensions())),
         CL_PLATFORM_HOST_TIMER_RESOLUTION => out.write(&1u64),
         CL_PLATFORM_ICD_SUFFIX_KHR => out.write(platform::ICD_SUFFIX),
         _ => Err(CL_INVALID_VALUE),
