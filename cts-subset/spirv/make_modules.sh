@@ -16,6 +16,8 @@ for m in kernels linked; do
 done
 # SPIR-V 1.5, the newest version the device reports.
 spirv-as --target-env spv1.5 spec.spvasm -o spec.spv
+spirv-as --target-env spv1.5 newer.spvasm -o newer.spv
 spirv-val --target-env opencl2.2 kernels.spv
 spirv-val --target-env opencl2.2 linked.spv
 spirv-val --target-env spv1.5 spec.spv
+spirv-val --target-env spv1.5 newer.spv

@@ -2,9 +2,10 @@
  * the spirit of the Khronos test_spirv_new: the IL queries, kernels with
  * barriers, atomics of every scope, generic pointers and collective
  * functions checked against host references, specialization constants,
- * compile and link with OpenCL C objects, and malformed modules. The
- * modules sit beside this file (kernels.cl, linked.cl, spec.spvasm; make_modules.sh
- * made them). A device without IL (CL_DEVICE_IL_VERSION empty) skips all. */
+ * compile and link with OpenCL C objects, SPIR-V 1.4 and 1.5 instructions,
+ * and malformed modules. The modules sit beside this file (kernels.cl,
+ * linked.cl, spec.spvasm, newer.spvasm; make_modules.sh made them). A
+ * device without IL (CL_DEVICE_IL_VERSION empty) skips all. */
 #include "harness.h"
 #include <math.h>
 #include <stdlib.h>
@@ -341,6 +342,37 @@ TEST(specialization_constants)
     clReleaseContext(c);
 }
 
+/* Instructions of SPIR-V 1.4 and 1.5 the translator cannot read
+ * (newer.spvasm says which), rewritten by ferrocl before it reads them. */
+TEST(newer_instructions)
+{
+    NEED_IL();
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "newer.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "newer", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    cl_int in[2] = {11, 22}, out[7] = {0};
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof out, out, &e);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    size_t g = 1;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    cl_int want[7] = {1, 1, 3, 11, 22, 11, 11};
+    for (int i = 0; i < 7; i++)
+        CHECK(out[i] == want[i], "out[%d] = %d, not %d", i, out[i], want[i]);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 /* clCompileProgram of a module, linked with an object compiled from
  * OpenCL C that defines the function the module imports. */
 TEST(link_with_source)
@@ -453,6 +485,7 @@ int main(int argc, char **argv)
     H_RUN_T(generic_pointers, 60);
     H_RUN_T(collectives, 60);
     H_RUN_T(specialization_constants, 60);
+    H_RUN_T(newer_instructions, 60);
     H_RUN_T(link_with_source, 60);
     H_RUN_T(malformed_modules, 60);
     return h_done();

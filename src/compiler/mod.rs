@@ -19,6 +19,7 @@ mod object_cache;
 #[cfg(test)]
 mod pass_tests;
 pub mod spirv;
+mod spirv_lowering;
 #[cfg(test)]
 mod tests;
 

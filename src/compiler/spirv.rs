@@ -1,7 +1,8 @@
 //! SPIR-V modules (clCreateProgramWithIL): the module's structure checked
 //! and its specialization constants found and set here, on its words; the
 //! translation to LLVM IR is the Khronos SPIRV-LLVM-Translator's
-//! (`llvm-spirv-15`, driver.rs), whose LLVM 15 bitcode LLVM 19 reads.
+//! (`llvm-spirv-15`, driver.rs), whose LLVM 15 bitcode LLVM 19 reads,
+//! after spirv_lowering.rs rewrote the newer instructions it cannot read.
 //!
 //! Only what the runtime must know before a build is read here: that the
 //! bytes are a module at all (CL_INVALID_VALUE at creation otherwise), its
@@ -14,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 const MAGIC: u32 = 0x0723_0203;
-const HEADER_WORDS: usize = 5;
+pub(crate) const HEADER_WORDS: usize = 5;
 
 const OP_DECORATE: u32 = 71;
 const OP_TYPE_BOOL: u32 = 20;
@@ -233,6 +234,7 @@ impl Module {
                 }
             }
         }
+        let words = super::spirv_lowering::lower(&words);
         Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
     }
 }

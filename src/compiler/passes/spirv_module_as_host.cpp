@@ -14,9 +14,15 @@
 //   holds a barrier must not be duplicated or moved across control flow);
 // - no `noinline` or `optnone`: SPIR-V's DontInline is a hint, which
 //   producers compiling at -O0 put on every function, and helpers that
-//   stay calls keep barriers out of the kernel's own regions.
+//   stay calls keep barriers out of the kernel's own regions;
+// - printf's variadic arguments promoted as C promotes them (float and
+//   half to double, integers narrower than int to int), as clang passes
+//   them and the builtins' printf reads them: the translator passes
+//   OpenCL.std printf's operands as they are (a float printed as a double
+//   read 0x40000000 as 5.3e-315).
 #include "passes.h"
 
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Module.h>
@@ -36,6 +42,32 @@ const char *HOST_TRIPLE = "x86_64-unknown-linux-gnu";
 // SPIR's function convention becomes C's; kernels keep theirs, as clang
 // leaves them.
 bool as_c(CallingConv::ID cc) { return cc == CallingConv::SPIR_FUNC; }
+
+// C's default argument promotions on the variadic arguments of a call of
+// printf. Signed extension for narrow integers: %hhu and %hu convert back
+// to the narrow type, so only the low bits count.
+bool promote_printf_arguments(CallBase &call)
+{
+    const Function *callee = call.getCalledFunction();
+    if (!callee || callee->getName() != "printf" || !callee->isVarArg())
+        return false;
+    bool changed = false;
+    IRBuilder<> b(&call);
+    for (unsigned i = callee->getFunctionType()->getNumParams(); i < call.arg_size(); i++) {
+        Value *arg = call.getArgOperand(i);
+        Type *t = arg->getType();
+        Value *promoted = nullptr;
+        if (t->isHalfTy() || t->isFloatTy())
+            promoted = b.CreateFPExt(arg, b.getDoubleTy());
+        else if (t->isIntegerTy() && t->getIntegerBitWidth() < 32)
+            promoted = b.CreateSExt(arg, b.getInt32Ty());
+        if (promoted) {
+            call.setArgOperand(i, promoted);
+            changed = true;
+        }
+    }
+    return changed;
+}
 
 } // namespace
 
@@ -59,9 +91,11 @@ PreservedAnalyses SpirvModuleAsHostPass::run(Module &m, ModuleAnalysisManager &)
         f.removeFnAttr(Attribute::OptimizeNone);
         f.addFnAttr(Attribute::Convergent);
         for (Instruction &i : instructions(f))
-            if (auto *call = dyn_cast<CallBase>(&i))
+            if (auto *call = dyn_cast<CallBase>(&i)) {
                 if (as_c(call->getCallingConv()))
                     call->setCallingConv(CallingConv::C);
+                promote_printf_arguments(*call);
+            }
     }
     return PreservedAnalyses::none();
 }

@@ -28,6 +28,19 @@ define spir_func float @helper(float %x) #0 {
   ret float %x
 }
 
+; printf's float, half and char arguments promoted; its vector not.
+; CHECK-LABEL: define spir_kernel void @print(
+; CHECK: %[[F:[0-9a-z]+]] = fpext float %f to double
+; CHECK: %[[H:[0-9a-z]+]] = fpext half %h to double
+; CHECK: %[[C:[0-9a-z]+]] = sext i8 %c to i32
+; CHECK: call i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @format, double %[[F]], double %[[H]], i32 %[[C]], i32 %i, <2 x float> %v)
+@format = addrspace(2) constant [3 x i8] c"%f\00"
+define spir_kernel void @print(float %f, half %h, i8 %c, i32 %i, <2 x float> %v) {
+  %r = call spir_func i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @format, float %f, half %h, i8 %c, i32 %i, <2 x float> %v)
+  ret void
+}
+declare spir_func i32 @printf(ptr addrspace(2), ...)
+
 ; CHECK: declare i64 @_Z13get_global_idj(i32) [[PURE:#[0-9]+]]
 declare spir_func i64 @_Z13get_global_idj(i32) #1
 ; CHECK: declare void @_Z7barrierj(i32) #
