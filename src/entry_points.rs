@@ -824,6 +824,14 @@ entry_points! {
         param_value: *mut c_void,
         param_value_size_ret: *mut usize
     ) -> cl_int = kernel [table];
+    status clGetKernelSuggestedLocalWorkSizeKHR(
+        command_queue: cl_command_queue,
+        kernel: cl_kernel,
+        work_dim: cl_uint,
+        global_work_offset: *const usize,
+        global_work_size: *const usize,
+        suggested_local_work_size: *mut usize
+    ) -> cl_int = kernel [extension];
     status clGetKernelSubGroupInfoKHR(
         kernel: cl_kernel,
         device: cl_device_id,

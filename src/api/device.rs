@@ -20,6 +20,8 @@ fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
         list.push(("cl_khr_il_program", (1, 0, 0)));
     }
     list.push(("cl_intel_unified_shared_memory", (1, 0, 0)));
+    list.push(("cl_khr_device_uuid", (1, 0, 0)));
+    list.push(("cl_khr_suggested_local_work_size", (1, 0, 0)));
     list.extend(crate::compiler::opencl_c_extensions());
     list
 }
@@ -70,6 +72,32 @@ const ATOMIC_ORDERS_AND_SCOPES: cl_device_atomic_capabilities = (CL_DEVICE_ATOMI
 /// format had grown, CL_INVALID_BINARY, on which PyOpenCL 2026.1.4 fails the
 /// build instead of compiling again.
 const DRIVER_VERSION: &str = crate::compiler::VERSION;
+
+/// A UUID (cl_khr_device_uuid) as the 128-bit FNV-1a hash of `parts`: the
+/// same parts, the same UUID in every process, as the extension wants
+/// ("stable across processes and reboots").
+fn uuid_of(parts: &[&str]) -> [u8; 16] {
+    let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
+    for part in parts {
+        for &b in part.as_bytes().iter().chain([0u8].iter()) {
+            h ^= b as u128;
+            h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
+        }
+    }
+    h.to_le_bytes()
+}
+
+/// cl_khr_integer_dot_product: both input kinds, none of them faster than
+/// the same arithmetic written out (six cl_bool: 8-bit unsigned, signed,
+/// mixed, and the same saturating-accumulate forms).
+const DOT_PRODUCT_CAPABILITIES: cl_device_integer_dot_product_capabilities_khr =
+    (CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR
+        | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR)
+        as cl_device_integer_dot_product_capabilities_khr;
+const NOT_ACCELERATED: [cl_bool; 6] = [CL_FALSE as cl_bool; 6];
+/// The header's name, which is not upper case (a pattern needs one).
+const DOT_PRODUCT_ACCELERATION_4X8BIT_PACKED: cl_device_info =
+    CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR;
 
 fn device_info(
     dev: &Arc<Device>,
@@ -258,6 +286,20 @@ fn device_info(
             out.write(&crate::api::usm::CAPABILITIES)
         }
         CL_DEVICE_ILS_WITH_VERSION => out.write(&name_versions(&ils())),
+        CL_DEVICE_UUID_KHR => out.write(&uuid_of(&[
+            "ferrocl device",
+            &h.cpu_vendor,
+            &h.cpu_name,
+            &dev.compute_units.to_string(),
+        ])),
+        CL_DRIVER_UUID_KHR => out.write(&uuid_of(&["ferrocl driver", DRIVER_VERSION])),
+        // No Windows LUID on Linux.
+        CL_DEVICE_LUID_VALID_KHR => out.write(&false),
+        CL_DEVICE_LUID_KHR => out.write(&[0u8; 8]),
+        CL_DEVICE_NODE_MASK_KHR => out.write(&(0 as cl_uint)),
+        CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR => out.write(&DOT_PRODUCT_CAPABILITIES),
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
+        | DOT_PRODUCT_ACCELERATION_4X8BIT_PACKED => out.write(&NOT_ACCELERATED),
         // "SPIR-V_1.0 SPIR-V_1.1 ...": the spec's form, <name>_<major>.<minor>.
         CL_DEVICE_IL_VERSION => out.write(
             &ils()

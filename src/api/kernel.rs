@@ -168,20 +168,20 @@ fn sub_group_info(
     }
 }
 
-/// clEnqueueNDRangeKernel and clEnqueueTask.
-#[allow(clippy::too_many_arguments)]
-fn enqueue_kernel(
+/// A launch's queue, kernel and range (None: empty).
+type LaunchRange = (Arc<Queue>, Arc<Kernel>, Option<NdRange>);
+
+/// What a launch of `kernel` on `command_queue` over the given sizes
+/// would run, with the checks and error codes clEnqueueNDRangeKernel and
+/// clGetKernelSuggestedLocalWorkSizeKHR share; None for an empty range.
+fn launch_range(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
-    command_type: cl_command_type,
     work_dim: cl_uint,
     offset: *const usize,
     global: *const usize,
     local: *const usize,
-    num_events: cl_uint,
-    events: *const cl_event,
-    event: *mut cl_event,
-) -> Result<(), cl_int> {
+) -> Result<LaunchRange, cl_int> {
     let q = Queue::resolve(command_queue)?;
     let k = Kernel::resolve(kernel)?;
     // "CL_INVALID_CONTEXT if context associated with command_queue and
@@ -217,6 +217,63 @@ fn enqueue_kernel(
         !caps().non_uniform_work_groups || k.info().uniform_work_groups,
         q.device.pool().threads,
     )?;
+    Ok((q, k, range))
+}
+
+/// cl_khr_suggested_local_work_size: the local size a launch with a NULL
+/// one would take.
+pub(crate) fn clGetKernelSuggestedLocalWorkSizeKHR(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    suggested_local_work_size: *mut usize,
+) -> Result<(), cl_int> {
+    // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any
+    // of the values specified in global_work_size are 0."
+    let dims = (work_dim as usize).min(3);
+    let global = c_array(global_work_size, dims, CL_INVALID_GLOBAL_WORK_SIZE)?;
+    if global_work_size.is_null() || global.contains(&0) {
+        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+    }
+    let null = std::ptr::null();
+    let (q, k, range) = launch_range(
+        command_queue,
+        kernel,
+        work_dim,
+        global_work_offset,
+        global_work_size,
+        null,
+    )?;
+    // "CL_INVALID_KERNEL_ARGS if all argument values for kernel have not
+    // been set."
+    Launch::new(&k, &q.device)?;
+    if suggested_local_work_size.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let range = range.ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+    // SAFETY: the application gives room for work_dim values.
+    let out = unsafe { std::slice::from_raw_parts_mut(suggested_local_work_size, dims) };
+    out.copy_from_slice(&range.local[..dims]);
+    Ok(())
+}
+
+/// clEnqueueNDRangeKernel and clEnqueueTask.
+#[allow(clippy::too_many_arguments)]
+fn enqueue_kernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    command_type: cl_command_type,
+    work_dim: cl_uint,
+    offset: *const usize,
+    global: *const usize,
+    local: *const usize,
+    num_events: cl_uint,
+    events: *const cl_event,
+    event: *mut cl_event,
+) -> Result<(), cl_int> {
+    let (q, k, range) = launch_range(command_queue, kernel, work_dim, offset, global, local)?;
     let launch = Launch::new(&k, &q.device)?;
     let cmd = Command::new(&q, command_type, num_events, events, event)?
         .holding(launch.buffers())

@@ -57,6 +57,12 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     // float and double atomic add/sub/min/max (builtins/lib/c11_atomic.cl),
     // global and local: CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT.
     ("cl_ext_float_atomics", (1, 0, 0)),
+    // bitfield_insert/extract, bit_reverse (builtins/lib/extended_integer.cl).
+    ("cl_khr_extended_bit_ops", (1, 0, 0)),
+    // dot, dot_acc_sat and the packed forms (the same file).
+    ("cl_khr_integer_dot_product", (2, 0, 0)),
+    // __builtin_expect and __builtin_assume: clang's own.
+    ("cl_khr_expect_assume", (1, 0, 0)),
 ];
 
 /// The OpenCL C 3.0 optional features implemented (CL_DEVICE_OPENCL_C_FEATURES).
@@ -194,10 +200,16 @@ pub fn extension_option() -> String {
     format!("-cl-ext=-all,{}", enabled.join(","))
 }
 
-/// cl_ext_float_atomics, which clang-19 knows only for SPIR targets: its
-/// macro and feature macros, defined directly (fp32 and fp64, global and
-/// local; no fp16).
-const FLOAT_ATOMICS_MACROS: &[&str] = &[
+/// The extensions clang-19 knows only for SPIR targets (its header
+/// declares their functions when their macros are defined): their macros
+/// and feature macros, defined directly. cl_ext_float_atomics: fp32 and
+/// fp64, global and local; no fp16.
+const SPIR_ONLY_MACROS: &[&str] = &[
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "cl_khr_expect_assume",
     "cl_ext_float_atomics",
     "__opencl_c_ext_fp32_global_atomic_add",
     "__opencl_c_ext_fp32_local_atomic_add",
@@ -221,16 +233,8 @@ pub fn feature_defines(std: &str) -> Vec<String> {
         .into_iter()
         .map(|(name, _)| name)
         .filter(|_| std == "CL3.0");
-    let float_atomics = if OPENCL_C_EXTENSIONS
-        .iter()
-        .any(|(name, _)| *name == "cl_ext_float_atomics")
-    {
-        FLOAT_ATOMICS_MACROS
-    } else {
-        &[]
-    };
     features
-        .chain(float_atomics.iter().copied())
+        .chain(SPIR_ONLY_MACROS.iter().copied())
         .map(|name| format!("-D{name}=1"))
         .collect()
 }
