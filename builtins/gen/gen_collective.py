@@ -2,7 +2,10 @@
 (OpenCL C 6.15.17, __opencl_c_work_group_collective_functions) and the
 sub-group ones (6.15.19, __opencl_c_subgroups / cl_khr_subgroups):
 all, any, broadcast, reduce, scan_inclusive and scan_exclusive with add,
-min and max, for int, uint, long, ulong, float and double.
+min and max, for int, uint, long, ulong, float and double; and the
+sub-group extensions' shuffle, shuffle_xor, shuffle_up/down, rotate,
+clustered_rotate and clustered_reduce_<op> (cl_khr_subgroup_shuffle,
+_shuffle_relative, _rotate, _clustered_reduce), for char to double.
 
 Kernels calling them run one fiber per work-item (src/compiler/ir.rs), so a
 collective is: every work-item of the group (or sub-group) stores its value
@@ -169,6 +172,68 @@ static {T} OVL __ferrocl_scan_exclusive_{op}(__ferrocl_span g, {T} x) {{
             for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
                 emit(f'{T} OVL {scope}_{kind}_{op}({T} x) '
                      f'{{ return __ferrocl_{kind}_{op}({span}, x); }}')
+
+# cl_khr_subgroup_shuffle, _shuffle_relative, _rotate, _clustered_reduce:
+# every work-item stores its value in its own slot, waits, reads the slot
+# (or the cluster's slots) it wants, and waits again before returning, so
+# that no later collective overwrites a slot another work-item has yet to
+# read (the rule above: before its first wait a collective writes only the
+# caller's slot). A source index outside the sub-group (undefined by the
+# extensions) gives the caller's own value rather than another sub-group's
+# slot.
+SHUFFLE_TYPES = ['char', 'uchar', 'short', 'ushort'] + TYPES
+INT_TYPES = ['char', 'uchar', 'short', 'ushort', 'int', 'uint', 'long', 'ulong']
+emit('''
+/* The value of the sub-group's work-item `source` (sub-group local id). */
+#define __FERROCL_SHUFFLE(T, x, source) do { \\
+  __ferrocl_span g = __ferrocl_sg_span(); \\
+  __global ulong *s = __ferrocl_slots(); \\
+  *(__global T *)(s + g.me) = (x); \\
+  __ferrocl_collective_wait(1); \\
+  size_t src = (source); \\
+  T v = src < g.count ? *(__global T *)(s + g.first + src) : (x); \\
+  __ferrocl_collective_wait(1); \\
+  return v; \\
+} while (0)
+''')
+for T in SHUFFLE_TYPES:
+    emit(f'{T} OVL sub_group_shuffle({T} x, uint index) {{ __FERROCL_SHUFFLE({T}, x, index); }}')
+    emit(f'{T} OVL sub_group_shuffle_xor({T} x, uint mask) {{ __FERROCL_SHUFFLE({T}, x, get_sub_group_local_id() ^ mask); }}')
+    emit(f'{T} OVL sub_group_shuffle_up({T} x, uint delta) {{ __FERROCL_SHUFFLE({T}, x, get_sub_group_local_id() - delta); }}')
+    emit(f'{T} OVL sub_group_shuffle_down({T} x, uint delta) {{ __FERROCL_SHUFFLE({T}, x, get_sub_group_local_id() + delta); }}')
+    emit(f'{T} OVL sub_group_rotate({T} x, int delta) {{ '
+         f'long n = get_sub_group_size(); __FERROCL_SHUFFLE({T}, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }}')
+    emit(f'{T} OVL sub_group_clustered_rotate({T} x, int delta, uint clustersize) {{ '
+         f'long c = clustersize, l = get_sub_group_local_id(); '
+         f'__FERROCL_SHUFFLE({T}, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }}')
+
+CLUSTER_OPS = {
+    'add': (lambda a, b: f'{a} + {b}', SHUFFLE_TYPES),
+    'mul': (lambda a, b: f'{a} * {b}', SHUFFLE_TYPES),
+    'min': (lambda a, b: f'({b} < {a} ? {b} : {a})', SHUFFLE_TYPES),
+    'max': (lambda a, b: f'({a} < {b} ? {b} : {a})', SHUFFLE_TYPES),
+    'and': (lambda a, b: f'{a} & {b}', INT_TYPES),
+    'or': (lambda a, b: f'{a} | {b}', INT_TYPES),
+    'xor': (lambda a, b: f'{a} ^ {b}', INT_TYPES),
+    'logical_and': (lambda a, b: f'(int)({a} && {b})', ['int']),
+    'logical_or': (lambda a, b: f'(int)({a} || {b})', ['int']),
+    'logical_xor': (lambda a, b: f'(int)(!{a} != !{b})', ['int']),
+}
+emit('/* A cluster\'s values combined in sub-group local id order, by every')
+emit(' * work-item of the cluster (the same order for all: the same float result). */')
+for op, (combine, types) in CLUSTER_OPS.items():
+    for T in types:
+        first = '*(__global T *)(s + start)'.replace('T', T)
+        acc = combine('acc', f'*(__global {T} *)(s + i)')
+        if op.startswith('logical'):
+            first = f'(int)(*(__global {T} *)(s + start) != 0)'
+        emit(f'{T} OVL sub_group_clustered_reduce_{op}({T} x, uint clustersize) {{ '
+             f'__ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); '
+             f'*(__global {T} *)(s + g.me) = x; __ferrocl_collective_wait(1); '
+             f'size_t start = g.me - (g.me - g.first) % clustersize; '
+             f'size_t end = min(start + clustersize, g.first + g.count); '
+             f'{T} acc = {first}; for (size_t i = start + 1; i < end; i++) acc = {acc}; '
+             f'__ferrocl_collective_wait(1); return acc; }}')
 
 with open('../lib/collective.cl', 'w') as f:
     f.write('\n'.join(out) + '\n')

@@ -63,6 +63,12 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     ("cl_khr_integer_dot_product", (2, 0, 0)),
     // __builtin_expect and __builtin_assume: clang's own.
     ("cl_khr_expect_assume", (1, 0, 0)),
+    // Sub-group shuffles, rotates and clustered reductions
+    // (builtins/lib/collective.cl), over __opencl_c_subgroups.
+    ("cl_khr_subgroup_shuffle", (1, 0, 0)),
+    ("cl_khr_subgroup_shuffle_relative", (1, 0, 0)),
+    ("cl_khr_subgroup_rotate", (1, 0, 0)),
+    ("cl_khr_subgroup_clustered_reduce", (1, 0, 0)),
 ];
 
 /// The OpenCL C 3.0 optional features implemented (CL_DEVICE_OPENCL_C_FEATURES).
@@ -210,6 +216,10 @@ const SPIR_ONLY_MACROS: &[&str] = &[
     "__opencl_c_integer_dot_product_input_4x8bit",
     "__opencl_c_integer_dot_product_input_4x8bit_packed",
     "cl_khr_expect_assume",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_rotate",
+    "cl_khr_subgroup_clustered_reduce",
     "cl_ext_float_atomics",
     "__opencl_c_ext_fp32_global_atomic_add",
     "__opencl_c_ext_fp32_local_atomic_add",

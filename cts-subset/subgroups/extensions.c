@@ -1,0 +1,128 @@
+/* subgroups/extensions: the sub-group extensions' functions
+ * (cl_khr_subgroup_shuffle, _shuffle_relative, _rotate, _clustered_reduce)
+ * against a host reference built from what each work-item reports of its
+ * sub-group (id, local id, size), with whole and partial sub-groups. A
+ * device without them skips. */
+#include "harness.h"
+#include <stdlib.h>
+
+#define OUTS 12
+
+static const char *SRC =
+    "kernel void k(global const int *in, global int *out) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    int x = in[g];\n"
+    "    uint l = get_sub_group_local_id(), n = get_sub_group_size();\n"
+    "    global int *o = out + 12 * g;\n"
+    "    o[0] = sub_group_shuffle(x, (l * 3) % n);\n"
+    "    o[1] = sub_group_shuffle_xor(x, 1u);\n"
+    "    o[2] = sub_group_shuffle_up(x, 1u);\n"
+    "    o[3] = sub_group_shuffle_down(x, 2u);\n"
+    "    o[4] = sub_group_rotate(x, 3);\n"
+    "    o[5] = sub_group_clustered_rotate(x, -1, 4u);\n"
+    "    o[6] = sub_group_clustered_reduce_add(x, 4u);\n"
+    "    o[7] = sub_group_clustered_reduce_max(x, 2u);\n"
+    "    o[8] = sub_group_clustered_reduce_logical_xor(x & 1, 4u);\n"
+    "    o[9] = (int)sub_group_shuffle((char)x, n - 1 - l);\n"
+    "    o[10] = (int)(l | n << 8 | get_sub_group_id() << 16);\n"
+    "    o[11] = (int)sub_group_clustered_reduce_min((float)x, 8u);\n"
+    "}\n";
+
+static void check_range(size_t global, size_t local)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, SRC, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    int *in = malloc(global * sizeof(int)), *out = malloc(global * OUTS * sizeof(int));
+    for (size_t i = 0; i < global; i++) in[i] = (int)((i * 7919u) % 1000) - 500;
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, global * sizeof(int), in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, global * OUTS * sizeof(int), NULL, &e);
+    clSetKernelArg(k, 0, sizeof mi, &mi);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, global * OUTS * sizeof(int), out, 0, NULL, NULL));
+    /* member[s * 64 + l]: the global id of sub-group s's work-item l, per group. */
+    for (size_t base = 0; base < global && !h_failed(); base += local) {
+        size_t member[64 * 64];
+        for (size_t i = base; i < base + local; i++) {
+            int id = out[OUTS * i + 10];
+            size_t l = id & 0xff, sg = (size_t)id >> 16;
+            REQUIRE(l < 64 && sg < 64, "sub-group %zu local id %zu", sg, l);
+            member[sg * 64 + l] = i;
+        }
+        for (size_t i = base; i < base + local && !h_failed(); i++) {
+            int *o = out + OUTS * i, id = o[10];
+            size_t l = id & 0xff, n = (id >> 8) & 0xff, sg = (size_t)id >> 16;
+            const size_t *m = member + sg * 64;
+#define AT(j) in[m[(j)]]
+            CHECK(o[0] == AT((l * 3) % n), "%zu: shuffle %d", i, o[0]);
+            if ((l ^ 1) < n) CHECK(o[1] == AT(l ^ 1), "%zu: shuffle_xor %d", i, o[1]);
+            if (l >= 1) CHECK(o[2] == AT(l - 1), "%zu: shuffle_up %d", i, o[2]);
+            if (l + 2 < n) CHECK(o[3] == AT(l + 2), "%zu: shuffle_down %d", i, o[3]);
+            CHECK(o[4] == AT((l + 3) % n), "%zu: rotate %d", i, o[4]);
+            size_t start4 = l - l % 4, start2 = l - l % 2, start8 = l - l % 8;
+            if (start4 + 4 <= n) {
+                CHECK(o[5] == AT(start4 + (l % 4 + 3) % 4), "%zu: clustered_rotate %d", i, o[5]);
+                int sum = 0, parity = 0;
+                for (size_t j = start4; j < start4 + 4; j++) {
+                    sum += AT(j);
+                    parity ^= AT(j) & 1;
+                }
+                CHECK(o[6] == sum, "%zu: clustered add %d, not %d", i, o[6], sum);
+                CHECK(o[8] == parity, "%zu: clustered logical_xor %d", i, o[8]);
+            }
+            if (start2 + 2 <= n) {
+                int mx = AT(start2) > AT(start2 + 1) ? AT(start2) : AT(start2 + 1);
+                CHECK(o[7] == mx, "%zu: clustered max %d, not %d", i, o[7], mx);
+            }
+            CHECK(o[9] == (signed char)AT(n - 1 - l), "%zu: char shuffle %d", i, o[9]);
+            if (start8 + 8 <= n) {
+                int mn = AT(start8);
+                for (size_t j = start8; j < start8 + 8; j++) mn = AT(j) < mn ? AT(j) : mn;
+                CHECK(o[11] == mn, "%zu: clustered float min %d, not %d", i, o[11], mn);
+            }
+#undef AT
+        }
+    }
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    free(in);
+    free(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+static int has_all(void)
+{
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int yes = ext && strstr(ext, "cl_khr_subgroup_shuffle ") && strstr(ext, "cl_khr_subgroup_shuffle_relative") &&
+              strstr(ext, "cl_khr_subgroup_rotate") && strstr(ext, "cl_khr_subgroup_clustered_reduce");
+    free(ext);
+    return yes;
+}
+
+TEST(whole_sub_groups)
+{
+    if (!has_all()) { h_skip("no sub-group shuffle/rotate/clustered_reduce extensions"); return; }
+    check_range(256, 64);
+}
+
+TEST(partial_sub_groups)
+{
+    if (!has_all()) { h_skip("no sub-group shuffle/rotate/clustered_reduce extensions"); return; }
+    check_range(60, 20);
+}
+
+int main(int argc, char **argv)
+{
+    h_init("subgroups", argc, argv);
+    H_RUN_T(whole_sub_groups, 60);
+    H_RUN_T(partial_sub_groups, 60);
+    return h_done();
+}
