@@ -17,6 +17,10 @@ done
 # SPIR-V 1.5, the newest version the device reports.
 spirv-as --target-env spv1.5 spec.spvasm -o spec.spv
 spirv-as --target-env spv1.5 newer.spvasm -o newer.spv
+for m in odr_lib odr_main; do
+    spirv-as --target-env spv1.0 $m.spvasm -o $m.spv
+    spirv-val --target-env opencl2.2 $m.spv
+done
 spirv-val --target-env opencl2.2 kernels.spv
 spirv-val --target-env opencl2.2 linked.spv
 spirv-val --target-env spv1.5 spec.spv

@@ -4,8 +4,8 @@
  * functions checked against host references, specialization constants,
  * compile and link with OpenCL C objects, SPIR-V 1.4 and 1.5 instructions,
  * and malformed modules. The modules sit beside this file (kernels.cl,
- * linked.cl, spec.spvasm, newer.spvasm; make_modules.sh made them). A
- * device without IL (CL_DEVICE_IL_VERSION empty) skips all. */
+ * linked.cl, spec.spvasm, newer.spvasm, odr_*.spvasm; make_modules.sh made
+ * them). A device without IL (CL_DEVICE_IL_VERSION empty) skips all. */
 #include "harness.h"
 #include <math.h>
 #include <stdlib.h>
@@ -354,7 +354,7 @@ TEST(newer_instructions)
     cl_int e;
     cl_kernel k = clCreateKernel(p, "newer", &e);
     REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
-    cl_int in[2] = {11, 22}, out[7] = {0};
+    cl_int in[2] = {11, 22}, out[11] = {0};
     cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
     cl_mem mo = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof out, out, &e);
     clSetKernelArg(k, 0, sizeof mo, &mo);
@@ -362,8 +362,8 @@ TEST(newer_instructions)
     size_t g = 1;
     CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
     CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
-    cl_int want[7] = {1, 1, 3, 11, 22, 11, 11};
-    for (int i = 0; i < 7; i++)
+    cl_int want[11] = {1, 1, 3, 11, 22, 11, 11, 11, 22, 11, 22};
+    for (int i = 0; i < 11; i++)
         CHECK(out[i] == want[i], "out[%d] = %d, not %d", i, out[i], want[i]);
     clReleaseMemObject(mi);
     clReleaseMemObject(mo);
@@ -412,6 +412,64 @@ TEST(link_with_source)
     clReleaseProgram(psrc);
     clReleaseProgram(pil);
     free(il);
+    clReleaseContext(c);
+}
+
+/* The IL program of module `name`, compiled (clCompileProgram). */
+static cl_program compile_module(cl_context c, const char *name)
+{
+    size_t size = 0;
+    unsigned char *il = read_module(name, &size);
+    if (!il) {
+        h_fail_at(__FILE__, __LINE__, "cannot read %s", name);
+        return NULL;
+    }
+    cl_int e;
+    cl_program p = clCreateProgramWithIL(c, il, size, &e);
+    free(il);
+    cl_device_id d = h_device();
+    if (p && !e) e = clCompileProgram(p, 1, &d, "", 0, NULL, NULL, NULL, NULL);
+    if (e) h_fail_at(__FILE__, __LINE__, "compiling %s: %s", name, h_err(e));
+    return p;
+}
+
+/* cl_khr_spirv_linkonce_odr: a LinkOnceODR function of one module that
+ * only a module linked after it calls, and before it. */
+TEST(linkonce_odr)
+{
+    NEED_IL();
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int yes = ext && strstr(ext, "cl_khr_spirv_linkonce_odr");
+    free(ext);
+    if (!yes) { h_skip("no cl_khr_spirv_linkonce_odr"); return; }
+    enum { N = 32 };
+    cl_context c = h_context();
+    cl_device_id d = h_device();
+    cl_program lib = compile_module(c, "odr_lib.spv");
+    cl_program main_ = compile_module(c, "odr_main.spv");
+    REQUIRE(lib && main_, "compile");
+    cl_program orders[2][2] = {{lib, main_}, {main_, lib}};
+    for (int o = 0; o < 2; o++) {
+        cl_int e;
+        cl_program linked = clLinkProgram(c, 1, &d, "", 2, orders[o], NULL, NULL, &e);
+        CHECK(linked && !e, "order %d: clLinkProgram: %s", o, h_err(e));
+        if (!linked) continue;
+        cl_kernel k = clCreateKernel(linked, "triples", &e);
+        cl_command_queue q = h_queue(c, 0);
+        cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE, N * sizeof(cl_uint), NULL, &e);
+        clSetKernelArg(k, 0, sizeof m, &m);
+        size_t g = N;
+        cl_uint out[N];
+        CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        for (cl_uint i = 0; i < N; i++) CHECK(out[i] == 3 * i, "order %d: out[%u] = %u", o, i, out[i]);
+        clReleaseMemObject(m);
+        clReleaseCommandQueue(q);
+        clReleaseKernel(k);
+        clReleaseProgram(linked);
+    }
+    clReleaseProgram(lib);
+    clReleaseProgram(main_);
     clReleaseContext(c);
 }
 
@@ -487,6 +545,7 @@ int main(int argc, char **argv)
     H_RUN_T(specialization_constants, 60);
     H_RUN_T(newer_instructions, 60);
     H_RUN_T(link_with_source, 60);
+    H_RUN_T(linkonce_odr, 60);
     H_RUN_T(malformed_modules, 60);
     return h_done();
 }

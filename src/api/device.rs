@@ -18,6 +18,9 @@ fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     }
     if crate::compiler::spirv::il_supported() {
         list.push(("cl_khr_il_program", (1, 0, 0)));
+        // LinkOnceODR functions: the translator reads them, and linking
+        // keeps them for the inputs after (llvm_inprocess.cpp).
+        list.push(("cl_khr_spirv_linkonce_odr", (1, 0, 0)));
     }
     list.push(("cl_intel_unified_shared_memory", (1, 0, 0)));
     list.push(("cl_khr_device_uuid", (1, 0, 0)));

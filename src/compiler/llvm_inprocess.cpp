@@ -839,7 +839,19 @@ int ferrocl_llvm_link(int n, const char *const *inputs, const char *output, char
     Linker linker(*composite);
     for (int i = 0; i < n; i++) {
         auto m = parse(inputs[i], ctx, out);
-        if (!m || linker.linkInModule(std::move(m)))
+        if (!m)
+            return finish(1, text, log);
+        // A linkonce definition is linked only when something linked
+        // before refers to it, so one that only a later input calls (a
+        // SPIR-V module's LinkOnceODR function, cl_khr_spirv_linkonce_odr)
+        // was dropped. Weak keeps it, and still one copy in the end.
+        for (GlobalValue &g : m->global_values()) {
+            if (g.hasLinkOnceODRLinkage())
+                g.setLinkage(GlobalValue::WeakODRLinkage);
+            else if (g.hasLinkOnceAnyLinkage())
+                g.setLinkage(GlobalValue::WeakAnyLinkage);
+        }
+        if (linker.linkInModule(std::move(m)))
             return finish(1, text, log);
     }
     if (verifyModule(*composite, &out))

@@ -4,8 +4,11 @@
 //! OpPtrDiff, OpCopyLogical and OpDecorateString, fails on OpCopyMemory
 //! without a size, makes invalid LLVM IR of SPIR-V 1.5's OpBitcast
 //! between a pointer and an integer or vector, and crashes on an
-//! OpCompositeConstruct of a structure whose members are not constants
-//! (it makes a constant of it).
+//! OpCompositeConstruct of a structure or vector whose members are not
+//! constants (it makes a constant of it), on OpConstantNull of a scalar type, and
+//! on OpVectorShuffle of two vectors of different lengths; nor does it
+//! know SPV_KHR_expect_assume's OpExpectKHR and OpAssumeTrueKHR, hints
+//! that change no result.
 //!
 //! What cannot be rewritten (a type this module cannot size or find) is
 //! left as it is, for the translator to refuse with its message.
@@ -21,13 +24,16 @@ const OP_TYPE_VECTOR: u32 = 23;
 const OP_TYPE_ARRAY: u32 = 28;
 const OP_TYPE_STRUCT: u32 = 30;
 const OP_TYPE_POINTER: u32 = 32;
+const OP_CONSTANT_FALSE: u32 = 42;
 const OP_CONSTANT: u32 = 43;
+const OP_CONSTANT_NULL: u32 = 46;
 const OP_FUNCTION: u32 = 54;
 const OP_LOAD: u32 = 61;
 const OP_STORE: u32 = 62;
 const OP_COPY_MEMORY: u32 = 63;
 const OP_UNDEF: u32 = 1;
 const OP_COMPOSITE_CONSTRUCT: u32 = 80;
+const OP_VECTOR_SHUFFLE: u32 = 79;
 const OP_COMPOSITE_EXTRACT: u32 = 81;
 const OP_COMPOSITE_INSERT: u32 = 82;
 const OP_COPY_OBJECT: u32 = 83;
@@ -43,6 +49,8 @@ const OP_COPY_LOGICAL: u32 = 400;
 const OP_PTR_EQUAL: u32 = 401;
 const OP_PTR_NOT_EQUAL: u32 = 402;
 const OP_PTR_DIFF: u32 = 403;
+const OP_ASSUME_TRUE_KHR: u32 = 5630;
+const OP_EXPECT_KHR: u32 = 5631;
 const OP_DECORATE_STRING: u32 = 5632;
 const OP_MEMBER_DECORATE_STRING: u32 = 5633;
 const CAPABILITY_INT64: u32 = 11;
@@ -58,6 +66,10 @@ fn needs_lowering(opcode: u32) -> bool {
     matches!(
         opcode,
         OP_COPY_MEMORY
+            | OP_EXPECT_KHR
+            | OP_ASSUME_TRUE_KHR
+            | OP_VECTOR_SHUFFLE
+            | OP_CONSTANT_NULL
             | OP_COMPOSITE_CONSTRUCT
             | OP_COPY_LOGICAL
             | OP_PTR_EQUAL
@@ -228,15 +240,61 @@ impl Lowering {
                 Some(out)
             }
             OP_COPY_MEMORY => self.copy_memory(ops),
+            // Hints: the value itself; no assumption.
+            OP_EXPECT_KHR => {
+                let [ty, result, value, ..] = *ops else {
+                    return None;
+                };
+                Some(vec![instruction(OP_COPY_OBJECT, &[ty, result, value])])
+            }
+            OP_ASSUME_TRUE_KHR => Some(Vec::new()),
+            OP_VECTOR_SHUFFLE => self.vector_shuffle(ops),
+            // A scalar zero as the constant it is.
+            OP_CONSTANT_NULL => {
+                let [ty, result, ..] = *ops else { return None };
+                match self.types.get(&ty)? {
+                    Type::Bool => Some(vec![instruction(OP_CONSTANT_FALSE, &[ty, result])]),
+                    Type::Int(64) | Type::Float(64) => {
+                        Some(vec![instruction(OP_CONSTANT, &[ty, result, 0, 0])])
+                    }
+                    Type::Int(_) | Type::Float(_) => {
+                        Some(vec![instruction(OP_CONSTANT, &[ty, result, 0])])
+                    }
+                    _ => None,
+                }
+            }
             OP_COMPOSITE_CONSTRUCT => {
                 let [ty, result, ref members @ ..] = *ops else {
                     return None;
                 };
-                if !matches!(self.types.get(&ty), Some(Type::Struct(_))) {
-                    return None;
-                }
                 let mut out = Vec::new();
-                self.insert_members(ty, members.to_vec(), Some(result), &mut out);
+                let parts = match self.types.get(&ty)? {
+                    Type::Struct(_) => members.to_vec(),
+                    // A vector's operands are scalars or vectors, whose
+                    // components are its own in turn.
+                    Type::Vector(elem, _) => {
+                        let elem = *elem;
+                        let mut scalars = Vec::new();
+                        for &m in members {
+                            match self.types.get(self.value_types.get(&m)?)? {
+                                Type::Vector(_, n) => {
+                                    for i in 0..*n {
+                                        let c = self.new_id();
+                                        out.push(instruction(
+                                            OP_COMPOSITE_EXTRACT,
+                                            &[elem, c, m, i],
+                                        ));
+                                        scalars.push(c);
+                                    }
+                                }
+                                _ => scalars.push(m),
+                            }
+                        }
+                        scalars
+                    }
+                    _ => return None,
+                };
+                self.insert_members(ty, parts, Some(result), &mut out);
                 Some(out)
             }
             OP_COPY_LOGICAL => {
@@ -290,6 +348,57 @@ impl Lowering {
             }
             _ => None,
         }
+    }
+
+    /// OpVectorShuffle of two vectors of different lengths: the shorter
+    /// one first widened to the other's type (its own components, then
+    /// undefined ones), the components chosen from the second renumbered.
+    fn vector_shuffle(&mut self, ops: &[u32]) -> Option<Vec<Vec<u32>>> {
+        let [ty, result, a, b, ref components @ ..] = *ops else {
+            return None;
+        };
+        let (ta, tb) = (*self.value_types.get(&a)?, *self.value_types.get(&b)?);
+        let (Type::Vector(_, na), Type::Vector(_, nb)) =
+            (self.types.get(&ta)?, self.types.get(&tb)?)
+        else {
+            return None;
+        };
+        let (na, nb) = (*na, *nb);
+        if na == nb {
+            return None;
+        }
+        const UNDEFINED: u32 = 0xffff_ffff;
+        let widen = |this: &mut Self, v: u32, short: u32, long_ty: u32, long: u32| {
+            let id = this.new_id();
+            let mut w = vec![long_ty, id, v, v];
+            w.extend((0..long).map(|i| if i < short { i } else { UNDEFINED }));
+            (instruction(OP_VECTOR_SHUFFLE, &w), id)
+        };
+        let mut out = Vec::new();
+        let (a, b, picks): (u32, u32, Vec<u32>) = if nb < na {
+            let (i, wide) = widen(self, b, nb, ta, na);
+            out.push(i);
+            (a, wide, components.to_vec())
+        } else {
+            let (i, wide) = widen(self, a, na, tb, nb);
+            out.push(i);
+            // Components of b were numbered after a's na; now after nb.
+            let picks = components
+                .iter()
+                .map(|&c| {
+                    if c != UNDEFINED && c >= na {
+                        c - na + nb
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            (wide, b, picks)
+        };
+        let mut w = vec![ty, result, a, b];
+        w.extend(picks);
+        out.push(instruction(OP_VECTOR_SHUFFLE, &w));
+        Some(out)
     }
 
     /// OpCopyMemory (no size) as a load of the source and a store to the
@@ -475,7 +584,7 @@ pub fn lower(words: &[u32]) -> Vec<u32> {
         // Constants, conversions, arithmetic and composites record their
         // result's type too, for the rewrites that ask what a value is (a
         // vector bitcast to a pointer, a constant structure copied).
-        if matches!(opcode, 41 | 42 | 44 | 80 | 81 | 109..=124 | 126..=141) {
+        if matches!(opcode, 12 | 41 | 42 | 44 | 79..=83 | 109..=124 | 126..=141 | OP_EXPECT_KHR) {
             if let [ty, id, ..] = ops {
                 l.value_types.insert(*id, *ty);
             }
@@ -555,6 +664,8 @@ mod tests {
             OP_COPY_MEMORY,
             OP_COPY_LOGICAL,
             OP_COMPOSITE_CONSTRUCT,
+            OP_EXPECT_KHR,
+            OP_ASSUME_TRUE_KHR,
             OP_DECORATE_STRING,
             OP_MEMBER_DECORATE_STRING,
         ] {
