@@ -39,8 +39,8 @@ static int has_il(void)
 #define NEED_IL() \
     do { if (!has_il()) { h_skip("no SPIR-V (CL_DEVICE_IL_VERSION)"); return; } } while (0)
 
-/* The program of module `name`, built (NULL on failure, with the log). */
-static cl_program build_module(cl_context c, const char *name)
+/* The program of module `name` (NULL on failure). */
+static cl_program create_module(cl_context c, const char *name)
 {
     size_t size = 0;
     unsigned char *il = read_module(name, &size);
@@ -55,8 +55,16 @@ static cl_program build_module(cl_context c, const char *name)
         h_fail_at(__FILE__, __LINE__, "clCreateProgramWithIL(%s): %s", name, h_err(e));
         return NULL;
     }
+    return p;
+}
+
+/* The program of module `name`, built (NULL on failure, with the log). */
+static cl_program build_module(cl_context c, const char *name)
+{
+    cl_program p = create_module(c, name);
+    if (!p) return NULL;
     cl_device_id d = h_device();
-    e = clBuildProgram(p, 1, &d, "", NULL, NULL);
+    cl_int e = clBuildProgram(p, 1, &d, "", NULL, NULL);
     if (e) {
         char log[8192] = {0};
         clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
@@ -418,17 +426,10 @@ TEST(link_with_source)
 /* The IL program of module `name`, compiled (clCompileProgram). */
 static cl_program compile_module(cl_context c, const char *name)
 {
-    size_t size = 0;
-    unsigned char *il = read_module(name, &size);
-    if (!il) {
-        h_fail_at(__FILE__, __LINE__, "cannot read %s", name);
-        return NULL;
-    }
-    cl_int e;
-    cl_program p = clCreateProgramWithIL(c, il, size, &e);
-    free(il);
+    cl_program p = create_module(c, name);
+    if (!p) return NULL;
     cl_device_id d = h_device();
-    if (p && !e) e = clCompileProgram(p, 1, &d, "", 0, NULL, NULL, NULL, NULL);
+    cl_int e = clCompileProgram(p, 1, &d, "", 0, NULL, NULL, NULL, NULL);
     if (e) h_fail_at(__FILE__, __LINE__, "compiling %s: %s", name, h_err(e));
     return p;
 }
