@@ -5,7 +5,8 @@ all, any, broadcast, reduce, scan_inclusive and scan_exclusive with add,
 min and max, for int, uint, long, ulong, float and double; and the
 sub-group extensions' shuffle, shuffle_xor, shuffle_up/down, rotate,
 clustered_rotate and clustered_reduce_<op> (cl_khr_subgroup_shuffle,
-_shuffle_relative, _rotate, _clustered_reduce), for char to double.
+_shuffle_relative, _rotate, _clustered_reduce), for char to double; and
+cl_intel_subgroups' shuffles (scalars and vectors), which DPC++ calls.
 
 Kernels calling them run one fiber per work-item (src/compiler/ir.rs), so a
 collective is: every work-item of the group (or sub-group) stores its value
@@ -197,15 +198,46 @@ emit('''
 } while (0)
 ''')
 for T in SHUFFLE_TYPES:
-    emit(f'{T} OVL sub_group_shuffle({T} x, uint index) {{ __FERROCL_SHUFFLE({T}, x, index); }}')
-    emit(f'{T} OVL sub_group_shuffle_xor({T} x, uint mask) {{ __FERROCL_SHUFFLE({T}, x, get_sub_group_local_id() ^ mask); }}')
-    emit(f'{T} OVL sub_group_shuffle_up({T} x, uint delta) {{ __FERROCL_SHUFFLE({T}, x, get_sub_group_local_id() - delta); }}')
-    emit(f'{T} OVL sub_group_shuffle_down({T} x, uint delta) {{ __FERROCL_SHUFFLE({T}, x, get_sub_group_local_id() + delta); }}')
+    emit(f'static {T} OVL __ferrocl_shuffle({T} x, size_t source) {{ __FERROCL_SHUFFLE({T}, x, source); }}')
+    emit(f'{T} OVL sub_group_shuffle({T} x, uint index) {{ return __ferrocl_shuffle(x, index); }}')
+    emit(f'{T} OVL sub_group_shuffle_xor({T} x, uint mask) {{ return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }}')
+    emit(f'{T} OVL sub_group_shuffle_up({T} x, uint delta) {{ return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }}')
+    emit(f'{T} OVL sub_group_shuffle_down({T} x, uint delta) {{ return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }}')
     emit(f'{T} OVL sub_group_rotate({T} x, int delta) {{ '
          f'long n = get_sub_group_size(); __FERROCL_SHUFFLE({T}, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }}')
     emit(f'{T} OVL sub_group_clustered_rotate({T} x, int delta, uint clustersize) {{ '
          f'long c = clustersize, l = get_sub_group_local_id(); '
          f'__FERROCL_SHUFFLE({T}, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }}')
+
+# cl_intel_subgroups' shuffles, which DPC++'s SPIR-V calls (the
+# translator's names for OpSubgroupShuffle*INTEL), for scalars and, a
+# component at a time, vectors. shuffle_up/down take their values from the
+# work-item delta below/above, and past the sub-group's start/end from the
+# other operand of the work-item a maximum sub-group size away; both
+# exchanges run in every work-item (they wait), and each keeps the one it
+# needs.
+for T in SHUFFLE_TYPES:
+    emit(f'{T} OVL intel_sub_group_shuffle({T} x, uint c) {{ return __ferrocl_shuffle(x, c); }}')
+    emit(f'{T} OVL intel_sub_group_shuffle_xor({T} x, uint c) {{ return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }}')
+    emit(f'{T} OVL intel_sub_group_shuffle_up({T} prev, {T} cur, uint delta) {{ '
+         f'long j = (long)get_sub_group_local_id() - delta; '
+         f'{T} a = __ferrocl_shuffle(cur, (size_t)j); '
+         f'{T} b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); '
+         f'return j >= 0 ? a : b; }}')
+    emit(f'{T} OVL intel_sub_group_shuffle_down({T} cur, {T} next, uint delta) {{ '
+         f'size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); '
+         f'{T} a = __ferrocl_shuffle(cur, j); {T} b = __ferrocl_shuffle(next, j - m); '
+         f'return j < m ? a : b; }}')
+    for n in VW:
+        V = vt(T, n)
+        emit(f'{V} OVL intel_sub_group_shuffle({V} x, uint c) {{ '
+             f'{V} r; for (int i = 0; i < {n}; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }}')
+        emit(f'{V} OVL intel_sub_group_shuffle_xor({V} x, uint c) {{ '
+             f'{V} r; for (int i = 0; i < {n}; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }}')
+        emit(f'{V} OVL intel_sub_group_shuffle_up({V} p, {V} x, uint d) {{ '
+             f'{V} r; for (int i = 0; i < {n}; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }}')
+        emit(f'{V} OVL intel_sub_group_shuffle_down({V} x, {V} q, uint d) {{ '
+             f'{V} r; for (int i = 0; i < {n}; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }}')
 
 CLUSTER_OPS = {
     'add': (lambda a, b: f'{a} + {b}', SHUFFLE_TYPES),

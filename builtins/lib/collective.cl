@@ -1105,66 +1105,316 @@ double OVL sub_group_scan_exclusive_max(double x) { return __ferrocl_scan_exclus
   return v; \
 } while (0)
 
-char OVL sub_group_shuffle(char x, uint index) { __FERROCL_SHUFFLE(char, x, index); }
-char OVL sub_group_shuffle_xor(char x, uint mask) { __FERROCL_SHUFFLE(char, x, get_sub_group_local_id() ^ mask); }
-char OVL sub_group_shuffle_up(char x, uint delta) { __FERROCL_SHUFFLE(char, x, get_sub_group_local_id() - delta); }
-char OVL sub_group_shuffle_down(char x, uint delta) { __FERROCL_SHUFFLE(char, x, get_sub_group_local_id() + delta); }
+static char OVL __ferrocl_shuffle(char x, size_t source) { __FERROCL_SHUFFLE(char, x, source); }
+char OVL sub_group_shuffle(char x, uint index) { return __ferrocl_shuffle(x, index); }
+char OVL sub_group_shuffle_xor(char x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+char OVL sub_group_shuffle_up(char x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+char OVL sub_group_shuffle_down(char x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 char OVL sub_group_rotate(char x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(char, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 char OVL sub_group_clustered_rotate(char x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(char, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-uchar OVL sub_group_shuffle(uchar x, uint index) { __FERROCL_SHUFFLE(uchar, x, index); }
-uchar OVL sub_group_shuffle_xor(uchar x, uint mask) { __FERROCL_SHUFFLE(uchar, x, get_sub_group_local_id() ^ mask); }
-uchar OVL sub_group_shuffle_up(uchar x, uint delta) { __FERROCL_SHUFFLE(uchar, x, get_sub_group_local_id() - delta); }
-uchar OVL sub_group_shuffle_down(uchar x, uint delta) { __FERROCL_SHUFFLE(uchar, x, get_sub_group_local_id() + delta); }
+static uchar OVL __ferrocl_shuffle(uchar x, size_t source) { __FERROCL_SHUFFLE(uchar, x, source); }
+uchar OVL sub_group_shuffle(uchar x, uint index) { return __ferrocl_shuffle(x, index); }
+uchar OVL sub_group_shuffle_xor(uchar x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+uchar OVL sub_group_shuffle_up(uchar x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+uchar OVL sub_group_shuffle_down(uchar x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 uchar OVL sub_group_rotate(uchar x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(uchar, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 uchar OVL sub_group_clustered_rotate(uchar x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(uchar, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-short OVL sub_group_shuffle(short x, uint index) { __FERROCL_SHUFFLE(short, x, index); }
-short OVL sub_group_shuffle_xor(short x, uint mask) { __FERROCL_SHUFFLE(short, x, get_sub_group_local_id() ^ mask); }
-short OVL sub_group_shuffle_up(short x, uint delta) { __FERROCL_SHUFFLE(short, x, get_sub_group_local_id() - delta); }
-short OVL sub_group_shuffle_down(short x, uint delta) { __FERROCL_SHUFFLE(short, x, get_sub_group_local_id() + delta); }
+static short OVL __ferrocl_shuffle(short x, size_t source) { __FERROCL_SHUFFLE(short, x, source); }
+short OVL sub_group_shuffle(short x, uint index) { return __ferrocl_shuffle(x, index); }
+short OVL sub_group_shuffle_xor(short x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+short OVL sub_group_shuffle_up(short x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+short OVL sub_group_shuffle_down(short x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 short OVL sub_group_rotate(short x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(short, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 short OVL sub_group_clustered_rotate(short x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(short, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-ushort OVL sub_group_shuffle(ushort x, uint index) { __FERROCL_SHUFFLE(ushort, x, index); }
-ushort OVL sub_group_shuffle_xor(ushort x, uint mask) { __FERROCL_SHUFFLE(ushort, x, get_sub_group_local_id() ^ mask); }
-ushort OVL sub_group_shuffle_up(ushort x, uint delta) { __FERROCL_SHUFFLE(ushort, x, get_sub_group_local_id() - delta); }
-ushort OVL sub_group_shuffle_down(ushort x, uint delta) { __FERROCL_SHUFFLE(ushort, x, get_sub_group_local_id() + delta); }
+static ushort OVL __ferrocl_shuffle(ushort x, size_t source) { __FERROCL_SHUFFLE(ushort, x, source); }
+ushort OVL sub_group_shuffle(ushort x, uint index) { return __ferrocl_shuffle(x, index); }
+ushort OVL sub_group_shuffle_xor(ushort x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+ushort OVL sub_group_shuffle_up(ushort x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+ushort OVL sub_group_shuffle_down(ushort x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 ushort OVL sub_group_rotate(ushort x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(ushort, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 ushort OVL sub_group_clustered_rotate(ushort x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(ushort, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-int OVL sub_group_shuffle(int x, uint index) { __FERROCL_SHUFFLE(int, x, index); }
-int OVL sub_group_shuffle_xor(int x, uint mask) { __FERROCL_SHUFFLE(int, x, get_sub_group_local_id() ^ mask); }
-int OVL sub_group_shuffle_up(int x, uint delta) { __FERROCL_SHUFFLE(int, x, get_sub_group_local_id() - delta); }
-int OVL sub_group_shuffle_down(int x, uint delta) { __FERROCL_SHUFFLE(int, x, get_sub_group_local_id() + delta); }
+static int OVL __ferrocl_shuffle(int x, size_t source) { __FERROCL_SHUFFLE(int, x, source); }
+int OVL sub_group_shuffle(int x, uint index) { return __ferrocl_shuffle(x, index); }
+int OVL sub_group_shuffle_xor(int x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+int OVL sub_group_shuffle_up(int x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+int OVL sub_group_shuffle_down(int x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 int OVL sub_group_rotate(int x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(int, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 int OVL sub_group_clustered_rotate(int x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(int, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-uint OVL sub_group_shuffle(uint x, uint index) { __FERROCL_SHUFFLE(uint, x, index); }
-uint OVL sub_group_shuffle_xor(uint x, uint mask) { __FERROCL_SHUFFLE(uint, x, get_sub_group_local_id() ^ mask); }
-uint OVL sub_group_shuffle_up(uint x, uint delta) { __FERROCL_SHUFFLE(uint, x, get_sub_group_local_id() - delta); }
-uint OVL sub_group_shuffle_down(uint x, uint delta) { __FERROCL_SHUFFLE(uint, x, get_sub_group_local_id() + delta); }
+static uint OVL __ferrocl_shuffle(uint x, size_t source) { __FERROCL_SHUFFLE(uint, x, source); }
+uint OVL sub_group_shuffle(uint x, uint index) { return __ferrocl_shuffle(x, index); }
+uint OVL sub_group_shuffle_xor(uint x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+uint OVL sub_group_shuffle_up(uint x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+uint OVL sub_group_shuffle_down(uint x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 uint OVL sub_group_rotate(uint x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(uint, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 uint OVL sub_group_clustered_rotate(uint x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(uint, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-long OVL sub_group_shuffle(long x, uint index) { __FERROCL_SHUFFLE(long, x, index); }
-long OVL sub_group_shuffle_xor(long x, uint mask) { __FERROCL_SHUFFLE(long, x, get_sub_group_local_id() ^ mask); }
-long OVL sub_group_shuffle_up(long x, uint delta) { __FERROCL_SHUFFLE(long, x, get_sub_group_local_id() - delta); }
-long OVL sub_group_shuffle_down(long x, uint delta) { __FERROCL_SHUFFLE(long, x, get_sub_group_local_id() + delta); }
+static long OVL __ferrocl_shuffle(long x, size_t source) { __FERROCL_SHUFFLE(long, x, source); }
+long OVL sub_group_shuffle(long x, uint index) { return __ferrocl_shuffle(x, index); }
+long OVL sub_group_shuffle_xor(long x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+long OVL sub_group_shuffle_up(long x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+long OVL sub_group_shuffle_down(long x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 long OVL sub_group_rotate(long x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(long, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 long OVL sub_group_clustered_rotate(long x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(long, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-ulong OVL sub_group_shuffle(ulong x, uint index) { __FERROCL_SHUFFLE(ulong, x, index); }
-ulong OVL sub_group_shuffle_xor(ulong x, uint mask) { __FERROCL_SHUFFLE(ulong, x, get_sub_group_local_id() ^ mask); }
-ulong OVL sub_group_shuffle_up(ulong x, uint delta) { __FERROCL_SHUFFLE(ulong, x, get_sub_group_local_id() - delta); }
-ulong OVL sub_group_shuffle_down(ulong x, uint delta) { __FERROCL_SHUFFLE(ulong, x, get_sub_group_local_id() + delta); }
+static ulong OVL __ferrocl_shuffle(ulong x, size_t source) { __FERROCL_SHUFFLE(ulong, x, source); }
+ulong OVL sub_group_shuffle(ulong x, uint index) { return __ferrocl_shuffle(x, index); }
+ulong OVL sub_group_shuffle_xor(ulong x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+ulong OVL sub_group_shuffle_up(ulong x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+ulong OVL sub_group_shuffle_down(ulong x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 ulong OVL sub_group_rotate(ulong x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(ulong, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 ulong OVL sub_group_clustered_rotate(ulong x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(ulong, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-float OVL sub_group_shuffle(float x, uint index) { __FERROCL_SHUFFLE(float, x, index); }
-float OVL sub_group_shuffle_xor(float x, uint mask) { __FERROCL_SHUFFLE(float, x, get_sub_group_local_id() ^ mask); }
-float OVL sub_group_shuffle_up(float x, uint delta) { __FERROCL_SHUFFLE(float, x, get_sub_group_local_id() - delta); }
-float OVL sub_group_shuffle_down(float x, uint delta) { __FERROCL_SHUFFLE(float, x, get_sub_group_local_id() + delta); }
+static float OVL __ferrocl_shuffle(float x, size_t source) { __FERROCL_SHUFFLE(float, x, source); }
+float OVL sub_group_shuffle(float x, uint index) { return __ferrocl_shuffle(x, index); }
+float OVL sub_group_shuffle_xor(float x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+float OVL sub_group_shuffle_up(float x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+float OVL sub_group_shuffle_down(float x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 float OVL sub_group_rotate(float x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(float, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 float OVL sub_group_clustered_rotate(float x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(float, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
-double OVL sub_group_shuffle(double x, uint index) { __FERROCL_SHUFFLE(double, x, index); }
-double OVL sub_group_shuffle_xor(double x, uint mask) { __FERROCL_SHUFFLE(double, x, get_sub_group_local_id() ^ mask); }
-double OVL sub_group_shuffle_up(double x, uint delta) { __FERROCL_SHUFFLE(double, x, get_sub_group_local_id() - delta); }
-double OVL sub_group_shuffle_down(double x, uint delta) { __FERROCL_SHUFFLE(double, x, get_sub_group_local_id() + delta); }
+static double OVL __ferrocl_shuffle(double x, size_t source) { __FERROCL_SHUFFLE(double, x, source); }
+double OVL sub_group_shuffle(double x, uint index) { return __ferrocl_shuffle(x, index); }
+double OVL sub_group_shuffle_xor(double x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+double OVL sub_group_shuffle_up(double x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+double OVL sub_group_shuffle_down(double x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 double OVL sub_group_rotate(double x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(double, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 double OVL sub_group_clustered_rotate(double x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(double, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
+char OVL intel_sub_group_shuffle(char x, uint c) { return __ferrocl_shuffle(x, c); }
+char OVL intel_sub_group_shuffle_xor(char x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+char OVL intel_sub_group_shuffle_up(char prev, char cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; char a = __ferrocl_shuffle(cur, (size_t)j); char b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+char OVL intel_sub_group_shuffle_down(char cur, char next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); char a = __ferrocl_shuffle(cur, j); char b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+char2 OVL intel_sub_group_shuffle(char2 x, uint c) { char2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+char2 OVL intel_sub_group_shuffle_xor(char2 x, uint c) { char2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+char2 OVL intel_sub_group_shuffle_up(char2 p, char2 x, uint d) { char2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+char2 OVL intel_sub_group_shuffle_down(char2 x, char2 q, uint d) { char2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+char3 OVL intel_sub_group_shuffle(char3 x, uint c) { char3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+char3 OVL intel_sub_group_shuffle_xor(char3 x, uint c) { char3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+char3 OVL intel_sub_group_shuffle_up(char3 p, char3 x, uint d) { char3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+char3 OVL intel_sub_group_shuffle_down(char3 x, char3 q, uint d) { char3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+char4 OVL intel_sub_group_shuffle(char4 x, uint c) { char4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+char4 OVL intel_sub_group_shuffle_xor(char4 x, uint c) { char4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+char4 OVL intel_sub_group_shuffle_up(char4 p, char4 x, uint d) { char4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+char4 OVL intel_sub_group_shuffle_down(char4 x, char4 q, uint d) { char4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+char8 OVL intel_sub_group_shuffle(char8 x, uint c) { char8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+char8 OVL intel_sub_group_shuffle_xor(char8 x, uint c) { char8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+char8 OVL intel_sub_group_shuffle_up(char8 p, char8 x, uint d) { char8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+char8 OVL intel_sub_group_shuffle_down(char8 x, char8 q, uint d) { char8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+char16 OVL intel_sub_group_shuffle(char16 x, uint c) { char16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+char16 OVL intel_sub_group_shuffle_xor(char16 x, uint c) { char16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+char16 OVL intel_sub_group_shuffle_up(char16 p, char16 x, uint d) { char16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+char16 OVL intel_sub_group_shuffle_down(char16 x, char16 q, uint d) { char16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uchar OVL intel_sub_group_shuffle(uchar x, uint c) { return __ferrocl_shuffle(x, c); }
+uchar OVL intel_sub_group_shuffle_xor(uchar x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+uchar OVL intel_sub_group_shuffle_up(uchar prev, uchar cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; uchar a = __ferrocl_shuffle(cur, (size_t)j); uchar b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+uchar OVL intel_sub_group_shuffle_down(uchar cur, uchar next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); uchar a = __ferrocl_shuffle(cur, j); uchar b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+uchar2 OVL intel_sub_group_shuffle(uchar2 x, uint c) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uchar2 OVL intel_sub_group_shuffle_xor(uchar2 x, uint c) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uchar2 OVL intel_sub_group_shuffle_up(uchar2 p, uchar2 x, uint d) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uchar2 OVL intel_sub_group_shuffle_down(uchar2 x, uchar2 q, uint d) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uchar3 OVL intel_sub_group_shuffle(uchar3 x, uint c) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uchar3 OVL intel_sub_group_shuffle_xor(uchar3 x, uint c) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uchar3 OVL intel_sub_group_shuffle_up(uchar3 p, uchar3 x, uint d) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uchar3 OVL intel_sub_group_shuffle_down(uchar3 x, uchar3 q, uint d) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uchar4 OVL intel_sub_group_shuffle(uchar4 x, uint c) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uchar4 OVL intel_sub_group_shuffle_xor(uchar4 x, uint c) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uchar4 OVL intel_sub_group_shuffle_up(uchar4 p, uchar4 x, uint d) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uchar4 OVL intel_sub_group_shuffle_down(uchar4 x, uchar4 q, uint d) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uchar8 OVL intel_sub_group_shuffle(uchar8 x, uint c) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uchar8 OVL intel_sub_group_shuffle_xor(uchar8 x, uint c) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uchar8 OVL intel_sub_group_shuffle_up(uchar8 p, uchar8 x, uint d) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uchar8 OVL intel_sub_group_shuffle_down(uchar8 x, uchar8 q, uint d) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uchar16 OVL intel_sub_group_shuffle(uchar16 x, uint c) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uchar16 OVL intel_sub_group_shuffle_xor(uchar16 x, uint c) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uchar16 OVL intel_sub_group_shuffle_up(uchar16 p, uchar16 x, uint d) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uchar16 OVL intel_sub_group_shuffle_down(uchar16 x, uchar16 q, uint d) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+short OVL intel_sub_group_shuffle(short x, uint c) { return __ferrocl_shuffle(x, c); }
+short OVL intel_sub_group_shuffle_xor(short x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+short OVL intel_sub_group_shuffle_up(short prev, short cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; short a = __ferrocl_shuffle(cur, (size_t)j); short b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+short OVL intel_sub_group_shuffle_down(short cur, short next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); short a = __ferrocl_shuffle(cur, j); short b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+short2 OVL intel_sub_group_shuffle(short2 x, uint c) { short2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+short2 OVL intel_sub_group_shuffle_xor(short2 x, uint c) { short2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+short2 OVL intel_sub_group_shuffle_up(short2 p, short2 x, uint d) { short2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+short2 OVL intel_sub_group_shuffle_down(short2 x, short2 q, uint d) { short2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+short3 OVL intel_sub_group_shuffle(short3 x, uint c) { short3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+short3 OVL intel_sub_group_shuffle_xor(short3 x, uint c) { short3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+short3 OVL intel_sub_group_shuffle_up(short3 p, short3 x, uint d) { short3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+short3 OVL intel_sub_group_shuffle_down(short3 x, short3 q, uint d) { short3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+short4 OVL intel_sub_group_shuffle(short4 x, uint c) { short4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+short4 OVL intel_sub_group_shuffle_xor(short4 x, uint c) { short4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+short4 OVL intel_sub_group_shuffle_up(short4 p, short4 x, uint d) { short4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+short4 OVL intel_sub_group_shuffle_down(short4 x, short4 q, uint d) { short4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+short8 OVL intel_sub_group_shuffle(short8 x, uint c) { short8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+short8 OVL intel_sub_group_shuffle_xor(short8 x, uint c) { short8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+short8 OVL intel_sub_group_shuffle_up(short8 p, short8 x, uint d) { short8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+short8 OVL intel_sub_group_shuffle_down(short8 x, short8 q, uint d) { short8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+short16 OVL intel_sub_group_shuffle(short16 x, uint c) { short16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+short16 OVL intel_sub_group_shuffle_xor(short16 x, uint c) { short16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+short16 OVL intel_sub_group_shuffle_up(short16 p, short16 x, uint d) { short16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+short16 OVL intel_sub_group_shuffle_down(short16 x, short16 q, uint d) { short16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ushort OVL intel_sub_group_shuffle(ushort x, uint c) { return __ferrocl_shuffle(x, c); }
+ushort OVL intel_sub_group_shuffle_xor(ushort x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+ushort OVL intel_sub_group_shuffle_up(ushort prev, ushort cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; ushort a = __ferrocl_shuffle(cur, (size_t)j); ushort b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+ushort OVL intel_sub_group_shuffle_down(ushort cur, ushort next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); ushort a = __ferrocl_shuffle(cur, j); ushort b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+ushort2 OVL intel_sub_group_shuffle(ushort2 x, uint c) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ushort2 OVL intel_sub_group_shuffle_xor(ushort2 x, uint c) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ushort2 OVL intel_sub_group_shuffle_up(ushort2 p, ushort2 x, uint d) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ushort2 OVL intel_sub_group_shuffle_down(ushort2 x, ushort2 q, uint d) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ushort3 OVL intel_sub_group_shuffle(ushort3 x, uint c) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ushort3 OVL intel_sub_group_shuffle_xor(ushort3 x, uint c) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ushort3 OVL intel_sub_group_shuffle_up(ushort3 p, ushort3 x, uint d) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ushort3 OVL intel_sub_group_shuffle_down(ushort3 x, ushort3 q, uint d) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ushort4 OVL intel_sub_group_shuffle(ushort4 x, uint c) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ushort4 OVL intel_sub_group_shuffle_xor(ushort4 x, uint c) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ushort4 OVL intel_sub_group_shuffle_up(ushort4 p, ushort4 x, uint d) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ushort4 OVL intel_sub_group_shuffle_down(ushort4 x, ushort4 q, uint d) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ushort8 OVL intel_sub_group_shuffle(ushort8 x, uint c) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ushort8 OVL intel_sub_group_shuffle_xor(ushort8 x, uint c) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ushort8 OVL intel_sub_group_shuffle_up(ushort8 p, ushort8 x, uint d) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ushort8 OVL intel_sub_group_shuffle_down(ushort8 x, ushort8 q, uint d) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ushort16 OVL intel_sub_group_shuffle(ushort16 x, uint c) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ushort16 OVL intel_sub_group_shuffle_xor(ushort16 x, uint c) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ushort16 OVL intel_sub_group_shuffle_up(ushort16 p, ushort16 x, uint d) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ushort16 OVL intel_sub_group_shuffle_down(ushort16 x, ushort16 q, uint d) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+int OVL intel_sub_group_shuffle(int x, uint c) { return __ferrocl_shuffle(x, c); }
+int OVL intel_sub_group_shuffle_xor(int x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+int OVL intel_sub_group_shuffle_up(int prev, int cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; int a = __ferrocl_shuffle(cur, (size_t)j); int b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+int OVL intel_sub_group_shuffle_down(int cur, int next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); int a = __ferrocl_shuffle(cur, j); int b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+int2 OVL intel_sub_group_shuffle(int2 x, uint c) { int2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+int2 OVL intel_sub_group_shuffle_xor(int2 x, uint c) { int2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+int2 OVL intel_sub_group_shuffle_up(int2 p, int2 x, uint d) { int2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+int2 OVL intel_sub_group_shuffle_down(int2 x, int2 q, uint d) { int2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+int3 OVL intel_sub_group_shuffle(int3 x, uint c) { int3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+int3 OVL intel_sub_group_shuffle_xor(int3 x, uint c) { int3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+int3 OVL intel_sub_group_shuffle_up(int3 p, int3 x, uint d) { int3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+int3 OVL intel_sub_group_shuffle_down(int3 x, int3 q, uint d) { int3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+int4 OVL intel_sub_group_shuffle(int4 x, uint c) { int4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+int4 OVL intel_sub_group_shuffle_xor(int4 x, uint c) { int4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+int4 OVL intel_sub_group_shuffle_up(int4 p, int4 x, uint d) { int4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+int4 OVL intel_sub_group_shuffle_down(int4 x, int4 q, uint d) { int4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+int8 OVL intel_sub_group_shuffle(int8 x, uint c) { int8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+int8 OVL intel_sub_group_shuffle_xor(int8 x, uint c) { int8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+int8 OVL intel_sub_group_shuffle_up(int8 p, int8 x, uint d) { int8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+int8 OVL intel_sub_group_shuffle_down(int8 x, int8 q, uint d) { int8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+int16 OVL intel_sub_group_shuffle(int16 x, uint c) { int16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+int16 OVL intel_sub_group_shuffle_xor(int16 x, uint c) { int16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+int16 OVL intel_sub_group_shuffle_up(int16 p, int16 x, uint d) { int16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+int16 OVL intel_sub_group_shuffle_down(int16 x, int16 q, uint d) { int16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uint OVL intel_sub_group_shuffle(uint x, uint c) { return __ferrocl_shuffle(x, c); }
+uint OVL intel_sub_group_shuffle_xor(uint x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+uint OVL intel_sub_group_shuffle_up(uint prev, uint cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; uint a = __ferrocl_shuffle(cur, (size_t)j); uint b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+uint OVL intel_sub_group_shuffle_down(uint cur, uint next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); uint a = __ferrocl_shuffle(cur, j); uint b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+uint2 OVL intel_sub_group_shuffle(uint2 x, uint c) { uint2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uint2 OVL intel_sub_group_shuffle_xor(uint2 x, uint c) { uint2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uint2 OVL intel_sub_group_shuffle_up(uint2 p, uint2 x, uint d) { uint2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uint2 OVL intel_sub_group_shuffle_down(uint2 x, uint2 q, uint d) { uint2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uint3 OVL intel_sub_group_shuffle(uint3 x, uint c) { uint3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uint3 OVL intel_sub_group_shuffle_xor(uint3 x, uint c) { uint3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uint3 OVL intel_sub_group_shuffle_up(uint3 p, uint3 x, uint d) { uint3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uint3 OVL intel_sub_group_shuffle_down(uint3 x, uint3 q, uint d) { uint3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uint4 OVL intel_sub_group_shuffle(uint4 x, uint c) { uint4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uint4 OVL intel_sub_group_shuffle_xor(uint4 x, uint c) { uint4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uint4 OVL intel_sub_group_shuffle_up(uint4 p, uint4 x, uint d) { uint4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uint4 OVL intel_sub_group_shuffle_down(uint4 x, uint4 q, uint d) { uint4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uint8 OVL intel_sub_group_shuffle(uint8 x, uint c) { uint8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uint8 OVL intel_sub_group_shuffle_xor(uint8 x, uint c) { uint8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uint8 OVL intel_sub_group_shuffle_up(uint8 p, uint8 x, uint d) { uint8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uint8 OVL intel_sub_group_shuffle_down(uint8 x, uint8 q, uint d) { uint8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+uint16 OVL intel_sub_group_shuffle(uint16 x, uint c) { uint16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+uint16 OVL intel_sub_group_shuffle_xor(uint16 x, uint c) { uint16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+uint16 OVL intel_sub_group_shuffle_up(uint16 p, uint16 x, uint d) { uint16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+uint16 OVL intel_sub_group_shuffle_down(uint16 x, uint16 q, uint d) { uint16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+long OVL intel_sub_group_shuffle(long x, uint c) { return __ferrocl_shuffle(x, c); }
+long OVL intel_sub_group_shuffle_xor(long x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+long OVL intel_sub_group_shuffle_up(long prev, long cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; long a = __ferrocl_shuffle(cur, (size_t)j); long b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+long OVL intel_sub_group_shuffle_down(long cur, long next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); long a = __ferrocl_shuffle(cur, j); long b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+long2 OVL intel_sub_group_shuffle(long2 x, uint c) { long2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+long2 OVL intel_sub_group_shuffle_xor(long2 x, uint c) { long2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+long2 OVL intel_sub_group_shuffle_up(long2 p, long2 x, uint d) { long2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+long2 OVL intel_sub_group_shuffle_down(long2 x, long2 q, uint d) { long2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+long3 OVL intel_sub_group_shuffle(long3 x, uint c) { long3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+long3 OVL intel_sub_group_shuffle_xor(long3 x, uint c) { long3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+long3 OVL intel_sub_group_shuffle_up(long3 p, long3 x, uint d) { long3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+long3 OVL intel_sub_group_shuffle_down(long3 x, long3 q, uint d) { long3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+long4 OVL intel_sub_group_shuffle(long4 x, uint c) { long4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+long4 OVL intel_sub_group_shuffle_xor(long4 x, uint c) { long4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+long4 OVL intel_sub_group_shuffle_up(long4 p, long4 x, uint d) { long4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+long4 OVL intel_sub_group_shuffle_down(long4 x, long4 q, uint d) { long4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+long8 OVL intel_sub_group_shuffle(long8 x, uint c) { long8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+long8 OVL intel_sub_group_shuffle_xor(long8 x, uint c) { long8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+long8 OVL intel_sub_group_shuffle_up(long8 p, long8 x, uint d) { long8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+long8 OVL intel_sub_group_shuffle_down(long8 x, long8 q, uint d) { long8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+long16 OVL intel_sub_group_shuffle(long16 x, uint c) { long16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+long16 OVL intel_sub_group_shuffle_xor(long16 x, uint c) { long16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+long16 OVL intel_sub_group_shuffle_up(long16 p, long16 x, uint d) { long16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+long16 OVL intel_sub_group_shuffle_down(long16 x, long16 q, uint d) { long16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ulong OVL intel_sub_group_shuffle(ulong x, uint c) { return __ferrocl_shuffle(x, c); }
+ulong OVL intel_sub_group_shuffle_xor(ulong x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+ulong OVL intel_sub_group_shuffle_up(ulong prev, ulong cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; ulong a = __ferrocl_shuffle(cur, (size_t)j); ulong b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+ulong OVL intel_sub_group_shuffle_down(ulong cur, ulong next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); ulong a = __ferrocl_shuffle(cur, j); ulong b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+ulong2 OVL intel_sub_group_shuffle(ulong2 x, uint c) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ulong2 OVL intel_sub_group_shuffle_xor(ulong2 x, uint c) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ulong2 OVL intel_sub_group_shuffle_up(ulong2 p, ulong2 x, uint d) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ulong2 OVL intel_sub_group_shuffle_down(ulong2 x, ulong2 q, uint d) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ulong3 OVL intel_sub_group_shuffle(ulong3 x, uint c) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ulong3 OVL intel_sub_group_shuffle_xor(ulong3 x, uint c) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ulong3 OVL intel_sub_group_shuffle_up(ulong3 p, ulong3 x, uint d) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ulong3 OVL intel_sub_group_shuffle_down(ulong3 x, ulong3 q, uint d) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ulong4 OVL intel_sub_group_shuffle(ulong4 x, uint c) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ulong4 OVL intel_sub_group_shuffle_xor(ulong4 x, uint c) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ulong4 OVL intel_sub_group_shuffle_up(ulong4 p, ulong4 x, uint d) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ulong4 OVL intel_sub_group_shuffle_down(ulong4 x, ulong4 q, uint d) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ulong8 OVL intel_sub_group_shuffle(ulong8 x, uint c) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ulong8 OVL intel_sub_group_shuffle_xor(ulong8 x, uint c) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ulong8 OVL intel_sub_group_shuffle_up(ulong8 p, ulong8 x, uint d) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ulong8 OVL intel_sub_group_shuffle_down(ulong8 x, ulong8 q, uint d) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+ulong16 OVL intel_sub_group_shuffle(ulong16 x, uint c) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+ulong16 OVL intel_sub_group_shuffle_xor(ulong16 x, uint c) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+ulong16 OVL intel_sub_group_shuffle_up(ulong16 p, ulong16 x, uint d) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+ulong16 OVL intel_sub_group_shuffle_down(ulong16 x, ulong16 q, uint d) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+float OVL intel_sub_group_shuffle(float x, uint c) { return __ferrocl_shuffle(x, c); }
+float OVL intel_sub_group_shuffle_xor(float x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+float OVL intel_sub_group_shuffle_up(float prev, float cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; float a = __ferrocl_shuffle(cur, (size_t)j); float b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+float OVL intel_sub_group_shuffle_down(float cur, float next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); float a = __ferrocl_shuffle(cur, j); float b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+float2 OVL intel_sub_group_shuffle(float2 x, uint c) { float2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+float2 OVL intel_sub_group_shuffle_xor(float2 x, uint c) { float2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+float2 OVL intel_sub_group_shuffle_up(float2 p, float2 x, uint d) { float2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+float2 OVL intel_sub_group_shuffle_down(float2 x, float2 q, uint d) { float2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+float3 OVL intel_sub_group_shuffle(float3 x, uint c) { float3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+float3 OVL intel_sub_group_shuffle_xor(float3 x, uint c) { float3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+float3 OVL intel_sub_group_shuffle_up(float3 p, float3 x, uint d) { float3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+float3 OVL intel_sub_group_shuffle_down(float3 x, float3 q, uint d) { float3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+float4 OVL intel_sub_group_shuffle(float4 x, uint c) { float4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+float4 OVL intel_sub_group_shuffle_xor(float4 x, uint c) { float4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+float4 OVL intel_sub_group_shuffle_up(float4 p, float4 x, uint d) { float4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+float4 OVL intel_sub_group_shuffle_down(float4 x, float4 q, uint d) { float4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+float8 OVL intel_sub_group_shuffle(float8 x, uint c) { float8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+float8 OVL intel_sub_group_shuffle_xor(float8 x, uint c) { float8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+float8 OVL intel_sub_group_shuffle_up(float8 p, float8 x, uint d) { float8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+float8 OVL intel_sub_group_shuffle_down(float8 x, float8 q, uint d) { float8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+float16 OVL intel_sub_group_shuffle(float16 x, uint c) { float16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+float16 OVL intel_sub_group_shuffle_xor(float16 x, uint c) { float16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+float16 OVL intel_sub_group_shuffle_up(float16 p, float16 x, uint d) { float16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+float16 OVL intel_sub_group_shuffle_down(float16 x, float16 q, uint d) { float16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+double OVL intel_sub_group_shuffle(double x, uint c) { return __ferrocl_shuffle(x, c); }
+double OVL intel_sub_group_shuffle_xor(double x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+double OVL intel_sub_group_shuffle_up(double prev, double cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; double a = __ferrocl_shuffle(cur, (size_t)j); double b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+double OVL intel_sub_group_shuffle_down(double cur, double next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); double a = __ferrocl_shuffle(cur, j); double b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+double2 OVL intel_sub_group_shuffle(double2 x, uint c) { double2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+double2 OVL intel_sub_group_shuffle_xor(double2 x, uint c) { double2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+double2 OVL intel_sub_group_shuffle_up(double2 p, double2 x, uint d) { double2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+double2 OVL intel_sub_group_shuffle_down(double2 x, double2 q, uint d) { double2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+double3 OVL intel_sub_group_shuffle(double3 x, uint c) { double3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+double3 OVL intel_sub_group_shuffle_xor(double3 x, uint c) { double3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+double3 OVL intel_sub_group_shuffle_up(double3 p, double3 x, uint d) { double3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+double3 OVL intel_sub_group_shuffle_down(double3 x, double3 q, uint d) { double3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+double4 OVL intel_sub_group_shuffle(double4 x, uint c) { double4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+double4 OVL intel_sub_group_shuffle_xor(double4 x, uint c) { double4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+double4 OVL intel_sub_group_shuffle_up(double4 p, double4 x, uint d) { double4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+double4 OVL intel_sub_group_shuffle_down(double4 x, double4 q, uint d) { double4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+double8 OVL intel_sub_group_shuffle(double8 x, uint c) { double8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+double8 OVL intel_sub_group_shuffle_xor(double8 x, uint c) { double8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+double8 OVL intel_sub_group_shuffle_up(double8 p, double8 x, uint d) { double8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+double8 OVL intel_sub_group_shuffle_down(double8 x, double8 q, uint d) { double8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+double16 OVL intel_sub_group_shuffle(double16 x, uint c) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+double16 OVL intel_sub_group_shuffle_xor(double16 x, uint c) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+double16 OVL intel_sub_group_shuffle_up(double16 p, double16 x, uint d) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+double16 OVL intel_sub_group_shuffle_down(double16 x, double16 q, uint d) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
 /* A cluster's values combined in sub-group local id order, by every
  * work-item of the cluster (the same order for all: the same float result). */
 char OVL sub_group_clustered_reduce_add(char x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global char *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); char acc = *(__global char *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc + *(__global char *)(s + i); __ferrocl_collective_wait(1); return acc; }

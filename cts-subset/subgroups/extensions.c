@@ -119,10 +119,80 @@ TEST(partial_sub_groups)
     check_range(60, 20);
 }
 
+/* cl_intel_subgroups' shuffles, which DPC++'s SPIR-V modules call
+ * (llvm-spirv's names for OpSubgroupShuffle*INTEL): declared here, as
+ * clang declares them only with cl_intel_subgroups, which ferrocl does not
+ * report (no block reads yet). Run where the platform is ferrocl or the
+ * device reports the extension. */
+TEST(intel_shuffles)
+{
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    char *platform = h_platform_string(h_platform(), CL_PLATFORM_NAME);
+    int yes = (ext && strstr(ext, "cl_intel_subgroups")) || (platform && strstr(platform, "FerroCL"));
+    free(ext);
+    free(platform);
+    if (!yes) { h_skip("no cl_intel_subgroups"); return; }
+    const char *src =
+        "#define OVL __attribute__((overloadable))\n"
+        "int OVL intel_sub_group_shuffle(int, uint);\n"
+        "int OVL intel_sub_group_shuffle_xor(int, uint);\n"
+        "long OVL intel_sub_group_shuffle_up(long, long, uint);\n"
+        "long OVL intel_sub_group_shuffle_down(long, long, uint);\n"
+        "float4 OVL intel_sub_group_shuffle(float4, uint);\n"
+        "kernel void k(global const int *in, global long *out) {\n"
+        "    size_t g = get_global_id(0);\n"
+        "    int x = in[g];\n"
+        "    uint l = get_sub_group_local_id();\n"
+        "    global long *o = out + 6 * g;\n"
+        "    o[0] = intel_sub_group_shuffle(x, get_sub_group_size() - 1u - l);\n"
+        "    o[1] = intel_sub_group_shuffle_xor(x, 2u);\n"
+        "    o[2] = intel_sub_group_shuffle_up((long)x, (long)x * 1000, 3u);\n"
+        "    o[3] = intel_sub_group_shuffle_down((long)x * 1000, (long)x, 2u);\n"
+        "    float4 v = intel_sub_group_shuffle((float4)(x, x + 1, x + 2, x + 3), 1u);\n"
+        "    o[4] = (long)(v.s0 + v.s3);\n"
+        "    o[5] = (long)get_sub_group_size();\n"
+        "}\n";
+    enum { G = 64, L = 32 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, src, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    int in[G];
+    cl_long out[6 * G];
+    for (int i = 0; i < G; i++) in[i] = 10 + i * 3;
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof mi, &mi);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    size_t g = G, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < G && !h_failed(); i++) {
+        int n = (int)out[6 * i + 5], lid = (i % L) % n, first = i - lid;
+        REQUIRE(n >= 4 && L % n == 0, "sub-groups of %d", n);
+        CHECK(out[6 * i] == in[first + n - 1 - lid], "%d: shuffle %lld", i, (long long)out[6 * i]);
+        CHECK(out[6 * i + 1] == in[first + (lid ^ 2)], "%d: xor %lld", i, (long long)out[6 * i + 1]);
+        long long up = lid >= 3 ? (long long)in[first + lid - 3] * 1000 : in[first + lid - 3 + n];
+        CHECK(out[6 * i + 2] == up, "%d: up %lld, not %lld", i, (long long)out[6 * i + 2], up);
+        long long down = lid + 2 < n ? (long long)in[first + lid + 2] * 1000 : in[first + lid + 2 - n];
+        CHECK(out[6 * i + 3] == down, "%d: down %lld, not %lld", i, (long long)out[6 * i + 3], down);
+        CHECK(out[6 * i + 4] == 2LL * in[first + 1] + 3, "%d: float4 %lld", i, (long long)out[6 * i + 4]);
+    }
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("subgroups", argc, argv);
     H_RUN_T(whole_sub_groups, 60);
     H_RUN_T(partial_sub_groups, 60);
+    H_RUN_T(intel_shuffles, 60);
     return h_done();
 }

@@ -34,7 +34,10 @@ const StringRef UNIFORM_WORK_ITEM_FUNCTIONS[] = {
 
 bool is_sub_group_identifier(StringRef id)
 {
-    return id.starts_with("sub_group_") || id.starts_with("get_sub_group_") ||
+    // intel_sub_group_*: cl_intel_subgroups' shuffles, which DPC++'s
+    // SPIR-V calls (the translator's names for OpSubgroupShuffleINTEL).
+    return id.starts_with("sub_group_") || id.starts_with("intel_sub_group_") ||
+           id.starts_with("get_sub_group_") ||
            id.starts_with("get_max_sub_group_") || id == "get_num_sub_groups" ||
            id == "get_enqueued_num_sub_groups";
 }
