@@ -41,7 +41,29 @@ OPS = {
     'add': (lambda a, b: f'{a} + {b}', lambda T: '0'),
     'min': (lambda a, b: f'({b} < {a} ? {b} : {a})', lambda T: MIN_ID[T]),
     'max': (lambda a, b: f'({a} < {b} ? {b} : {a})', lambda T: MAX_ID[T]),
+    # cl_khr_work_group_uniform_arithmetic's, which DPC++'s SPIR-V calls
+    # (dpnp's prod, cumprod, det; any/all as logical_or/and).
+    'mul': (lambda a, b: f'{a} * {b}', lambda T: '1'),
 }
+INTEGER_OPS = {
+    'and': (lambda a, b: f'{a} & {b}', lambda T: f'({T})~({T})0'),
+    'or': (lambda a, b: f'{a} | {b}', lambda T: '0'),
+    'xor': (lambda a, b: f'{a} ^ {b}', lambda T: '0'),
+}
+LOGICAL_OPS = {
+    'logical_and': (lambda a, b: f'(int)({a} && {b})', lambda T: '1'),
+    'logical_or': (lambda a, b: f'(int)({a} || {b})', lambda T: '0'),
+    'logical_xor': (lambda a, b: f'(int)(!{a} != !{b})', lambda T: '0'),
+}
+
+
+def ops_for(T):
+    ops = dict(OPS)
+    if T in ('int', 'uint', 'long', 'ulong'):
+        ops.update(INTEGER_OPS)
+    if T == 'int':
+        ops.update(LOGICAL_OPS)
+    return ops
 # (prefix, the span of work-items taking part)
 SCOPES = [('work_group', '__ferrocl_wg_span()'), ('sub_group', '__ferrocl_sg_span()')]
 
@@ -125,7 +147,7 @@ static {T} OVL __ferrocl_broadcast(__ferrocl_span g, {T} x, size_t source) {{
   __ferrocl_span g = __ferrocl_sg_span();
   return __ferrocl_broadcast(g, x, g.first + sub_group_local_id);
 }}''')
-    for op, (combine, identity) in OPS.items():
+    for op, (combine, identity) in ops_for(T).items():
         emit(f'''static {T} OVL __ferrocl_reduce_{op}(__ferrocl_span g, {T} x) {{
   __global ulong *s = __ferrocl_slots();
   *(__global {T} *)(s + g.me) = x;

@@ -237,6 +237,349 @@ int OVL work_group_scan_exclusive_max(int x) { return __ferrocl_scan_exclusive_m
 int OVL sub_group_reduce_max(int x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_inclusive_max(int x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_exclusive_max(int x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_mul(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc * *(__global int *)(s + i);
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_mul(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = acc * *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_mul(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = acc * v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_mul(int x) { return __ferrocl_reduce_mul(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_mul(int x) { return __ferrocl_scan_inclusive_mul(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_mul(int x) { return __ferrocl_scan_exclusive_mul(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_mul(int x) { return __ferrocl_reduce_mul(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_mul(int x) { return __ferrocl_scan_inclusive_mul(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_mul(int x) { return __ferrocl_scan_exclusive_mul(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = (int)~(int)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global int *)(s + i);
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = (int)~(int)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = acc & *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = (int)~(int)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = acc & v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_and(int x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_and(int x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_and(int x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_and(int x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_and(int x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_and(int x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global int *)(s + i);
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = acc | *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = acc | v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_or(int x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_or(int x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_or(int x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_or(int x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_or(int x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_or(int x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global int *)(s + i);
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = acc ^ *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = acc ^ v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_xor(int x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_xor(int x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_xor(int x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_xor(int x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_xor(int x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_xor(int x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_logical_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (int)(acc && *(__global int *)(s + i));
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_logical_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = (int)(acc && *p);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_logical_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = (int)(acc && v);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_logical_and(int x) { return __ferrocl_reduce_logical_and(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_logical_and(int x) { return __ferrocl_scan_inclusive_logical_and(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_logical_and(int x) { return __ferrocl_scan_exclusive_logical_and(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_logical_and(int x) { return __ferrocl_reduce_logical_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_logical_and(int x) { return __ferrocl_scan_inclusive_logical_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_logical_and(int x) { return __ferrocl_scan_exclusive_logical_and(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_logical_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (int)(acc || *(__global int *)(s + i));
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_logical_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = (int)(acc || *p);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_logical_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = (int)(acc || v);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_logical_or(int x) { return __ferrocl_reduce_logical_or(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_logical_or(int x) { return __ferrocl_scan_inclusive_logical_or(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_logical_or(int x) { return __ferrocl_scan_exclusive_logical_or(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_logical_or(int x) { return __ferrocl_reduce_logical_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_logical_or(int x) { return __ferrocl_scan_inclusive_logical_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_logical_or(int x) { return __ferrocl_scan_exclusive_logical_or(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_logical_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (int)(!acc != !*(__global int *)(s + i));
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_logical_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = (int)(!acc != !*p);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_logical_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = (int)(!acc != !v);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_logical_xor(int x) { return __ferrocl_reduce_logical_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_logical_xor(int x) { return __ferrocl_scan_inclusive_logical_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_logical_xor(int x) { return __ferrocl_scan_exclusive_logical_xor(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_logical_xor(int x) { return __ferrocl_reduce_logical_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_logical_xor(int x) { return __ferrocl_scan_inclusive_logical_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_logical_xor(int x) { return __ferrocl_scan_exclusive_logical_xor(__ferrocl_sg_span(), x); }
 
 /* uint */
 static uint OVL __ferrocl_broadcast(__ferrocl_span g, uint x, size_t source) {
@@ -408,6 +751,202 @@ uint OVL work_group_scan_exclusive_max(uint x) { return __ferrocl_scan_exclusive
 uint OVL sub_group_reduce_max(uint x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_inclusive_max(uint x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_exclusive_max(uint x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+static uint OVL __ferrocl_reduce_mul(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc * *(__global uint *)(s + i);
+    *(__global uint *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.result);
+}
+static uint OVL __ferrocl_scan_inclusive_mul(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      acc = acc * *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+static uint OVL __ferrocl_scan_exclusive_mul(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      uint v = *p;
+      *p = acc;
+      acc = acc * v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+uint OVL work_group_reduce_mul(uint x) { return __ferrocl_reduce_mul(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_mul(uint x) { return __ferrocl_scan_inclusive_mul(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_mul(uint x) { return __ferrocl_scan_exclusive_mul(__ferrocl_wg_span(), x); }
+uint OVL sub_group_reduce_mul(uint x) { return __ferrocl_reduce_mul(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_mul(uint x) { return __ferrocl_scan_inclusive_mul(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_mul(uint x) { return __ferrocl_scan_exclusive_mul(__ferrocl_sg_span(), x); }
+static uint OVL __ferrocl_reduce_and(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = (uint)~(uint)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global uint *)(s + i);
+    *(__global uint *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.result);
+}
+static uint OVL __ferrocl_scan_inclusive_and(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = (uint)~(uint)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      acc = acc & *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+static uint OVL __ferrocl_scan_exclusive_and(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = (uint)~(uint)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      uint v = *p;
+      *p = acc;
+      acc = acc & v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+uint OVL work_group_reduce_and(uint x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_and(uint x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_and(uint x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
+uint OVL sub_group_reduce_and(uint x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_and(uint x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_and(uint x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
+static uint OVL __ferrocl_reduce_or(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global uint *)(s + i);
+    *(__global uint *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.result);
+}
+static uint OVL __ferrocl_scan_inclusive_or(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      acc = acc | *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+static uint OVL __ferrocl_scan_exclusive_or(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      uint v = *p;
+      *p = acc;
+      acc = acc | v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+uint OVL work_group_reduce_or(uint x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_or(uint x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_or(uint x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
+uint OVL sub_group_reduce_or(uint x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_or(uint x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_or(uint x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
+static uint OVL __ferrocl_reduce_xor(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global uint *)(s + i);
+    *(__global uint *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.result);
+}
+static uint OVL __ferrocl_scan_inclusive_xor(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      acc = acc ^ *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+static uint OVL __ferrocl_scan_exclusive_xor(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      uint v = *p;
+      *p = acc;
+      acc = acc ^ v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+uint OVL work_group_reduce_xor(uint x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_xor(uint x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_xor(uint x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
+uint OVL sub_group_reduce_xor(uint x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_xor(uint x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_xor(uint x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
 
 /* long */
 static long OVL __ferrocl_broadcast(__ferrocl_span g, long x, size_t source) {
@@ -579,6 +1118,202 @@ long OVL work_group_scan_exclusive_max(long x) { return __ferrocl_scan_exclusive
 long OVL sub_group_reduce_max(long x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_inclusive_max(long x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_exclusive_max(long x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+static long OVL __ferrocl_reduce_mul(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc * *(__global long *)(s + i);
+    *(__global long *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.result);
+}
+static long OVL __ferrocl_scan_inclusive_mul(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      acc = acc * *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+static long OVL __ferrocl_scan_exclusive_mul(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      long v = *p;
+      *p = acc;
+      acc = acc * v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+long OVL work_group_reduce_mul(long x) { return __ferrocl_reduce_mul(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_mul(long x) { return __ferrocl_scan_inclusive_mul(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_mul(long x) { return __ferrocl_scan_exclusive_mul(__ferrocl_wg_span(), x); }
+long OVL sub_group_reduce_mul(long x) { return __ferrocl_reduce_mul(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_mul(long x) { return __ferrocl_scan_inclusive_mul(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_mul(long x) { return __ferrocl_scan_exclusive_mul(__ferrocl_sg_span(), x); }
+static long OVL __ferrocl_reduce_and(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = (long)~(long)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global long *)(s + i);
+    *(__global long *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.result);
+}
+static long OVL __ferrocl_scan_inclusive_and(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = (long)~(long)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      acc = acc & *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+static long OVL __ferrocl_scan_exclusive_and(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = (long)~(long)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      long v = *p;
+      *p = acc;
+      acc = acc & v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+long OVL work_group_reduce_and(long x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_and(long x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_and(long x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
+long OVL sub_group_reduce_and(long x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_and(long x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_and(long x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
+static long OVL __ferrocl_reduce_or(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global long *)(s + i);
+    *(__global long *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.result);
+}
+static long OVL __ferrocl_scan_inclusive_or(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      acc = acc | *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+static long OVL __ferrocl_scan_exclusive_or(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      long v = *p;
+      *p = acc;
+      acc = acc | v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+long OVL work_group_reduce_or(long x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_or(long x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_or(long x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
+long OVL sub_group_reduce_or(long x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_or(long x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_or(long x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
+static long OVL __ferrocl_reduce_xor(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global long *)(s + i);
+    *(__global long *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.result);
+}
+static long OVL __ferrocl_scan_inclusive_xor(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      acc = acc ^ *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+static long OVL __ferrocl_scan_exclusive_xor(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      long v = *p;
+      *p = acc;
+      acc = acc ^ v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+long OVL work_group_reduce_xor(long x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_xor(long x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_xor(long x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
+long OVL sub_group_reduce_xor(long x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_xor(long x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_xor(long x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
 
 /* ulong */
 static ulong OVL __ferrocl_broadcast(__ferrocl_span g, ulong x, size_t source) {
@@ -750,6 +1485,202 @@ ulong OVL work_group_scan_exclusive_max(ulong x) { return __ferrocl_scan_exclusi
 ulong OVL sub_group_reduce_max(ulong x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_inclusive_max(ulong x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_exclusive_max(ulong x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+static ulong OVL __ferrocl_reduce_mul(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc * *(__global ulong *)(s + i);
+    *(__global ulong *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.result);
+}
+static ulong OVL __ferrocl_scan_inclusive_mul(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      acc = acc * *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+static ulong OVL __ferrocl_scan_exclusive_mul(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      ulong v = *p;
+      *p = acc;
+      acc = acc * v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+ulong OVL work_group_reduce_mul(ulong x) { return __ferrocl_reduce_mul(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_mul(ulong x) { return __ferrocl_scan_inclusive_mul(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_mul(ulong x) { return __ferrocl_scan_exclusive_mul(__ferrocl_wg_span(), x); }
+ulong OVL sub_group_reduce_mul(ulong x) { return __ferrocl_reduce_mul(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_mul(ulong x) { return __ferrocl_scan_inclusive_mul(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_mul(ulong x) { return __ferrocl_scan_exclusive_mul(__ferrocl_sg_span(), x); }
+static ulong OVL __ferrocl_reduce_and(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = (ulong)~(ulong)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global ulong *)(s + i);
+    *(__global ulong *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.result);
+}
+static ulong OVL __ferrocl_scan_inclusive_and(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = (ulong)~(ulong)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      acc = acc & *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+static ulong OVL __ferrocl_scan_exclusive_and(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = (ulong)~(ulong)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      ulong v = *p;
+      *p = acc;
+      acc = acc & v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+ulong OVL work_group_reduce_and(ulong x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_and(ulong x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_and(ulong x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
+ulong OVL sub_group_reduce_and(ulong x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_and(ulong x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_and(ulong x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
+static ulong OVL __ferrocl_reduce_or(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global ulong *)(s + i);
+    *(__global ulong *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.result);
+}
+static ulong OVL __ferrocl_scan_inclusive_or(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      acc = acc | *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+static ulong OVL __ferrocl_scan_exclusive_or(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      ulong v = *p;
+      *p = acc;
+      acc = acc | v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+ulong OVL work_group_reduce_or(ulong x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_or(ulong x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_or(ulong x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
+ulong OVL sub_group_reduce_or(ulong x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_or(ulong x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_or(ulong x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
+static ulong OVL __ferrocl_reduce_xor(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global ulong *)(s + i);
+    *(__global ulong *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.result);
+}
+static ulong OVL __ferrocl_scan_inclusive_xor(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      acc = acc ^ *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+static ulong OVL __ferrocl_scan_exclusive_xor(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      ulong v = *p;
+      *p = acc;
+      acc = acc ^ v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+ulong OVL work_group_reduce_xor(ulong x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_xor(ulong x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_xor(ulong x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
+ulong OVL sub_group_reduce_xor(ulong x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_xor(ulong x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_xor(ulong x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
 
 /* float */
 static float OVL __ferrocl_broadcast(__ferrocl_span g, float x, size_t source) {
@@ -921,6 +1852,55 @@ float OVL work_group_scan_exclusive_max(float x) { return __ferrocl_scan_exclusi
 float OVL sub_group_reduce_max(float x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
 float OVL sub_group_scan_inclusive_max(float x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
 float OVL sub_group_scan_exclusive_max(float x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+static float OVL __ferrocl_reduce_mul(__ferrocl_span g, float x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global float *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    float acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc * *(__global float *)(s + i);
+    *(__global float *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global float *)(s + g.result);
+}
+static float OVL __ferrocl_scan_inclusive_mul(__ferrocl_span g, float x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global float *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    float acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global float *p = (__global float *)(s + i);
+      acc = acc * *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global float *)(s + g.me);
+}
+static float OVL __ferrocl_scan_exclusive_mul(__ferrocl_span g, float x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global float *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    float acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global float *p = (__global float *)(s + i);
+      float v = *p;
+      *p = acc;
+      acc = acc * v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global float *)(s + g.me);
+}
+float OVL work_group_reduce_mul(float x) { return __ferrocl_reduce_mul(__ferrocl_wg_span(), x); }
+float OVL work_group_scan_inclusive_mul(float x) { return __ferrocl_scan_inclusive_mul(__ferrocl_wg_span(), x); }
+float OVL work_group_scan_exclusive_mul(float x) { return __ferrocl_scan_exclusive_mul(__ferrocl_wg_span(), x); }
+float OVL sub_group_reduce_mul(float x) { return __ferrocl_reduce_mul(__ferrocl_sg_span(), x); }
+float OVL sub_group_scan_inclusive_mul(float x) { return __ferrocl_scan_inclusive_mul(__ferrocl_sg_span(), x); }
+float OVL sub_group_scan_exclusive_mul(float x) { return __ferrocl_scan_exclusive_mul(__ferrocl_sg_span(), x); }
 
 /* double */
 static double OVL __ferrocl_broadcast(__ferrocl_span g, double x, size_t source) {
@@ -1092,6 +2072,55 @@ double OVL work_group_scan_exclusive_max(double x) { return __ferrocl_scan_exclu
 double OVL sub_group_reduce_max(double x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
 double OVL sub_group_scan_inclusive_max(double x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
 double OVL sub_group_scan_exclusive_max(double x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+static double OVL __ferrocl_reduce_mul(__ferrocl_span g, double x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global double *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    double acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc * *(__global double *)(s + i);
+    *(__global double *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global double *)(s + g.result);
+}
+static double OVL __ferrocl_scan_inclusive_mul(__ferrocl_span g, double x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global double *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    double acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global double *p = (__global double *)(s + i);
+      acc = acc * *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global double *)(s + g.me);
+}
+static double OVL __ferrocl_scan_exclusive_mul(__ferrocl_span g, double x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global double *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    double acc = 1;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global double *p = (__global double *)(s + i);
+      double v = *p;
+      *p = acc;
+      acc = acc * v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global double *)(s + g.me);
+}
+double OVL work_group_reduce_mul(double x) { return __ferrocl_reduce_mul(__ferrocl_wg_span(), x); }
+double OVL work_group_scan_inclusive_mul(double x) { return __ferrocl_scan_inclusive_mul(__ferrocl_wg_span(), x); }
+double OVL work_group_scan_exclusive_mul(double x) { return __ferrocl_scan_exclusive_mul(__ferrocl_wg_span(), x); }
+double OVL sub_group_reduce_mul(double x) { return __ferrocl_reduce_mul(__ferrocl_sg_span(), x); }
+double OVL sub_group_scan_inclusive_mul(double x) { return __ferrocl_scan_inclusive_mul(__ferrocl_sg_span(), x); }
+double OVL sub_group_scan_exclusive_mul(double x) { return __ferrocl_scan_exclusive_mul(__ferrocl_sg_span(), x); }
 
 /* The value of the sub-group's work-item `source` (sub-group local id). */
 #define __FERROCL_SHUFFLE(T, x, source) do { \

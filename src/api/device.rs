@@ -353,6 +353,10 @@ fn device_info(
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => out.write(&0u32),
+        // cl_intel_required_subgroup_size's query, which SYCL asks
+        // whatever the extensions say (without an answer it assumed 1 and
+        // padded dpnp's broadcasts by one lane, not eight): the one size.
+        CL_DEVICE_SUB_GROUP_SIZES_INTEL => out.write(&vec![caps().sub_group_size]),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => {
             out.write(&(caps().max_work_group_size.div_ceil(caps().sub_group_size) as cl_uint))
         }
@@ -530,8 +534,12 @@ fn partition_properties(
         _ => return Err(CL_INVALID_VALUE),
     }
     // A list names one partition scheme: what follows it is the
-    // terminator, or the list is not valid.
-    if read(props.len()) != 0 {
+    // terminator, or the list is not valid. BY_COUNTS' LIST_END is 0
+    // itself, and SYCL's lists end there ({BY_COUNTS, 1, 1, 0}): nothing
+    // after it is read, which may be past the application's array.
+    let ends_at_list_end =
+        kind as u32 == CL_DEVICE_PARTITION_BY_COUNTS && CL_DEVICE_PARTITION_BY_COUNTS_LIST_END == 0;
+    if !ends_at_list_end && read(props.len()) != 0 {
         return Err(CL_INVALID_VALUE);
     }
     props.push(0);
