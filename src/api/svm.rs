@@ -5,7 +5,7 @@
 //! and memcpy and fill work on any host pointer.
 
 use crate::api::enqueue::{Command, HostPtr};
-use crate::api::util::c_array;
+use crate::api::util::{c_array, migration_flags_known};
 use crate::cl::*;
 use crate::core::callback::Callback;
 use crate::core::context::Context;
@@ -331,9 +331,7 @@ pub(crate) fn clEnqueueSVMMigrateMem(
     }
     // "CL_INVALID_VALUE if flags is not 0 or is not any of the values
     // described in the table above."
-    let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
-        as cl_mem_migration_flags;
-    if flags & !known != 0 {
+    if !migration_flags_known(flags) {
         return Err(CL_INVALID_VALUE);
     }
     // Host and device share one memory: nothing moves.

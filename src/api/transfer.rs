@@ -5,7 +5,7 @@
 //! their destructor callbacks wait, until it has ended.
 
 use crate::api::enqueue::{Command, HostPtr, SHORT_TRANSFER};
-use crate::api::util::c_array;
+use crate::api::util::{c_array, migration_flags_known};
 use crate::cl::*;
 use crate::core::memory::{range_in_bounds, ranges_overlap, rects_overlap, Mem, RectLayout};
 use crate::core::queue::Queue;
@@ -574,9 +574,7 @@ pub(crate) fn clEnqueueMigrateMemObjects(
         .collect::<Result<Vec<_>, _>>()?;
     // "CL_INVALID_VALUE if flags is not 0 or is not any of the values
     // described in the table above."
-    let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
-        as cl_mem_migration_flags;
-    if flags & !known != 0 {
+    if !migration_flags_known(flags) {
         return Err(CL_INVALID_VALUE);
     }
     // "CL_INVALID_CONTEXT if the context associated with command_queue

@@ -9,7 +9,7 @@
 
 use crate::api::enqueue::Command;
 use crate::api::svm::{fill_command, memcpy_command, WaitList};
-use crate::api::util::{c_array, InfoOut};
+use crate::api::util::{c_array, migration_flags_known, property_pairs, InfoOut};
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
@@ -41,29 +41,18 @@ const KNOWN_ALLOC_FLAGS: cl_mem_alloc_flags_intel = (CL_MEM_ALLOC_WRITE_COMBINED
 fn alloc_flags(
     properties: *const cl_mem_properties_intel,
 ) -> Result<cl_mem_alloc_flags_intel, cl_int> {
+    let placement = (CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL
+        | CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL)
+        as cl_mem_alloc_flags_intel;
     let mut flags = None;
-    let mut at = properties;
-    while !at.is_null() {
-        // SAFETY: the application's list of (name, value) pairs ends with
-        // a 0 name; each name read is before that end.
-        let name = unsafe { at.read() };
-        if name == 0 {
-            break;
-        }
-        // SAFETY: a name other than 0 is followed by its value.
-        let value = unsafe { at.add(1).read() };
+    for (name, value) in property_pairs(properties) {
         if name != CL_MEM_ALLOC_FLAGS_INTEL as cl_mem_properties_intel || flags.is_some() {
             return Err(CL_INVALID_PROPERTY);
         }
-        let placement = (CL_MEM_ALLOC_INITIAL_PLACEMENT_DEVICE_INTEL
-            | CL_MEM_ALLOC_INITIAL_PLACEMENT_HOST_INTEL)
-            as cl_mem_alloc_flags_intel;
         if value & !KNOWN_ALLOC_FLAGS != 0 || value & placement == placement {
             return Err(CL_INVALID_PROPERTY);
         }
         flags = Some(value);
-        // SAFETY: past this pair, still inside the list (its end is next).
-        at = unsafe { at.add(2) };
     }
     Ok(flags.unwrap_or(0))
 }
@@ -290,9 +279,7 @@ pub(crate) fn clEnqueueMigrateMemINTEL(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
-        as cl_mem_migration_flags;
-    if flags & !known != 0 {
+    if !migration_flags_known(flags) {
         return Err(CL_INVALID_VALUE);
     }
     let wait = (num_events_in_wait_list, event_wait_list, event);

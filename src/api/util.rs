@@ -226,6 +226,16 @@ pub fn property_pairs<T: Copy + Default + PartialEq>(list: *const T) -> Vec<(T, 
     pairs
 }
 
+/// Whether `flags` are only cl_mem_migration_flags' own: "CL_INVALID_VALUE
+/// if flags is not 0 or is not any of the values described in the table"
+/// (clEnqueueMigrateMemObjects, clEnqueueSVMMigrateMem,
+/// clEnqueueMigrateMemINTEL).
+pub fn migration_flags_known(flags: cl_mem_migration_flags) -> bool {
+    let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
+        as cl_mem_migration_flags;
+    flags & !known == 0
+}
+
 /// The property list as given, terminator included (for *_PROPERTIES
 /// queries, which return what the application passed); empty for NULL.
 pub fn property_list<T: Copy + Default + PartialEq>(list: *const T) -> Vec<T> {

@@ -40,21 +40,25 @@ impl BuildError {
     }
 }
 
+/// A tool the compiler runs: the path in the environment variable `env`,
+/// else `name` on PATH, else `fallback`; the first that is a file.
+pub(crate) fn find_tool(env: &str, name: &str, fallback: &str) -> Option<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(p) = std::env::var_os(env) {
+        candidates.push(PathBuf::from(p));
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        candidates.extend(std::env::split_paths(&path).map(|d| d.join(name)));
+    }
+    candidates.push(PathBuf::from(fallback));
+    candidates.into_iter().find(|p| p.is_file())
+}
+
 /// clang-19: FERROCL_CLANG, else clang-19 on PATH, else LLVM 19's own directory.
 fn clang() -> Result<&'static Path, BuildError> {
     static CLANG: OnceLock<Option<PathBuf>> = OnceLock::new();
     CLANG
-        .get_or_init(|| {
-            let mut candidates = Vec::new();
-            if let Some(p) = std::env::var_os("FERROCL_CLANG") {
-                candidates.push(PathBuf::from(p));
-            }
-            if let Some(path) = std::env::var_os("PATH") {
-                candidates.extend(std::env::split_paths(&path).map(|d| d.join("clang-19")));
-            }
-            candidates.push(PathBuf::from("/usr/lib/llvm-19/bin/clang"));
-            candidates.into_iter().find(|p| p.is_file())
-        })
+        .get_or_init(|| find_tool("FERROCL_CLANG", "clang-19", "/usr/lib/llvm-19/bin/clang"))
         .as_deref()
         .ok_or_else(|| {
             BuildError::NoCompiler(

@@ -234,7 +234,7 @@ impl Module {
                 }
             }
         }
-        let words = super::spirv_lowering::lower(&words);
+        let words = super::spirv_lowering::lower(words);
         Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
     }
 }
@@ -246,15 +246,8 @@ pub fn translator() -> Option<&'static Path> {
     static TRANSLATOR: OnceLock<Option<PathBuf>> = OnceLock::new();
     TRANSLATOR
         .get_or_init(|| {
-            let mut candidates = Vec::new();
-            if let Some(p) = std::env::var_os("FERROCL_LLVM_SPIRV") {
-                candidates.push(PathBuf::from(p));
-            }
-            if let Some(path) = std::env::var_os("PATH") {
-                candidates.extend(std::env::split_paths(&path).map(|d| d.join("llvm-spirv-15")));
-            }
-            candidates.push(PathBuf::from("/usr/lib/llvm-15/bin/llvm-spirv"));
-            candidates.into_iter().find(|p| p.is_file())
+            let fallback = "/usr/lib/llvm-15/bin/llvm-spirv";
+            super::driver::find_tool("FERROCL_LLVM_SPIRV", "llvm-spirv-15", fallback)
         })
         .as_deref()
 }

@@ -55,11 +55,18 @@ const OP_DECORATE_STRING: u32 = 5632;
 const OP_MEMBER_DECORATE_STRING: u32 = 5633;
 const CAPABILITY_INT64: u32 = 11;
 
-/// Opcodes whose first two operands are a result type and a result id
-/// that may be a pointer (what the rewritten instructions take).
-const POINTER_PRODUCERS: &[u32] = &[
-    1, 46, 55, 57, 59, 61, 65, 66, 67, 70, 83, 120, 121, 122, 124, 169, 245,
-];
+/// Whether the first two operands of `opcode` are a result type and a
+/// result id, for the values the rewrites ask the type of: pointers
+/// (undef, null, parameters, calls, variables, loads, access chains,
+/// copies, pointer conversions, selects, phis), constants, extended
+/// instructions, composites, conversions, arithmetic, OpExpectKHR.
+fn records_result_type(opcode: u32) -> bool {
+    matches!(
+        opcode,
+        1 | 12 | 41..=44 | 46 | 55 | 57 | 59 | 61 | 65..=67 | 70 | 79..=83 | 109..=124
+            | 126..=141 | 169 | 245 | OP_EXPECT_KHR
+    )
+}
 
 /// Is `opcode` one of those the translator cannot read?
 fn needs_lowering(opcode: u32) -> bool {
@@ -515,7 +522,7 @@ impl Lowering {
 /// `words` (a module whose structure spirv.rs checked, native order) with
 /// the instructions the translator cannot read rewritten; the same words
 /// when it has none.
-pub fn lower(words: &[u32]) -> Vec<u32> {
+pub fn lower(words: Vec<u32>) -> Vec<u32> {
     let mut at = super::spirv::HEADER_WORDS;
     let mut instructions = Vec::new();
     while at < words.len() {
@@ -524,7 +531,7 @@ pub fn lower(words: &[u32]) -> Vec<u32> {
         at += count;
     }
     if !instructions.iter().any(|i| needs_lowering(i[0] & 0xffff)) {
-        return words.to_vec();
+        return words;
     }
     let mut l = Lowering {
         types: HashMap::new(),
@@ -574,17 +581,10 @@ pub fn lower(words: &[u32]) -> Vec<u32> {
                 if matches!(l.types.get(ty), Some(Type::Int(32))) {
                     l.constants.insert(*id, *value);
                 }
-                l.value_types.insert(*id, *ty);
-            }
-            (op, [ty, id, ..]) if POINTER_PRODUCERS.contains(&op) => {
-                l.value_types.insert(*id, *ty);
             }
             _ => {}
         }
-        // Constants, conversions, arithmetic and composites record their
-        // result's type too, for the rewrites that ask what a value is (a
-        // vector bitcast to a pointer, a constant structure copied).
-        if matches!(opcode, 12 | 41 | 42 | 44 | 79..=83 | 109..=124 | 126..=141 | OP_EXPECT_KHR) {
+        if records_result_type(opcode) {
             if let [ty, id, ..] = ops {
                 l.value_types.insert(*id, *ty);
             }
@@ -705,6 +705,6 @@ mod tests {
             (2 << 16) | OP_CAPABILITY,
             6,
         ];
-        assert_eq!(lower(&words), words);
+        assert_eq!(lower(words.clone()), words);
     }
 }
