@@ -68,3 +68,38 @@ kernel void collectives(global const int *in, global int *out)
     out[4 * g + 2] = work_group_broadcast(x, 3);
     out[4 * g + 3] = sub_group_reduce_add(1) == (int)get_sub_group_size();
 }
+
+// Builtins called with vectors that the host's C ABI passes otherwise than
+// a SPIR-V call does: wider than 16 bytes (in memory, byval), of 8 bytes or
+// less (as an integer or a double). Per work-item i, out[16 i ..] holds
+// isinf(double4), degrees(double4), radians(float2), abs(char2) and
+// fmax(float8, 0.5f)'s lanes 0, 5 and 7.
+kernel void vector_abi(global const double *d, global const float *f, global const char *c,
+                       global double *out)
+{
+    size_t i = get_global_id(0);
+    double4 x = vload4(i, d);
+    long4 inf = isinf(x);
+    double4 deg = degrees(x);
+    float2 y = vload2(i, f);
+    float2 rad = radians(y);
+    uchar2 a = abs(vload2(i, c));
+    float8 m = fmax((float8)(y, -y, y * 2.0f, -y * 2.0f), 0.5f);
+    global double *o = out + i * 16;
+    o[0] = inf.x;
+    o[1] = inf.y;
+    o[2] = inf.z;
+    o[3] = inf.w;
+    o[4] = deg.x;
+    o[5] = deg.y;
+    o[6] = deg.z;
+    o[7] = deg.w;
+    o[8] = rad.x;
+    o[9] = rad.y;
+    o[10] = a.x;
+    o[11] = a.y;
+    o[12] = m.s0;
+    o[13] = m.s5;
+    o[14] = m.s7;
+    o[15] = 1.0;
+}

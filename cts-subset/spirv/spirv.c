@@ -172,6 +172,73 @@ TEST(math_local)
     clReleaseContext(c);
 }
 
+/* Builtins of vectors the host's C ABI passes otherwise than SPIR-V's calls
+ * do (kernels.cl, vector_abi): in memory when wider than 16 bytes, as an
+ * integer or a double when 8 bytes or less. */
+TEST(vector_abi)
+{
+    NEED_IL();
+    enum { N = 64 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "kernels.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "vector_abi", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    double d[4 * N], out[16 * N];
+    float f[2 * N];
+    cl_char ch[2 * N];
+    for (int i = 0; i < 4 * N; i++)
+        d[i] = i % 7 == 3 ? (i % 2 ? -INFINITY : INFINITY) : (double)(i - 2 * N) / 3.0;
+    for (int i = 0; i < 2 * N; i++) {
+        f[i] = (float)(i - N) / 5.0f;
+        ch[i] = (cl_char)(i * 37 - 128);
+    }
+    cl_mem md = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof d, d, &e);
+    cl_mem mf = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof f, f, &e);
+    cl_mem mc = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof ch, ch, &e);
+    cl_mem mout = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof md, &md);
+    clSetKernelArg(k, 1, sizeof mf, &mf);
+    clSetKernelArg(k, 2, sizeof mc, &mc);
+    clSetKernelArg(k, 3, sizeof mout, &mout);
+    size_t g = N;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < N && !h_failed(); i++) {
+        const double *o = out + 16 * i;
+        double want[16];
+        for (int j = 0; j < 4; j++) {
+            double x = d[4 * i + j];
+            want[j] = isinf(x) ? -1.0 : 0.0;
+            want[4 + j] = x * (180.0 / M_PI);
+        }
+        for (int j = 0; j < 2; j++) {
+            want[8 + j] = f[2 * i + j] * (M_PI / 180.0);
+            want[10 + j] = abs(ch[2 * i + j]);
+        }
+        float y0 = f[2 * i], y1 = f[2 * i + 1];
+        want[12] = fmax(y0, 0.5);
+        want[13] = fmax(y1 * 2.0f, 0.5);
+        want[14] = fmax(-y1 * 2.0f, 0.5);
+        want[15] = 1.0;
+        for (int j = 0; j < 16 && !h_failed(); j++) {
+            int same = isinf(want[j]) ? o[j] == want[j]
+                                      : fabs(o[j] - want[j]) <= 1e-6 * fabs(want[j]) + 1e-12;
+            CHECK(same, "work-item %d, value %d: %.9g, not %.9g", i, j, o[j], want[j]);
+        }
+    }
+    clReleaseMemObject(md);
+    clReleaseMemObject(mf);
+    clReleaseMemObject(mc);
+    clReleaseMemObject(mout);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 TEST(atomics)
 {
     NEED_IL();
@@ -540,6 +607,7 @@ int main(int argc, char **argv)
     H_RUN(queries);
     H_RUN(program_il);
     H_RUN_T(math_local, 60);
+    H_RUN_T(vector_abi, 60);
     H_RUN_T(atomics, 60);
     H_RUN_T(generic_pointers, 60);
     H_RUN_T(collectives, 60);

@@ -188,11 +188,89 @@ TEST(intel_shuffles)
     clReleaseContext(c);
 }
 
+/* cl_intel_required_subgroup_size: the device's sizes; a kernel requiring
+ * one of them builds, reports it (CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL)
+ * and runs with sub-groups of that size; one requiring another size does
+ * not build, and says why in its log. */
+TEST(required_size)
+{
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int yes = ext && strstr(ext, "cl_intel_required_subgroup_size");
+    free(ext);
+    if (!yes) { h_skip("no cl_intel_required_subgroup_size"); return; }
+    cl_device_id d = h_device();
+    size_t sizes[16], bytes = 0;
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &bytes));
+    REQUIRE(bytes >= sizeof(size_t) && bytes % sizeof(size_t) == 0, "%zu bytes of sizes", bytes);
+    size_t n = sizes[0], other = 0;
+    for (size_t s = 1; s <= 64 && !other; s *= 2) {
+        int listed = 0;
+        for (size_t i = 0; i < bytes / sizeof(size_t); i++) listed |= sizes[i] == s;
+        if (!listed) other = s;
+    }
+    char src[1024];
+    snprintf(src, sizeof src,
+             "#ifndef cl_intel_required_subgroup_size\n"
+             "#error no cl_intel_required_subgroup_size macro\n"
+             "#endif\n"
+             "__attribute__((intel_reqd_sub_group_size(%zu)))\n"
+             "kernel void k(global uint *out) {\n"
+             "    size_t g = get_global_id(0);\n"
+             "    out[2 * g] = get_max_sub_group_size();\n"
+             "    out[2 * g + 1] = sub_group_reduce_add(1u);\n"
+             "}\n", n);
+    enum { G = 64 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, src, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    size_t compiled = 0;
+    CHECK_OK(clGetKernelSubGroupInfo(k, d, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL,
+                                     sizeof compiled, &compiled, NULL));
+    CHECK(compiled == n, "CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL %zu, not %zu", compiled, n);
+    cl_uint out[2 * G];
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    size_t g = G, l = 32;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < G && !h_failed(); i++) {
+        CHECK(out[2 * i] == n, "%d: max sub-group size %u, not %zu", i, out[2 * i], n);
+        CHECK(out[2 * i + 1] == n, "%d: sub-group of %u, not %zu", i, out[2 * i + 1], n);
+    }
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    /* A size the device does not list (PoCL lists every power of two). */
+    if (!other) {
+        clReleaseCommandQueue(q);
+        clReleaseContext(c);
+        return;
+    }
+    snprintf(src, sizeof src,
+             "__attribute__((intel_reqd_sub_group_size(%zu)))\n"
+             "kernel void k(global uint *out) { out[0] = get_sub_group_size(); }\n", other);
+    const char *text = src;
+    p = clCreateProgramWithSource(c, 1, &text, NULL, &e);
+    CHECK_OK(e);
+    e = clBuildProgram(p, 1, &d, "-cl-std=CL3.0", NULL, NULL);
+    CHECK(e == CL_BUILD_PROGRAM_FAILURE, "size %zu: clBuildProgram %s", other, h_err(e));
+    char log[4096] = {0};
+    clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+    CHECK(strstr(log, "intel_reqd_sub_group_size") != NULL, "log: %s", log);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("subgroups", argc, argv);
     H_RUN_T(whole_sub_groups, 60);
     H_RUN_T(partial_sub_groups, 60);
     H_RUN_T(intel_shuffles, 60);
+    H_RUN_T(required_size, 60);
     return h_done();
 }

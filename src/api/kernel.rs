@@ -164,9 +164,10 @@ fn sub_group_info(
         CL_KERNEL_MAX_NUM_SUB_GROUPS => out.write(&SubGroups::of(k).max_count()),
         // No attribute or IL execution mode sets it.
         CL_KERNEL_COMPILE_NUM_SUB_GROUPS => out.write(&0usize),
-        // cl_intel_required_subgroup_size's: no size required (0), as
-        // Intel's runtime answers; SYCL ends the process on an error here.
-        CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => out.write(&0usize),
+        // cl_intel_required_subgroup_size's: the size the kernel requires,
+        // 0 for none, as Intel's runtime answers (SYCL ends the process on
+        // an error here).
+        CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => out.write(&k.info().required_sub_group_size),
         _ => Err(CL_INVALID_VALUE),
     }
 }

@@ -135,7 +135,7 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
     let mut meta = String::new();
     for k in kernels {
         meta += &format!(
-            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            "kernel\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             esc(&k.name),
             dims(k.reqd_work_group_size),
             dims(k.work_group_size_hint),
@@ -149,7 +149,8 @@ pub fn encode(kernels: &[KernelInfo], so: &[u8]) -> Vec<u8> {
             k.denormals_are_zero as u8,
             k.inner_dimension,
             k.may_wait_for_others as u8,
-            k.splittable as u8
+            k.splittable as u8,
+            k.required_sub_group_size
         );
         for a in &k.args {
             meta += &format!(
@@ -223,7 +224,7 @@ fn parse_kernels<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<KernelI
     for line in lines {
         let f: Vec<&str> = line.split('\t').collect();
         match f.as_slice() {
-            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, arg_info, denormals, inner, waits, splittable] => {
+            ["kernel", name, reqd, hint, barriers, wg, attrs, locals, uniform, frame, arg_info, denormals, inner, waits, splittable, sub_group_size] => {
                 kernels.push(KernelInfo {
                     name: unesc(name),
                     args: Vec::new(),
@@ -240,6 +241,7 @@ fn parse_kernels<'a>(lines: impl Iterator<Item = &'a str>) -> Option<Vec<KernelI
                     inner_dimension: inner.parse().ok().filter(|d: &usize| *d < 3)?,
                     may_wait_for_others: *waits == "1",
                     splittable: *splittable == "1",
+                    required_sub_group_size: sub_group_size.parse().ok()?,
                 })
             }
             ["arg", space, size, ty, name, access, qual] => {

@@ -3,8 +3,8 @@
 //! and the system linker through it for the shared object.
 
 use super::{
-    binary, blocks, code, inprocess, object_cache, spirv, Code, Executable, KernelInfo, Linked,
-    Object, ObjectKind,
+    abi, binary, blocks, code, inprocess, object_cache, spirv, Code, Executable, KernelInfo,
+    Linked, Object, ObjectKind,
 };
 use code::PendingCode;
 use std::ffi::{OsStr, OsString};
@@ -1007,7 +1007,13 @@ fn ready(
             ENTRIES_PIPELINE.replace("ferrocl-work-item-entries", "ferrocl-all-work-item-entries")
         }
     };
-    let full = format!("{PROGRAM_PASSES},{REGIONS_PIPELINE},ferrocl-region-entries,{entries}");
+    // Calls of the collective functions linked below as they define them
+    // (passes/calls_as_defined.cpp: a SPIR-V module's calls pass vectors as
+    // SPIR does), so that the inliner can inline them.
+    let full = format!(
+        "ferrocl-calls-as-defined,{PROGRAM_PASSES},{REGIONS_PIPELINE},ferrocl-region-entries,\
+         {entries}"
+    );
     // The work-group collective functions' bodies (builtins/lib/collective.cl)
     // for the passes to inline: their waits become the kernel's barriers.
     let collectives = (!COLLECTIVES.is_empty()).then_some(COLLECTIVES);
@@ -1019,13 +1025,27 @@ fn ready(
                 "ferrocl: note: the region passes failed on this program, so its kernels \
                  with barriers run one fiber per work-item, correctly but more slowly:\n{why}"
             );
-            let plain = format!("{PROGRAM_PASSES},{entries}");
+            let plain = format!("ferrocl-calls-as-defined,{PROGRAM_PASSES},{entries}");
             opt_with(dir, text, None, &plain, output).map_err(|why| {
                 BuildError::Failed(format!("{log}ferrocl: the back end failed:\n{why}"))
             })?
         }
     };
     let (kernels, notes) = binary::parse_description(&description).map_err(BuildError::Failed)?;
+    // cl_intel_required_subgroup_size: a kernel that requires sub-groups of
+    // another size than the device's cannot keep its promise.
+    for k in &kernels {
+        let size = k.required_sub_group_size;
+        if size != 0 && size != abi::SUB_GROUP_SIZE {
+            return Err(BuildError::Failed(format!(
+                "{log}ferrocl: kernel `{}` requires sub-groups of {size} work-items \
+                 (intel_reqd_sub_group_size); this device's have {} \
+                 (CL_DEVICE_SUB_GROUP_SIZES_INTEL)\n",
+                k.name,
+                abi::SUB_GROUP_SIZE
+            )));
+        }
+    }
     for note in notes {
         log.push_str(&note);
         log.push('\n');

@@ -69,6 +69,9 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     ("cl_khr_subgroup_shuffle_relative", (1, 0, 0)),
     ("cl_khr_subgroup_rotate", (1, 0, 0)),
     ("cl_khr_subgroup_clustered_reduce", (1, 0, 0)),
+    // intel_reqd_sub_group_size(8) and CL_DEVICE_SUB_GROUP_SIZES_INTEL;
+    // DPC++ reads the device's sub-group sizes only where it is reported.
+    ("cl_intel_required_subgroup_size", (1, 0, 0)),
 ];
 
 /// The OpenCL C 3.0 optional features implemented (CL_DEVICE_OPENCL_C_FEATURES).
@@ -207,8 +210,9 @@ pub fn extension_option() -> String {
 }
 
 /// The extensions clang-19 knows only for SPIR targets (its header
-/// declares their functions when their macros are defined): their macros
-/// and feature macros, defined directly. cl_ext_float_atomics: fp32 and
+/// declares their functions when their macros are defined), and
+/// cl_intel_required_subgroup_size, whose attribute it knows but not its
+/// macro: their macros and feature macros, defined directly. cl_ext_float_atomics: fp32 and
 /// fp64, global and local; no fp16.
 const SPIR_ONLY_MACROS: &[&str] = &[
     "cl_khr_extended_bit_ops",
@@ -220,6 +224,7 @@ const SPIR_ONLY_MACROS: &[&str] = &[
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_rotate",
     "cl_khr_subgroup_clustered_reduce",
+    "cl_intel_required_subgroup_size",
     "cl_ext_float_atomics",
     "__opencl_c_ext_fp32_global_atomic_add",
     "__opencl_c_ext_fp32_local_atomic_add",
@@ -324,6 +329,11 @@ pub struct KernelInfo {
     /// ids, WorkGroupContext::items_begin/end) on several threads at once:
     /// the work-items cannot tell (passes/work_group_entries.cpp).
     pub splittable: bool,
+    /// The sub-group size it requires (cl_intel_required_subgroup_size:
+    /// intel_reqd_sub_group_size, SPIR-V's SubgroupSize), 0 if none; a
+    /// program whose kernel requires another size than the device's does
+    /// not build.
+    pub required_sub_group_size: usize,
 }
 
 /// A built program: its kernels now, its machine code once the back end

@@ -57,6 +57,7 @@ fn kernel_info(name: &str, args: Vec<KernelArg>, barriers: bool) -> KernelInfo {
         inner_dimension: 0,
         may_wait_for_others: false,
         splittable: false,
+        required_sub_group_size: 0,
     }
 }
 
@@ -223,6 +224,7 @@ fn executable() -> Arc<Executable> {
             KernelInfo {
                 may_wait_for_others: true,
                 splittable: false,
+                required_sub_group_size: 0,
                 ..kernel_info("fill_waiting", vec![global("out"), private("value")], false)
             },
             fill,

@@ -153,6 +153,12 @@ void describe(const Module &m, const Function &k, std::string &out)
         add("work_group_size_hint(" + *hint + ")");
     if (auto t = vector_type_name(attached(k, "vec_type_hint")))
         add("vec_type_hint(" + *t + ")");
+    // cl_intel_required_subgroup_size: OpenCL C's
+    // __attribute__((intel_reqd_sub_group_size(N))), SPIR-V's SubgroupSize
+    // execution mode (the translator writes the same metadata); 0 for none.
+    int64_t sub_group_size = int_item(attached(k, "intel_reqd_sub_group_size"), 0).value_or(0);
+    if (sub_group_size)
+        add("intel_reqd_sub_group_size(" + std::to_string(sub_group_size) + ")");
     uint64_t locals = 0;
     for (const GlobalVariable *v : local_variables(k))
         locals += layout.getTypeAllocSize(v->getValueType()).getFixedValue();
@@ -170,7 +176,8 @@ void describe(const Module &m, const Function &k, std::string &out)
            "\t" + (uniform ? "1" : "0") + "\t" + std::to_string(frame) + "\t" +
            (attached(k, "kernel_arg_name") ? "1" : "0") + "\t" +
            (attached(k, "ferrocl.denorms_are_zero") ? "1" : "0") + "\t" + std::to_string(inner) +
-           "\t" + (waits ? "1" : "0") + "\t" + (splittable ? "1" : "0") + "\n";
+           "\t" + (waits ? "1" : "0") + "\t" + (splittable ? "1" : "0") + "\t" +
+           std::to_string(sub_group_size) + "\n";
     const MDNode *spaces = attached(k, "kernel_arg_addr_space");
     const MDNode *types = attached(k, "kernel_arg_type");
     const MDNode *names = attached(k, "kernel_arg_name");

@@ -38,6 +38,14 @@ struct SpirvModuleAsHostPass : llvm::PassInfoMixin<SpirvModuleAsHostPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-calls-as-defined`: calls of a definition of another function
+// type (the SPIR-V translator's calls of the builtins, with SPIR's ABI)
+// pass and return their values as the definition's C ABI does
+// (calls_as_defined.cpp); the back end runs it first, after the link.
+struct CallsAsDefinedPass : llvm::PassInfoMixin<CallsAsDefinedPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // `ferrocl-opt-disable`: -cl-opt-disable's optnone on every function
 // (opt_disable.cpp).
 struct OptDisablePass : llvm::PassInfoMixin<OptDisablePass> {

@@ -40,6 +40,7 @@ const struct {
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},
     {"ferrocl-spirv-module-as-host", add<SpirvModuleAsHostPass>},
+    {"ferrocl-calls-as-defined", add<CallsAsDefinedPass>},
     {"ferrocl-inline-into-kernels", add<InlineIntoKernelsPass>},
     {"ferrocl-grid-stride-loops", add<GridStrideLoopsPass>},
     {"ferrocl-scalar-libm", add<ScalarLibmPass>},
@@ -166,6 +167,7 @@ void add_back_end_passes(PassBuilder &pb)
 {
     pb.registerPipelineStartEPCallback(
         [](ModulePassManager &mpm, OptimizationLevel) {
+            mpm.addPass(CallsAsDefinedPass());
             mpm.addPass(HostVectorWidthPass());
             mpm.addPass(ScalarLibmPass());
         });
