@@ -50,6 +50,9 @@ INTEGER_OPS = {
     'or': (lambda a, b: f'{a} | {b}', lambda T: '0'),
     'xor': (lambda a, b: f'{a} ^ {b}', lambda T: '0'),
 }
+# The same under the names the SPIR-V translator gives OpGroupBitwise*KHR
+# (SPV_KHR_uniform_group_instructions).
+INTEGER_OPS.update({f'bitwise_{name}': op for name, op in list(INTEGER_OPS.items())})
 LOGICAL_OPS = {
     'logical_and': (lambda a, b: f'(int)({a} && {b})', lambda T: '1'),
     'logical_or': (lambda a, b: f'(int)({a} || {b})', lambda T: '0'),

@@ -53,5 +53,31 @@ for A, Bt, R, tag in PAIRS:
     emit(f'{R} CNFN dot_acc_sat_4x8packed_{tag}_{R}(uint a, uint b, {R} acc) {{ '
          f'return dot_acc_sat(__builtin_astype(a, {A}4), __builtin_astype(b, {Bt}4), acc); }}')
 
+emit('\n/* SPIR-V\'s OpSDot, OpUDot, OpSUDot and their AccSat forms')
+emit(' * (SPV_KHR_integer_dot_product), under the names the SPIR-V translator')
+emit(' * calls: __spirv_<op>KHR_R<result type>, every operand mangled signed')
+emit(' * (char4, or int for the packed form, whose last operand is the format:')
+emit(' * 4x8-bit is the only one). The result is the exact dot product\'s low')
+emit(' * bits; AccSat adds it to the accumulator with saturation in the result')
+emit(' * type. */')
+LIMITS = {'short': ('SHRT_MIN', 'SHRT_MAX'), 'ushort': ('0', 'USHRT_MAX'),
+          'int': ('INT_MIN', 'INT_MAX'), 'uint': ('0', 'UINT_MAX')}
+for op, A, Bt in (('S', 'char', 'char'), ('U', 'uchar', 'uchar'), ('SU', 'char', 'uchar')):
+    for W in ('short', 'int', 'long'):
+        R = 'u' + W if op == 'U' else W
+        d = f'dot(__builtin_astype(a, {A}4), __builtin_astype(b, {Bt}4))'
+        name, acc_name = f'__spirv_{op}DotKHR_R{R}', f'__spirv_{op}DotAccSatKHR_R{R}'
+        emit(f'{R} CNFN {name}(char4 a, char4 b) {{ return ({R}){d}; }}')
+        emit(f'{R} CNFN {name}(int a, int b, int format) {{ '
+             f'return {name}(__builtin_astype(a, char4), __builtin_astype(b, char4)); }}')
+        if R in LIMITS:
+            lo, hi = LIMITS[R]
+            sat = f'return ({R})clamp((long)({R})acc + (long){d}, (long){lo}, (long){hi});'
+        else:
+            sat = f'return add_sat(({R})acc, ({R}){d});'
+        emit(f'{R} CNFN {acc_name}(char4 a, char4 b, {W} acc) {{ {sat} }}')
+        emit(f'{R} CNFN {acc_name}(int a, int b, {W} acc, int format) {{ '
+             f'return {acc_name}(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }}')
+
 out = [l for l in out if l]
 open('../lib/extended_integer.cl', 'w').write('\n'.join(out) + '\n')

@@ -433,6 +433,153 @@ int OVL work_group_scan_exclusive_xor(int x) { return __ferrocl_scan_exclusive_x
 int OVL sub_group_reduce_xor(int x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_inclusive_xor(int x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_exclusive_xor(int x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_bitwise_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = (int)~(int)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global int *)(s + i);
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_bitwise_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = (int)~(int)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = acc & *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_bitwise_and(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = (int)~(int)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = acc & v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_bitwise_and(int x) { return __ferrocl_reduce_bitwise_and(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_bitwise_and(int x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_bitwise_and(int x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_bitwise_and(int x) { return __ferrocl_reduce_bitwise_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_bitwise_and(int x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_bitwise_and(int x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_bitwise_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global int *)(s + i);
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_bitwise_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = acc | *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_bitwise_or(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = acc | v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_bitwise_or(int x) { return __ferrocl_reduce_bitwise_or(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_bitwise_or(int x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_bitwise_or(int x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_bitwise_or(int x) { return __ferrocl_reduce_bitwise_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_bitwise_or(int x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_bitwise_or(int x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_sg_span(), x); }
+static int OVL __ferrocl_reduce_bitwise_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global int *)(s + i);
+    *(__global int *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.result);
+}
+static int OVL __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      acc = acc ^ *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+static int OVL __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_span g, int x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global int *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    int acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global int *p = (__global int *)(s + i);
+      int v = *p;
+      *p = acc;
+      acc = acc ^ v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global int *)(s + g.me);
+}
+int OVL work_group_reduce_bitwise_xor(int x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_bitwise_xor(int x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_bitwise_xor(int x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_wg_span(), x); }
+int OVL sub_group_reduce_bitwise_xor(int x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_bitwise_xor(int x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_bitwise_xor(int x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_sg_span(), x); }
 static int OVL __ferrocl_reduce_logical_and(__ferrocl_span g, int x) {
   __global ulong *s = __ferrocl_slots();
   *(__global int *)(s + g.me) = x;
@@ -947,6 +1094,153 @@ uint OVL work_group_scan_exclusive_xor(uint x) { return __ferrocl_scan_exclusive
 uint OVL sub_group_reduce_xor(uint x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_inclusive_xor(uint x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_exclusive_xor(uint x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
+static uint OVL __ferrocl_reduce_bitwise_and(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = (uint)~(uint)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global uint *)(s + i);
+    *(__global uint *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.result);
+}
+static uint OVL __ferrocl_scan_inclusive_bitwise_and(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = (uint)~(uint)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      acc = acc & *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+static uint OVL __ferrocl_scan_exclusive_bitwise_and(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = (uint)~(uint)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      uint v = *p;
+      *p = acc;
+      acc = acc & v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+uint OVL work_group_reduce_bitwise_and(uint x) { return __ferrocl_reduce_bitwise_and(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_bitwise_and(uint x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_bitwise_and(uint x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_wg_span(), x); }
+uint OVL sub_group_reduce_bitwise_and(uint x) { return __ferrocl_reduce_bitwise_and(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_bitwise_and(uint x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_bitwise_and(uint x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_sg_span(), x); }
+static uint OVL __ferrocl_reduce_bitwise_or(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global uint *)(s + i);
+    *(__global uint *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.result);
+}
+static uint OVL __ferrocl_scan_inclusive_bitwise_or(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      acc = acc | *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+static uint OVL __ferrocl_scan_exclusive_bitwise_or(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      uint v = *p;
+      *p = acc;
+      acc = acc | v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+uint OVL work_group_reduce_bitwise_or(uint x) { return __ferrocl_reduce_bitwise_or(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_bitwise_or(uint x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_bitwise_or(uint x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_wg_span(), x); }
+uint OVL sub_group_reduce_bitwise_or(uint x) { return __ferrocl_reduce_bitwise_or(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_bitwise_or(uint x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_bitwise_or(uint x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_sg_span(), x); }
+static uint OVL __ferrocl_reduce_bitwise_xor(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global uint *)(s + i);
+    *(__global uint *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.result);
+}
+static uint OVL __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      acc = acc ^ *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+static uint OVL __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_span g, uint x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uint *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uint acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uint *p = (__global uint *)(s + i);
+      uint v = *p;
+      *p = acc;
+      acc = acc ^ v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uint *)(s + g.me);
+}
+uint OVL work_group_reduce_bitwise_xor(uint x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_bitwise_xor(uint x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_bitwise_xor(uint x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_wg_span(), x); }
+uint OVL sub_group_reduce_bitwise_xor(uint x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_bitwise_xor(uint x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_bitwise_xor(uint x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_sg_span(), x); }
 
 /* long */
 static long OVL __ferrocl_broadcast(__ferrocl_span g, long x, size_t source) {
@@ -1314,6 +1608,153 @@ long OVL work_group_scan_exclusive_xor(long x) { return __ferrocl_scan_exclusive
 long OVL sub_group_reduce_xor(long x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_inclusive_xor(long x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_exclusive_xor(long x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
+static long OVL __ferrocl_reduce_bitwise_and(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = (long)~(long)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global long *)(s + i);
+    *(__global long *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.result);
+}
+static long OVL __ferrocl_scan_inclusive_bitwise_and(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = (long)~(long)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      acc = acc & *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+static long OVL __ferrocl_scan_exclusive_bitwise_and(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = (long)~(long)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      long v = *p;
+      *p = acc;
+      acc = acc & v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+long OVL work_group_reduce_bitwise_and(long x) { return __ferrocl_reduce_bitwise_and(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_bitwise_and(long x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_bitwise_and(long x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_wg_span(), x); }
+long OVL sub_group_reduce_bitwise_and(long x) { return __ferrocl_reduce_bitwise_and(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_bitwise_and(long x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_bitwise_and(long x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_sg_span(), x); }
+static long OVL __ferrocl_reduce_bitwise_or(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global long *)(s + i);
+    *(__global long *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.result);
+}
+static long OVL __ferrocl_scan_inclusive_bitwise_or(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      acc = acc | *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+static long OVL __ferrocl_scan_exclusive_bitwise_or(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      long v = *p;
+      *p = acc;
+      acc = acc | v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+long OVL work_group_reduce_bitwise_or(long x) { return __ferrocl_reduce_bitwise_or(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_bitwise_or(long x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_bitwise_or(long x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_wg_span(), x); }
+long OVL sub_group_reduce_bitwise_or(long x) { return __ferrocl_reduce_bitwise_or(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_bitwise_or(long x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_bitwise_or(long x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_sg_span(), x); }
+static long OVL __ferrocl_reduce_bitwise_xor(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global long *)(s + i);
+    *(__global long *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.result);
+}
+static long OVL __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      acc = acc ^ *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+static long OVL __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_span g, long x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global long *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    long acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global long *p = (__global long *)(s + i);
+      long v = *p;
+      *p = acc;
+      acc = acc ^ v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global long *)(s + g.me);
+}
+long OVL work_group_reduce_bitwise_xor(long x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_bitwise_xor(long x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_bitwise_xor(long x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_wg_span(), x); }
+long OVL sub_group_reduce_bitwise_xor(long x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_bitwise_xor(long x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_bitwise_xor(long x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_sg_span(), x); }
 
 /* ulong */
 static ulong OVL __ferrocl_broadcast(__ferrocl_span g, ulong x, size_t source) {
@@ -1681,6 +2122,153 @@ ulong OVL work_group_scan_exclusive_xor(ulong x) { return __ferrocl_scan_exclusi
 ulong OVL sub_group_reduce_xor(ulong x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_inclusive_xor(ulong x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_exclusive_xor(ulong x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
+static ulong OVL __ferrocl_reduce_bitwise_and(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = (ulong)~(ulong)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global ulong *)(s + i);
+    *(__global ulong *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.result);
+}
+static ulong OVL __ferrocl_scan_inclusive_bitwise_and(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = (ulong)~(ulong)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      acc = acc & *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+static ulong OVL __ferrocl_scan_exclusive_bitwise_and(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = (ulong)~(ulong)0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      ulong v = *p;
+      *p = acc;
+      acc = acc & v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+ulong OVL work_group_reduce_bitwise_and(ulong x) { return __ferrocl_reduce_bitwise_and(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_bitwise_and(ulong x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_bitwise_and(ulong x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_wg_span(), x); }
+ulong OVL sub_group_reduce_bitwise_and(ulong x) { return __ferrocl_reduce_bitwise_and(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_bitwise_and(ulong x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_bitwise_and(ulong x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_sg_span(), x); }
+static ulong OVL __ferrocl_reduce_bitwise_or(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global ulong *)(s + i);
+    *(__global ulong *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.result);
+}
+static ulong OVL __ferrocl_scan_inclusive_bitwise_or(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      acc = acc | *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+static ulong OVL __ferrocl_scan_exclusive_bitwise_or(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      ulong v = *p;
+      *p = acc;
+      acc = acc | v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+ulong OVL work_group_reduce_bitwise_or(ulong x) { return __ferrocl_reduce_bitwise_or(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_bitwise_or(ulong x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_bitwise_or(ulong x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_wg_span(), x); }
+ulong OVL sub_group_reduce_bitwise_or(ulong x) { return __ferrocl_reduce_bitwise_or(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_bitwise_or(ulong x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_bitwise_or(ulong x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_sg_span(), x); }
+static ulong OVL __ferrocl_reduce_bitwise_xor(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global ulong *)(s + i);
+    *(__global ulong *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.result);
+}
+static ulong OVL __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      acc = acc ^ *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+static ulong OVL __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_span g, ulong x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ulong *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ulong acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ulong *p = (__global ulong *)(s + i);
+      ulong v = *p;
+      *p = acc;
+      acc = acc ^ v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ulong *)(s + g.me);
+}
+ulong OVL work_group_reduce_bitwise_xor(ulong x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_bitwise_xor(ulong x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_bitwise_xor(ulong x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_wg_span(), x); }
+ulong OVL sub_group_reduce_bitwise_xor(ulong x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_bitwise_xor(ulong x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_bitwise_xor(ulong x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_sg_span(), x); }
 
 /* float */
 static float OVL __ferrocl_broadcast(__ferrocl_span g, float x, size_t source) {

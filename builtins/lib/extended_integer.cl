@@ -233,3 +233,47 @@ int CNFN dot(char4 a, uchar4 b) { return (int)((int)a.x * (int)b.x + (int)a.y * 
 int CNFN dot_acc_sat(char4 a, uchar4 b, int acc) { return add_sat(dot(a, b), acc); }
 int CNFN dot_4x8packed_su_int(uint a, uint b) { return dot(__builtin_astype(a, char4), __builtin_astype(b, uchar4)); }
 int CNFN dot_acc_sat_4x8packed_su_int(uint a, uint b, int acc) { return dot_acc_sat(__builtin_astype(a, char4), __builtin_astype(b, uchar4), acc); }
+
+/* SPIR-V's OpSDot, OpUDot, OpSUDot and their AccSat forms
+ * (SPV_KHR_integer_dot_product), under the names the SPIR-V translator
+ * calls: __spirv_<op>KHR_R<result type>, every operand mangled signed
+ * (char4, or int for the packed form, whose last operand is the format:
+ * 4x8-bit is the only one). The result is the exact dot product's low
+ * bits; AccSat adds it to the accumulator with saturation in the result
+ * type. */
+short CNFN __spirv_SDotKHR_Rshort(char4 a, char4 b) { return (short)dot(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+short CNFN __spirv_SDotKHR_Rshort(int a, int b, int format) { return __spirv_SDotKHR_Rshort(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+short CNFN __spirv_SDotAccSatKHR_Rshort(char4 a, char4 b, short acc) { return (short)clamp((long)(short)acc + (long)dot(__builtin_astype(a, char4), __builtin_astype(b, char4)), (long)SHRT_MIN, (long)SHRT_MAX); }
+short CNFN __spirv_SDotAccSatKHR_Rshort(int a, int b, short acc, int format) { return __spirv_SDotAccSatKHR_Rshort(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }
+int CNFN __spirv_SDotKHR_Rint(char4 a, char4 b) { return (int)dot(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+int CNFN __spirv_SDotKHR_Rint(int a, int b, int format) { return __spirv_SDotKHR_Rint(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+int CNFN __spirv_SDotAccSatKHR_Rint(char4 a, char4 b, int acc) { return (int)clamp((long)(int)acc + (long)dot(__builtin_astype(a, char4), __builtin_astype(b, char4)), (long)INT_MIN, (long)INT_MAX); }
+int CNFN __spirv_SDotAccSatKHR_Rint(int a, int b, int acc, int format) { return __spirv_SDotAccSatKHR_Rint(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }
+long CNFN __spirv_SDotKHR_Rlong(char4 a, char4 b) { return (long)dot(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+long CNFN __spirv_SDotKHR_Rlong(int a, int b, int format) { return __spirv_SDotKHR_Rlong(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+long CNFN __spirv_SDotAccSatKHR_Rlong(char4 a, char4 b, long acc) { return add_sat((long)acc, (long)dot(__builtin_astype(a, char4), __builtin_astype(b, char4))); }
+long CNFN __spirv_SDotAccSatKHR_Rlong(int a, int b, long acc, int format) { return __spirv_SDotAccSatKHR_Rlong(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }
+ushort CNFN __spirv_UDotKHR_Rushort(char4 a, char4 b) { return (ushort)dot(__builtin_astype(a, uchar4), __builtin_astype(b, uchar4)); }
+ushort CNFN __spirv_UDotKHR_Rushort(int a, int b, int format) { return __spirv_UDotKHR_Rushort(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+ushort CNFN __spirv_UDotAccSatKHR_Rushort(char4 a, char4 b, short acc) { return (ushort)clamp((long)(ushort)acc + (long)dot(__builtin_astype(a, uchar4), __builtin_astype(b, uchar4)), (long)0, (long)USHRT_MAX); }
+ushort CNFN __spirv_UDotAccSatKHR_Rushort(int a, int b, short acc, int format) { return __spirv_UDotAccSatKHR_Rushort(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }
+uint CNFN __spirv_UDotKHR_Ruint(char4 a, char4 b) { return (uint)dot(__builtin_astype(a, uchar4), __builtin_astype(b, uchar4)); }
+uint CNFN __spirv_UDotKHR_Ruint(int a, int b, int format) { return __spirv_UDotKHR_Ruint(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+uint CNFN __spirv_UDotAccSatKHR_Ruint(char4 a, char4 b, int acc) { return (uint)clamp((long)(uint)acc + (long)dot(__builtin_astype(a, uchar4), __builtin_astype(b, uchar4)), (long)0, (long)UINT_MAX); }
+uint CNFN __spirv_UDotAccSatKHR_Ruint(int a, int b, int acc, int format) { return __spirv_UDotAccSatKHR_Ruint(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }
+ulong CNFN __spirv_UDotKHR_Rulong(char4 a, char4 b) { return (ulong)dot(__builtin_astype(a, uchar4), __builtin_astype(b, uchar4)); }
+ulong CNFN __spirv_UDotKHR_Rulong(int a, int b, int format) { return __spirv_UDotKHR_Rulong(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+ulong CNFN __spirv_UDotAccSatKHR_Rulong(char4 a, char4 b, long acc) { return add_sat((ulong)acc, (ulong)dot(__builtin_astype(a, uchar4), __builtin_astype(b, uchar4))); }
+ulong CNFN __spirv_UDotAccSatKHR_Rulong(int a, int b, long acc, int format) { return __spirv_UDotAccSatKHR_Rulong(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }
+short CNFN __spirv_SUDotKHR_Rshort(char4 a, char4 b) { return (short)dot(__builtin_astype(a, char4), __builtin_astype(b, uchar4)); }
+short CNFN __spirv_SUDotKHR_Rshort(int a, int b, int format) { return __spirv_SUDotKHR_Rshort(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+short CNFN __spirv_SUDotAccSatKHR_Rshort(char4 a, char4 b, short acc) { return (short)clamp((long)(short)acc + (long)dot(__builtin_astype(a, char4), __builtin_astype(b, uchar4)), (long)SHRT_MIN, (long)SHRT_MAX); }
+short CNFN __spirv_SUDotAccSatKHR_Rshort(int a, int b, short acc, int format) { return __spirv_SUDotAccSatKHR_Rshort(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }
+int CNFN __spirv_SUDotKHR_Rint(char4 a, char4 b) { return (int)dot(__builtin_astype(a, char4), __builtin_astype(b, uchar4)); }
+int CNFN __spirv_SUDotKHR_Rint(int a, int b, int format) { return __spirv_SUDotKHR_Rint(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+int CNFN __spirv_SUDotAccSatKHR_Rint(char4 a, char4 b, int acc) { return (int)clamp((long)(int)acc + (long)dot(__builtin_astype(a, char4), __builtin_astype(b, uchar4)), (long)INT_MIN, (long)INT_MAX); }
+int CNFN __spirv_SUDotAccSatKHR_Rint(int a, int b, int acc, int format) { return __spirv_SUDotAccSatKHR_Rint(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }
+long CNFN __spirv_SUDotKHR_Rlong(char4 a, char4 b) { return (long)dot(__builtin_astype(a, char4), __builtin_astype(b, uchar4)); }
+long CNFN __spirv_SUDotKHR_Rlong(int a, int b, int format) { return __spirv_SUDotKHR_Rlong(__builtin_astype(a, char4), __builtin_astype(b, char4)); }
+long CNFN __spirv_SUDotAccSatKHR_Rlong(char4 a, char4 b, long acc) { return add_sat((long)acc, (long)dot(__builtin_astype(a, char4), __builtin_astype(b, uchar4))); }
+long CNFN __spirv_SUDotAccSatKHR_Rlong(int a, int b, long acc, int format) { return __spirv_SUDotAccSatKHR_Rlong(__builtin_astype(a, char4), __builtin_astype(b, char4), acc); }

@@ -96,6 +96,148 @@ TEST(queries)
           "no clCreateProgramWithILKHR");
 }
 
+#define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+
+/* Whether the list of `n` names has `name`. */
+static int has_name(const char **names, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (names[i] && strcmp(names[i], name) == 0) return 1;
+    return 0;
+}
+
+/* cl_khr_spirv_queries: OpenCL.std, the SPIR-V extensions of the OpenCL
+ * extensions the device reports (what the Khronos CTS requires of them)
+ * and the capabilities of the modules here, among them the ones every
+ * device reading SPIR-V must accept. */
+TEST(spirv_queries)
+{
+    NEED_IL();
+    cl_device_id d = h_device();
+    char *ext = h_device_string(d, CL_DEVICE_EXTENSIONS);
+    int yes = ext && strstr(ext, "cl_khr_spirv_queries");
+    if (!yes) {
+        free(ext);
+        h_skip("no cl_khr_spirv_queries");
+        return;
+    }
+    const char *sets[16], *exts[64];
+    cl_uint caps[128];
+    size_t nsets = 0, nexts = 0, ncaps = 0;
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, sizeof sets, sets,
+                             &nsets));
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_SPIRV_EXTENSIONS_KHR, sizeof exts, exts, &nexts));
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_SPIRV_CAPABILITIES_KHR, sizeof caps, caps, &ncaps));
+    nsets /= sizeof sets[0];
+    nexts /= sizeof exts[0];
+    ncaps /= sizeof caps[0];
+    CHECK(has_name(sets, nsets, "OpenCL.std"), "no OpenCL.std among %zu sets", nsets);
+    static const struct { const char *cl, *spv; } PAIRS[] = {
+        {"cl_khr_expect_assume", "SPV_KHR_expect_assume"},
+        {"cl_khr_extended_bit_ops", "SPV_KHR_bit_instructions"},
+        {"cl_khr_integer_dot_product", "SPV_KHR_integer_dot_product"},
+        {"cl_khr_spirv_linkonce_odr", "SPV_KHR_linkonce_odr"},
+        {"cl_khr_subgroup_rotate", "SPV_KHR_subgroup_rotate"},
+        {"cl_ext_float_atomics", "SPV_EXT_shader_atomic_float_add"},
+        {"cl_ext_float_atomics", "SPV_EXT_shader_atomic_float_min_max"},
+    };
+    for (size_t i = 0; i < sizeof PAIRS / sizeof PAIRS[0]; i++)
+        if (strstr(ext, PAIRS[i].cl))
+            CHECK(has_name(exts, nexts, PAIRS[i].spv), "%s without %s", PAIRS[i].cl, PAIRS[i].spv);
+    free(ext);
+    /* Addresses, Linkage, Kernel, Vector16, Float16Buffer, Int16, Int8,
+     * Int64, GenericPointer, Groups, and those of extensions.spvasm. */
+    static const cl_uint NEEDED[] = {4, 5, 6, 7, 8, 22, 39, 11, 38, 18, 6025, 6017, 6018, 6019,
+                                     65, 66, 67, 6026, 6400, 6033, 5612};
+    for (size_t i = 0; i < sizeof NEEDED / sizeof NEEDED[0]; i++) {
+        int found = 0;
+        for (size_t j = 0; j < ncaps; j++) found |= caps[j] == NEEDED[i];
+        CHECK(found, "capability %u missing", NEEDED[i]);
+    }
+}
+
+/* The SPIR-V extensions' instructions (extensions.spvasm) against host
+ * references, on groups of 16 work-items. */
+TEST(spirv_extensions)
+{
+    NEED_IL();
+    enum { N = 64, L = 16, OUTS = 16 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "extensions.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "extensions", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    cl_uint in[N];
+    cl_int out[OUTS * N];
+    cl_float fout[3] = {0.0f, -1.0f, 1e9f};
+    for (int i = 0; i < N; i++) in[i] = (cl_uint)i * 2654435761u ^ ((cl_uint)i << 7);
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    cl_mem mf = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof fout, fout, &e);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    clSetKernelArg(k, 2, sizeof mf, &mf);
+    size_t g = N, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mf, CL_TRUE, 0, sizeof fout, fout, 0, NULL, NULL));
+    float sum = 0.0f, max = -1.0f, min = 1e9f;
+    for (int i = 0; i < N && !h_failed(); i++) {
+        const cl_int *o = out + OUTS * i;
+        cl_uint x = in[i];
+        int lid = o[14], n = o[15], first = i - lid, group = i - i % L;
+        REQUIRE(n > 0 && lid >= 0 && lid < n && L % n == 0, "%d: sub-group %d of %d", i, lid, n);
+        cl_int want[14];
+        want[0] = (cl_int)((x & ~(0xffu << 4)) | (0x5au << 4));
+        want[1] = ((cl_int)(x << 27)) >> 29;
+        want[2] = (cl_int)((x >> 2) & 7);
+        cl_uint r = 0;
+        for (int b = 0; b < 32; b++) r |= ((x >> b) & 1u) << (31 - b);
+        want[3] = (cl_int)r;
+        int udot = 0, sdot = 0, sudot = 0;
+        for (int b = 0; b < 4; b++) {
+            cl_uchar u = (cl_uchar)(x >> (8 * b));
+            udot += u * u;
+            sdot += (cl_char)u * (cl_char)u;
+            sudot += (cl_char)u * u;
+        }
+        want[4] = udot;
+        want[5] = (cl_char)(x & 0xff) * 0x5a;
+        want[6] = (cl_int)in[first + (lid + 1) % n];
+        want[7] = (cl_int)in[first];
+        want[8] = lid ? (cl_int)in[i - 1] : o[8];
+        cl_uint cluster = 0;
+        for (int j = 0; j < 4; j++) cluster += in[first + (lid / 4) * 4 + j];
+        want[9] = (cl_int)cluster;
+        want[10] = 1 << L;
+        cl_uint scan = 0;
+        for (int j = group; j <= i; j++) scan ^= in[j];
+        want[11] = (cl_int)scan;
+        long long acc = 0x7ffffff0LL + sdot;
+        want[12] = acc > 0x7fffffff ? 0x7fffffff : (cl_int)acc;
+        want[13] = sudot;
+        for (int j = 0; j < 14 && !h_failed(); j++)
+            CHECK(o[j] == want[j], "work-item %d, value %d: %d, not %d", i, j, o[j], want[j]);
+        float xf = (float)(x & 1023);
+        sum += xf;
+        max = xf > max ? xf : max;
+        min = xf < min ? xf : min;
+    }
+    CHECK(fout[0] == sum && fout[1] == max && fout[2] == min, "atomics %g %g %g, not %g %g %g",
+          fout[0], fout[1], fout[2], sum, max, min);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseMemObject(mf);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 /* CL_PROGRAM_IL gives the module back; the source is empty. */
 TEST(program_il)
 {
@@ -606,6 +748,8 @@ int main(int argc, char **argv)
     h_init("spirv", argc, argv);
     H_RUN(queries);
     H_RUN(program_il);
+    H_RUN(spirv_queries);
+    H_RUN_T(spirv_extensions, 60);
     H_RUN_T(math_local, 60);
     H_RUN_T(vector_abi, 60);
     H_RUN_T(atomics, 60);

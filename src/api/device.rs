@@ -21,6 +21,11 @@ fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
         // LinkOnceODR functions: the translator reads them, and linking
         // keeps them for the inputs after (llvm_inprocess.cpp).
         list.push(("cl_khr_spirv_linkonce_odr", (1, 0, 0)));
+        // NoSignedWrap and NoUnsignedWrap become nsw and nuw (the
+        // translator reads them): the Khronos CTS's ext_cl_khr_spirv_
+        // no_integer_wrap_decoration tests pass.
+        list.push(("cl_khr_spirv_no_integer_wrap_decoration", (1, 0, 0)));
+        list.push(("cl_khr_spirv_queries", (1, 0, 0)));
     }
     list.push(("cl_intel_unified_shared_memory", (1, 0, 0)));
     list.push(("cl_khr_device_uuid", (1, 0, 0)));
@@ -47,6 +52,37 @@ use crate::core::caps::{caps, DeviceQueueCaps};
 const CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4231;
 const CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4232;
 const CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4233;
+/// cl_khr_spirv_queries (not in the system's CL/cl_ext.h yet).
+const CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: cl_device_info = 0x12B9;
+const CL_DEVICE_SPIRV_EXTENSIONS_KHR: cl_device_info = 0x12BA;
+const CL_DEVICE_SPIRV_CAPABILITIES_KHR: cl_device_info = 0x12BB;
+
+/// A list of static strings as cl_khr_spirv_queries returns them: an
+/// array of `const char *`, empty without SPIR-V.
+fn spirv_names(names: &[&'static std::ffi::CStr]) -> Vec<usize> {
+    match crate::compiler::spirv::il_supported() {
+        true => names.iter().map(|n| n.as_ptr() as usize).collect(),
+        false => Vec::new(),
+    }
+}
+
+/// The SPIR-V capabilities the device accepts (compiler::spirv::accepted),
+/// with the images' where it has images; none without SPIR-V.
+fn spirv_capabilities() -> Vec<u32> {
+    use crate::compiler::spirv::accepted;
+    if !crate::compiler::spirv::il_supported() {
+        return Vec::new();
+    }
+    let mut list = accepted::CAPABILITIES.to_vec();
+    if let Some(images) = caps().images.as_ref() {
+        list.extend_from_slice(accepted::IMAGE_CAPABILITIES);
+        if images.max_read_write_image_args > 0 {
+            list.push(accepted::IMAGE_READ_WRITE);
+        }
+    }
+    list
+}
+
 /// Global and local load/store/exchange, add/sub and min/max
 /// (CL_DEVICE_{GLOBAL,LOCAL}_FP_ATOMIC_{LOAD_STORE,ADD,MIN_MAX}_EXT).
 const FP_ATOMICS_GLOBAL_AND_LOCAL: cl_bitfield = 0x7 | 0x7 << 16;
@@ -289,6 +325,13 @@ fn device_info(
             out.write(&crate::api::usm::CAPABILITIES)
         }
         CL_DEVICE_ILS_WITH_VERSION => out.write(&name_versions(&ils())),
+        CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR => out.write(&spirv_names(
+            crate::compiler::spirv::accepted::EXTENDED_INSTRUCTION_SETS,
+        )),
+        CL_DEVICE_SPIRV_EXTENSIONS_KHR => {
+            out.write(&spirv_names(crate::compiler::spirv::accepted::EXTENSIONS))
+        }
+        CL_DEVICE_SPIRV_CAPABILITIES_KHR => out.write(&spirv_capabilities()),
         CL_DEVICE_UUID_KHR => out.write(&uuid_of(&[
             "ferrocl device",
             &h.cpu_vendor,

@@ -258,6 +258,69 @@ pub fn il_supported() -> bool {
     translator().is_some() && super::inprocess::llvm().is_some()
 }
 
+/// What cl_khr_spirv_queries reports the device reads: the extended
+/// instruction sets, SPIR-V extensions and capabilities below, each read by
+/// the translator into calls the builtins library defines, and used by a
+/// module of cts-subset/spirv (extensions.spvasm, kernels.cl, spec.spvasm).
+/// The image capabilities only with images (api/device.rs).
+pub mod accepted {
+    use std::ffi::CStr;
+
+    pub const EXTENDED_INSTRUCTION_SETS: &[&CStr] = &[c"OpenCL.std"];
+
+    pub const EXTENSIONS: &[&CStr] = &[
+        c"SPV_KHR_expect_assume",
+        c"SPV_KHR_bit_instructions",
+        c"SPV_KHR_integer_dot_product",
+        c"SPV_KHR_linkonce_odr",
+        c"SPV_KHR_no_integer_wrap_decoration",
+        c"SPV_KHR_subgroup_rotate",
+        c"SPV_KHR_uniform_group_instructions",
+        c"SPV_EXT_shader_atomic_float_add",
+        c"SPV_EXT_shader_atomic_float_min_max",
+    ];
+
+    /// SPIR-V's capability numbers (the spec's Capability table).
+    pub const CAPABILITIES: &[u32] = &[
+        4,    // Addresses
+        5,    // Linkage
+        6,    // Kernel
+        7,    // Vector16
+        8,    // Float16Buffer
+        10,   // Float64
+        11,   // Int64
+        12,   // Int64Atomics
+        17,   // Pipes
+        18,   // Groups
+        19,   // DeviceEnqueue
+        22,   // Int16
+        38,   // GenericPointer
+        39,   // Int8
+        58,   // SubgroupDispatch
+        65,   // GroupNonUniformShuffle
+        66,   // GroupNonUniformShuffleRelative
+        67,   // GroupNonUniformClustered
+        5612, // AtomicFloat32MinMaxEXT
+        5613, // AtomicFloat64MinMaxEXT
+        5629, // ExpectAssumeKHR
+        6017, // DotProductInput4x8Bit
+        6018, // DotProductInput4x8BitPacked
+        6019, // DotProduct
+        6025, // BitInstructions
+        6026, // GroupNonUniformRotateKHR
+        6033, // AtomicFloat32AddEXT
+        6034, // AtomicFloat64AddEXT
+        6400, // GroupUniformArithmeticKHR
+    ];
+
+    /// With images: ImageBasic, LiteralSampler, Sampled1D, Image1D,
+    /// SampledBuffer, ImageBuffer.
+    pub const IMAGE_CAPABILITIES: &[u32] = &[13, 20, 43, 44, 46, 47];
+
+    /// With read-write images.
+    pub const IMAGE_READ_WRITE: u32 = 14;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
