@@ -50,9 +50,6 @@ INTEGER_OPS = {
     'or': (lambda a, b: f'{a} | {b}', lambda T: '0'),
     'xor': (lambda a, b: f'{a} ^ {b}', lambda T: '0'),
 }
-# The same under the names the SPIR-V translator gives OpGroupBitwise*KHR
-# (SPV_KHR_uniform_group_instructions).
-INTEGER_OPS.update({f'bitwise_{name}': op for name, op in list(INTEGER_OPS.items())})
 LOGICAL_OPS = {
     'logical_and': (lambda a, b: f'(int)({a} && {b})', lambda T: '1'),
     'logical_or': (lambda a, b: f'(int)({a} || {b})', lambda T: '0'),
@@ -194,10 +191,14 @@ static {T} OVL __ferrocl_scan_exclusive_{op}(__ferrocl_span g, {T} x) {{
   __ferrocl_collective_wait(g.sub_group);
   return *(__global {T} *)(s + g.me);
 }}''')
+        # The integer ones also under the names the SPIR-V translator gives
+        # OpGroupBitwise*KHR (SPV_KHR_uniform_group_instructions).
+        names = [op] + ([f'bitwise_{op}'] if op in INTEGER_OPS else [])
         for scope, span in SCOPES:
             for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
-                emit(f'{T} OVL {scope}_{kind}_{op}({T} x) '
-                     f'{{ return __ferrocl_{kind}_{op}({span}, x); }}')
+                for name in names:
+                    emit(f'{T} OVL {scope}_{kind}_{name}({T} x) '
+                         f'{{ return __ferrocl_{kind}_{op}({span}, x); }}')
 
 # cl_khr_subgroup_shuffle, _shuffle_relative, _rotate, _clustered_reduce:
 # every work-item stores its value in its own slot, waits, reads the slot

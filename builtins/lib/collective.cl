@@ -330,11 +330,17 @@ static int OVL __ferrocl_scan_exclusive_and(__ferrocl_span g, int x) {
   return *(__global int *)(s + g.me);
 }
 int OVL work_group_reduce_and(int x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
+int OVL work_group_reduce_bitwise_and(int x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
 int OVL work_group_scan_inclusive_and(int x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_bitwise_and(int x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
 int OVL work_group_scan_exclusive_and(int x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_bitwise_and(int x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
 int OVL sub_group_reduce_and(int x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_reduce_bitwise_and(int x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_inclusive_and(int x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_bitwise_and(int x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_exclusive_and(int x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_bitwise_and(int x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
 static int OVL __ferrocl_reduce_or(__ferrocl_span g, int x) {
   __global ulong *s = __ferrocl_slots();
   *(__global int *)(s + g.me) = x;
@@ -379,11 +385,17 @@ static int OVL __ferrocl_scan_exclusive_or(__ferrocl_span g, int x) {
   return *(__global int *)(s + g.me);
 }
 int OVL work_group_reduce_or(int x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
+int OVL work_group_reduce_bitwise_or(int x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
 int OVL work_group_scan_inclusive_or(int x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_bitwise_or(int x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
 int OVL work_group_scan_exclusive_or(int x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_bitwise_or(int x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
 int OVL sub_group_reduce_or(int x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_reduce_bitwise_or(int x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_inclusive_or(int x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_bitwise_or(int x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_exclusive_or(int x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_bitwise_or(int x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
 static int OVL __ferrocl_reduce_xor(__ferrocl_span g, int x) {
   __global ulong *s = __ferrocl_slots();
   *(__global int *)(s + g.me) = x;
@@ -428,158 +440,17 @@ static int OVL __ferrocl_scan_exclusive_xor(__ferrocl_span g, int x) {
   return *(__global int *)(s + g.me);
 }
 int OVL work_group_reduce_xor(int x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_reduce_bitwise_xor(int x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
 int OVL work_group_scan_inclusive_xor(int x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_inclusive_bitwise_xor(int x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
 int OVL work_group_scan_exclusive_xor(int x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
+int OVL work_group_scan_exclusive_bitwise_xor(int x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
 int OVL sub_group_reduce_xor(int x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_reduce_bitwise_xor(int x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_inclusive_xor(int x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_inclusive_bitwise_xor(int x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
 int OVL sub_group_scan_exclusive_xor(int x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
-static int OVL __ferrocl_reduce_bitwise_and(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = (int)~(int)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global int *)(s + i);
-    *(__global int *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.result);
-}
-static int OVL __ferrocl_scan_inclusive_bitwise_and(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = (int)~(int)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global int *p = (__global int *)(s + i);
-      acc = acc & *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.me);
-}
-static int OVL __ferrocl_scan_exclusive_bitwise_and(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = (int)~(int)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global int *p = (__global int *)(s + i);
-      int v = *p;
-      *p = acc;
-      acc = acc & v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.me);
-}
-int OVL work_group_reduce_bitwise_and(int x) { return __ferrocl_reduce_bitwise_and(__ferrocl_wg_span(), x); }
-int OVL work_group_scan_inclusive_bitwise_and(int x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_wg_span(), x); }
-int OVL work_group_scan_exclusive_bitwise_and(int x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_wg_span(), x); }
-int OVL sub_group_reduce_bitwise_and(int x) { return __ferrocl_reduce_bitwise_and(__ferrocl_sg_span(), x); }
-int OVL sub_group_scan_inclusive_bitwise_and(int x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_sg_span(), x); }
-int OVL sub_group_scan_exclusive_bitwise_and(int x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_sg_span(), x); }
-static int OVL __ferrocl_reduce_bitwise_or(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global int *)(s + i);
-    *(__global int *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.result);
-}
-static int OVL __ferrocl_scan_inclusive_bitwise_or(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global int *p = (__global int *)(s + i);
-      acc = acc | *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.me);
-}
-static int OVL __ferrocl_scan_exclusive_bitwise_or(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global int *p = (__global int *)(s + i);
-      int v = *p;
-      *p = acc;
-      acc = acc | v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.me);
-}
-int OVL work_group_reduce_bitwise_or(int x) { return __ferrocl_reduce_bitwise_or(__ferrocl_wg_span(), x); }
-int OVL work_group_scan_inclusive_bitwise_or(int x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_wg_span(), x); }
-int OVL work_group_scan_exclusive_bitwise_or(int x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_wg_span(), x); }
-int OVL sub_group_reduce_bitwise_or(int x) { return __ferrocl_reduce_bitwise_or(__ferrocl_sg_span(), x); }
-int OVL sub_group_scan_inclusive_bitwise_or(int x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_sg_span(), x); }
-int OVL sub_group_scan_exclusive_bitwise_or(int x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_sg_span(), x); }
-static int OVL __ferrocl_reduce_bitwise_xor(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global int *)(s + i);
-    *(__global int *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.result);
-}
-static int OVL __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global int *p = (__global int *)(s + i);
-      acc = acc ^ *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.me);
-}
-static int OVL __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_span g, int x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global int *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    int acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global int *p = (__global int *)(s + i);
-      int v = *p;
-      *p = acc;
-      acc = acc ^ v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global int *)(s + g.me);
-}
-int OVL work_group_reduce_bitwise_xor(int x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_wg_span(), x); }
-int OVL work_group_scan_inclusive_bitwise_xor(int x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_wg_span(), x); }
-int OVL work_group_scan_exclusive_bitwise_xor(int x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_wg_span(), x); }
-int OVL sub_group_reduce_bitwise_xor(int x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_sg_span(), x); }
-int OVL sub_group_scan_inclusive_bitwise_xor(int x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_sg_span(), x); }
-int OVL sub_group_scan_exclusive_bitwise_xor(int x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_sg_span(), x); }
+int OVL sub_group_scan_exclusive_bitwise_xor(int x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
 static int OVL __ferrocl_reduce_logical_and(__ferrocl_span g, int x) {
   __global ulong *s = __ferrocl_slots();
   *(__global int *)(s + g.me) = x;
@@ -991,11 +862,17 @@ static uint OVL __ferrocl_scan_exclusive_and(__ferrocl_span g, uint x) {
   return *(__global uint *)(s + g.me);
 }
 uint OVL work_group_reduce_and(uint x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
+uint OVL work_group_reduce_bitwise_and(uint x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
 uint OVL work_group_scan_inclusive_and(uint x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_bitwise_and(uint x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
 uint OVL work_group_scan_exclusive_and(uint x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_bitwise_and(uint x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
 uint OVL sub_group_reduce_and(uint x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
+uint OVL sub_group_reduce_bitwise_and(uint x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_inclusive_and(uint x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_bitwise_and(uint x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_exclusive_and(uint x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_bitwise_and(uint x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
 static uint OVL __ferrocl_reduce_or(__ferrocl_span g, uint x) {
   __global ulong *s = __ferrocl_slots();
   *(__global uint *)(s + g.me) = x;
@@ -1040,11 +917,17 @@ static uint OVL __ferrocl_scan_exclusive_or(__ferrocl_span g, uint x) {
   return *(__global uint *)(s + g.me);
 }
 uint OVL work_group_reduce_or(uint x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
+uint OVL work_group_reduce_bitwise_or(uint x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
 uint OVL work_group_scan_inclusive_or(uint x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_bitwise_or(uint x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
 uint OVL work_group_scan_exclusive_or(uint x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_bitwise_or(uint x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
 uint OVL sub_group_reduce_or(uint x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
+uint OVL sub_group_reduce_bitwise_or(uint x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_inclusive_or(uint x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_bitwise_or(uint x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_exclusive_or(uint x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_bitwise_or(uint x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
 static uint OVL __ferrocl_reduce_xor(__ferrocl_span g, uint x) {
   __global ulong *s = __ferrocl_slots();
   *(__global uint *)(s + g.me) = x;
@@ -1089,158 +972,17 @@ static uint OVL __ferrocl_scan_exclusive_xor(__ferrocl_span g, uint x) {
   return *(__global uint *)(s + g.me);
 }
 uint OVL work_group_reduce_xor(uint x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
+uint OVL work_group_reduce_bitwise_xor(uint x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
 uint OVL work_group_scan_inclusive_xor(uint x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_inclusive_bitwise_xor(uint x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
 uint OVL work_group_scan_exclusive_xor(uint x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
+uint OVL work_group_scan_exclusive_bitwise_xor(uint x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
 uint OVL sub_group_reduce_xor(uint x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
+uint OVL sub_group_reduce_bitwise_xor(uint x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_inclusive_xor(uint x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_inclusive_bitwise_xor(uint x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
 uint OVL sub_group_scan_exclusive_xor(uint x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
-static uint OVL __ferrocl_reduce_bitwise_and(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = (uint)~(uint)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global uint *)(s + i);
-    *(__global uint *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.result);
-}
-static uint OVL __ferrocl_scan_inclusive_bitwise_and(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = (uint)~(uint)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global uint *p = (__global uint *)(s + i);
-      acc = acc & *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.me);
-}
-static uint OVL __ferrocl_scan_exclusive_bitwise_and(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = (uint)~(uint)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global uint *p = (__global uint *)(s + i);
-      uint v = *p;
-      *p = acc;
-      acc = acc & v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.me);
-}
-uint OVL work_group_reduce_bitwise_and(uint x) { return __ferrocl_reduce_bitwise_and(__ferrocl_wg_span(), x); }
-uint OVL work_group_scan_inclusive_bitwise_and(uint x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_wg_span(), x); }
-uint OVL work_group_scan_exclusive_bitwise_and(uint x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_wg_span(), x); }
-uint OVL sub_group_reduce_bitwise_and(uint x) { return __ferrocl_reduce_bitwise_and(__ferrocl_sg_span(), x); }
-uint OVL sub_group_scan_inclusive_bitwise_and(uint x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_sg_span(), x); }
-uint OVL sub_group_scan_exclusive_bitwise_and(uint x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_sg_span(), x); }
-static uint OVL __ferrocl_reduce_bitwise_or(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global uint *)(s + i);
-    *(__global uint *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.result);
-}
-static uint OVL __ferrocl_scan_inclusive_bitwise_or(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global uint *p = (__global uint *)(s + i);
-      acc = acc | *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.me);
-}
-static uint OVL __ferrocl_scan_exclusive_bitwise_or(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global uint *p = (__global uint *)(s + i);
-      uint v = *p;
-      *p = acc;
-      acc = acc | v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.me);
-}
-uint OVL work_group_reduce_bitwise_or(uint x) { return __ferrocl_reduce_bitwise_or(__ferrocl_wg_span(), x); }
-uint OVL work_group_scan_inclusive_bitwise_or(uint x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_wg_span(), x); }
-uint OVL work_group_scan_exclusive_bitwise_or(uint x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_wg_span(), x); }
-uint OVL sub_group_reduce_bitwise_or(uint x) { return __ferrocl_reduce_bitwise_or(__ferrocl_sg_span(), x); }
-uint OVL sub_group_scan_inclusive_bitwise_or(uint x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_sg_span(), x); }
-uint OVL sub_group_scan_exclusive_bitwise_or(uint x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_sg_span(), x); }
-static uint OVL __ferrocl_reduce_bitwise_xor(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global uint *)(s + i);
-    *(__global uint *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.result);
-}
-static uint OVL __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global uint *p = (__global uint *)(s + i);
-      acc = acc ^ *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.me);
-}
-static uint OVL __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_span g, uint x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global uint *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    uint acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global uint *p = (__global uint *)(s + i);
-      uint v = *p;
-      *p = acc;
-      acc = acc ^ v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global uint *)(s + g.me);
-}
-uint OVL work_group_reduce_bitwise_xor(uint x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_wg_span(), x); }
-uint OVL work_group_scan_inclusive_bitwise_xor(uint x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_wg_span(), x); }
-uint OVL work_group_scan_exclusive_bitwise_xor(uint x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_wg_span(), x); }
-uint OVL sub_group_reduce_bitwise_xor(uint x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_sg_span(), x); }
-uint OVL sub_group_scan_inclusive_bitwise_xor(uint x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_sg_span(), x); }
-uint OVL sub_group_scan_exclusive_bitwise_xor(uint x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_sg_span(), x); }
+uint OVL sub_group_scan_exclusive_bitwise_xor(uint x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
 
 /* long */
 static long OVL __ferrocl_broadcast(__ferrocl_span g, long x, size_t source) {
@@ -1505,11 +1247,17 @@ static long OVL __ferrocl_scan_exclusive_and(__ferrocl_span g, long x) {
   return *(__global long *)(s + g.me);
 }
 long OVL work_group_reduce_and(long x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
+long OVL work_group_reduce_bitwise_and(long x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
 long OVL work_group_scan_inclusive_and(long x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_bitwise_and(long x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
 long OVL work_group_scan_exclusive_and(long x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_bitwise_and(long x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
 long OVL sub_group_reduce_and(long x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
+long OVL sub_group_reduce_bitwise_and(long x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_inclusive_and(long x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_bitwise_and(long x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_exclusive_and(long x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_bitwise_and(long x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
 static long OVL __ferrocl_reduce_or(__ferrocl_span g, long x) {
   __global ulong *s = __ferrocl_slots();
   *(__global long *)(s + g.me) = x;
@@ -1554,11 +1302,17 @@ static long OVL __ferrocl_scan_exclusive_or(__ferrocl_span g, long x) {
   return *(__global long *)(s + g.me);
 }
 long OVL work_group_reduce_or(long x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
+long OVL work_group_reduce_bitwise_or(long x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
 long OVL work_group_scan_inclusive_or(long x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_bitwise_or(long x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
 long OVL work_group_scan_exclusive_or(long x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_bitwise_or(long x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
 long OVL sub_group_reduce_or(long x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
+long OVL sub_group_reduce_bitwise_or(long x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_inclusive_or(long x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_bitwise_or(long x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_exclusive_or(long x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_bitwise_or(long x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
 static long OVL __ferrocl_reduce_xor(__ferrocl_span g, long x) {
   __global ulong *s = __ferrocl_slots();
   *(__global long *)(s + g.me) = x;
@@ -1603,158 +1357,17 @@ static long OVL __ferrocl_scan_exclusive_xor(__ferrocl_span g, long x) {
   return *(__global long *)(s + g.me);
 }
 long OVL work_group_reduce_xor(long x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
+long OVL work_group_reduce_bitwise_xor(long x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
 long OVL work_group_scan_inclusive_xor(long x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_inclusive_bitwise_xor(long x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
 long OVL work_group_scan_exclusive_xor(long x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
+long OVL work_group_scan_exclusive_bitwise_xor(long x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
 long OVL sub_group_reduce_xor(long x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
+long OVL sub_group_reduce_bitwise_xor(long x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_inclusive_xor(long x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_inclusive_bitwise_xor(long x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
 long OVL sub_group_scan_exclusive_xor(long x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
-static long OVL __ferrocl_reduce_bitwise_and(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = (long)~(long)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global long *)(s + i);
-    *(__global long *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.result);
-}
-static long OVL __ferrocl_scan_inclusive_bitwise_and(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = (long)~(long)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global long *p = (__global long *)(s + i);
-      acc = acc & *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.me);
-}
-static long OVL __ferrocl_scan_exclusive_bitwise_and(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = (long)~(long)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global long *p = (__global long *)(s + i);
-      long v = *p;
-      *p = acc;
-      acc = acc & v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.me);
-}
-long OVL work_group_reduce_bitwise_and(long x) { return __ferrocl_reduce_bitwise_and(__ferrocl_wg_span(), x); }
-long OVL work_group_scan_inclusive_bitwise_and(long x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_wg_span(), x); }
-long OVL work_group_scan_exclusive_bitwise_and(long x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_wg_span(), x); }
-long OVL sub_group_reduce_bitwise_and(long x) { return __ferrocl_reduce_bitwise_and(__ferrocl_sg_span(), x); }
-long OVL sub_group_scan_inclusive_bitwise_and(long x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_sg_span(), x); }
-long OVL sub_group_scan_exclusive_bitwise_and(long x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_sg_span(), x); }
-static long OVL __ferrocl_reduce_bitwise_or(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global long *)(s + i);
-    *(__global long *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.result);
-}
-static long OVL __ferrocl_scan_inclusive_bitwise_or(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global long *p = (__global long *)(s + i);
-      acc = acc | *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.me);
-}
-static long OVL __ferrocl_scan_exclusive_bitwise_or(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global long *p = (__global long *)(s + i);
-      long v = *p;
-      *p = acc;
-      acc = acc | v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.me);
-}
-long OVL work_group_reduce_bitwise_or(long x) { return __ferrocl_reduce_bitwise_or(__ferrocl_wg_span(), x); }
-long OVL work_group_scan_inclusive_bitwise_or(long x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_wg_span(), x); }
-long OVL work_group_scan_exclusive_bitwise_or(long x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_wg_span(), x); }
-long OVL sub_group_reduce_bitwise_or(long x) { return __ferrocl_reduce_bitwise_or(__ferrocl_sg_span(), x); }
-long OVL sub_group_scan_inclusive_bitwise_or(long x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_sg_span(), x); }
-long OVL sub_group_scan_exclusive_bitwise_or(long x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_sg_span(), x); }
-static long OVL __ferrocl_reduce_bitwise_xor(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global long *)(s + i);
-    *(__global long *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.result);
-}
-static long OVL __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global long *p = (__global long *)(s + i);
-      acc = acc ^ *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.me);
-}
-static long OVL __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_span g, long x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global long *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    long acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global long *p = (__global long *)(s + i);
-      long v = *p;
-      *p = acc;
-      acc = acc ^ v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global long *)(s + g.me);
-}
-long OVL work_group_reduce_bitwise_xor(long x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_wg_span(), x); }
-long OVL work_group_scan_inclusive_bitwise_xor(long x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_wg_span(), x); }
-long OVL work_group_scan_exclusive_bitwise_xor(long x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_wg_span(), x); }
-long OVL sub_group_reduce_bitwise_xor(long x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_sg_span(), x); }
-long OVL sub_group_scan_inclusive_bitwise_xor(long x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_sg_span(), x); }
-long OVL sub_group_scan_exclusive_bitwise_xor(long x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_sg_span(), x); }
+long OVL sub_group_scan_exclusive_bitwise_xor(long x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
 
 /* ulong */
 static ulong OVL __ferrocl_broadcast(__ferrocl_span g, ulong x, size_t source) {
@@ -2019,11 +1632,17 @@ static ulong OVL __ferrocl_scan_exclusive_and(__ferrocl_span g, ulong x) {
   return *(__global ulong *)(s + g.me);
 }
 ulong OVL work_group_reduce_and(ulong x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
+ulong OVL work_group_reduce_bitwise_and(ulong x) { return __ferrocl_reduce_and(__ferrocl_wg_span(), x); }
 ulong OVL work_group_scan_inclusive_and(ulong x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_bitwise_and(ulong x) { return __ferrocl_scan_inclusive_and(__ferrocl_wg_span(), x); }
 ulong OVL work_group_scan_exclusive_and(ulong x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_bitwise_and(ulong x) { return __ferrocl_scan_exclusive_and(__ferrocl_wg_span(), x); }
 ulong OVL sub_group_reduce_and(ulong x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_reduce_bitwise_and(ulong x) { return __ferrocl_reduce_and(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_inclusive_and(ulong x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_bitwise_and(ulong x) { return __ferrocl_scan_inclusive_and(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_exclusive_and(ulong x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_bitwise_and(ulong x) { return __ferrocl_scan_exclusive_and(__ferrocl_sg_span(), x); }
 static ulong OVL __ferrocl_reduce_or(__ferrocl_span g, ulong x) {
   __global ulong *s = __ferrocl_slots();
   *(__global ulong *)(s + g.me) = x;
@@ -2068,11 +1687,17 @@ static ulong OVL __ferrocl_scan_exclusive_or(__ferrocl_span g, ulong x) {
   return *(__global ulong *)(s + g.me);
 }
 ulong OVL work_group_reduce_or(ulong x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
+ulong OVL work_group_reduce_bitwise_or(ulong x) { return __ferrocl_reduce_or(__ferrocl_wg_span(), x); }
 ulong OVL work_group_scan_inclusive_or(ulong x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_bitwise_or(ulong x) { return __ferrocl_scan_inclusive_or(__ferrocl_wg_span(), x); }
 ulong OVL work_group_scan_exclusive_or(ulong x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_bitwise_or(ulong x) { return __ferrocl_scan_exclusive_or(__ferrocl_wg_span(), x); }
 ulong OVL sub_group_reduce_or(ulong x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_reduce_bitwise_or(ulong x) { return __ferrocl_reduce_or(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_inclusive_or(ulong x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_bitwise_or(ulong x) { return __ferrocl_scan_inclusive_or(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_exclusive_or(ulong x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_bitwise_or(ulong x) { return __ferrocl_scan_exclusive_or(__ferrocl_sg_span(), x); }
 static ulong OVL __ferrocl_reduce_xor(__ferrocl_span g, ulong x) {
   __global ulong *s = __ferrocl_slots();
   *(__global ulong *)(s + g.me) = x;
@@ -2117,158 +1742,17 @@ static ulong OVL __ferrocl_scan_exclusive_xor(__ferrocl_span g, ulong x) {
   return *(__global ulong *)(s + g.me);
 }
 ulong OVL work_group_reduce_xor(ulong x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
+ulong OVL work_group_reduce_bitwise_xor(ulong x) { return __ferrocl_reduce_xor(__ferrocl_wg_span(), x); }
 ulong OVL work_group_scan_inclusive_xor(ulong x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_inclusive_bitwise_xor(ulong x) { return __ferrocl_scan_inclusive_xor(__ferrocl_wg_span(), x); }
 ulong OVL work_group_scan_exclusive_xor(ulong x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
+ulong OVL work_group_scan_exclusive_bitwise_xor(ulong x) { return __ferrocl_scan_exclusive_xor(__ferrocl_wg_span(), x); }
 ulong OVL sub_group_reduce_xor(ulong x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_reduce_bitwise_xor(ulong x) { return __ferrocl_reduce_xor(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_inclusive_xor(ulong x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_inclusive_bitwise_xor(ulong x) { return __ferrocl_scan_inclusive_xor(__ferrocl_sg_span(), x); }
 ulong OVL sub_group_scan_exclusive_xor(ulong x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
-static ulong OVL __ferrocl_reduce_bitwise_and(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = (ulong)~(ulong)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc & *(__global ulong *)(s + i);
-    *(__global ulong *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.result);
-}
-static ulong OVL __ferrocl_scan_inclusive_bitwise_and(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = (ulong)~(ulong)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global ulong *p = (__global ulong *)(s + i);
-      acc = acc & *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.me);
-}
-static ulong OVL __ferrocl_scan_exclusive_bitwise_and(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = (ulong)~(ulong)0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global ulong *p = (__global ulong *)(s + i);
-      ulong v = *p;
-      *p = acc;
-      acc = acc & v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.me);
-}
-ulong OVL work_group_reduce_bitwise_and(ulong x) { return __ferrocl_reduce_bitwise_and(__ferrocl_wg_span(), x); }
-ulong OVL work_group_scan_inclusive_bitwise_and(ulong x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_wg_span(), x); }
-ulong OVL work_group_scan_exclusive_bitwise_and(ulong x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_wg_span(), x); }
-ulong OVL sub_group_reduce_bitwise_and(ulong x) { return __ferrocl_reduce_bitwise_and(__ferrocl_sg_span(), x); }
-ulong OVL sub_group_scan_inclusive_bitwise_and(ulong x) { return __ferrocl_scan_inclusive_bitwise_and(__ferrocl_sg_span(), x); }
-ulong OVL sub_group_scan_exclusive_bitwise_and(ulong x) { return __ferrocl_scan_exclusive_bitwise_and(__ferrocl_sg_span(), x); }
-static ulong OVL __ferrocl_reduce_bitwise_or(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc | *(__global ulong *)(s + i);
-    *(__global ulong *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.result);
-}
-static ulong OVL __ferrocl_scan_inclusive_bitwise_or(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global ulong *p = (__global ulong *)(s + i);
-      acc = acc | *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.me);
-}
-static ulong OVL __ferrocl_scan_exclusive_bitwise_or(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global ulong *p = (__global ulong *)(s + i);
-      ulong v = *p;
-      *p = acc;
-      acc = acc | v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.me);
-}
-ulong OVL work_group_reduce_bitwise_or(ulong x) { return __ferrocl_reduce_bitwise_or(__ferrocl_wg_span(), x); }
-ulong OVL work_group_scan_inclusive_bitwise_or(ulong x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_wg_span(), x); }
-ulong OVL work_group_scan_exclusive_bitwise_or(ulong x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_wg_span(), x); }
-ulong OVL sub_group_reduce_bitwise_or(ulong x) { return __ferrocl_reduce_bitwise_or(__ferrocl_sg_span(), x); }
-ulong OVL sub_group_scan_inclusive_bitwise_or(ulong x) { return __ferrocl_scan_inclusive_bitwise_or(__ferrocl_sg_span(), x); }
-ulong OVL sub_group_scan_exclusive_bitwise_or(ulong x) { return __ferrocl_scan_exclusive_bitwise_or(__ferrocl_sg_span(), x); }
-static ulong OVL __ferrocl_reduce_bitwise_xor(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc ^ *(__global ulong *)(s + i);
-    *(__global ulong *)(s + g.result) = acc;
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.result);
-}
-static ulong OVL __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global ulong *p = (__global ulong *)(s + i);
-      acc = acc ^ *p;
-      *p = acc;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.me);
-}
-static ulong OVL __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_span g, ulong x) {
-  __global ulong *s = __ferrocl_slots();
-  *(__global ulong *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {
-    ulong acc = 0;
-    for (size_t i = g.first; i < g.first + g.count; i++) {
-      __global ulong *p = (__global ulong *)(s + i);
-      ulong v = *p;
-      *p = acc;
-      acc = acc ^ v;
-    }
-  }
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global ulong *)(s + g.me);
-}
-ulong OVL work_group_reduce_bitwise_xor(ulong x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_wg_span(), x); }
-ulong OVL work_group_scan_inclusive_bitwise_xor(ulong x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_wg_span(), x); }
-ulong OVL work_group_scan_exclusive_bitwise_xor(ulong x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_wg_span(), x); }
-ulong OVL sub_group_reduce_bitwise_xor(ulong x) { return __ferrocl_reduce_bitwise_xor(__ferrocl_sg_span(), x); }
-ulong OVL sub_group_scan_inclusive_bitwise_xor(ulong x) { return __ferrocl_scan_inclusive_bitwise_xor(__ferrocl_sg_span(), x); }
-ulong OVL sub_group_scan_exclusive_bitwise_xor(ulong x) { return __ferrocl_scan_exclusive_bitwise_xor(__ferrocl_sg_span(), x); }
+ulong OVL sub_group_scan_exclusive_bitwise_xor(ulong x) { return __ferrocl_scan_exclusive_xor(__ferrocl_sg_span(), x); }
 
 /* float */
 static float OVL __ferrocl_broadcast(__ferrocl_span g, float x, size_t source) {
