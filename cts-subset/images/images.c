@@ -403,6 +403,42 @@ TEST(srgb_writes_encode_linear_colour)
     clReleaseContext(c);
 }
 
+/* clSetKernelArg refuses an image made CL_MEM_READ_ONLY for a write_only
+ * argument and one made CL_MEM_WRITE_ONLY for a read_only argument
+ * (CL_INVALID_ARG_VALUE), and takes a read-write image for either. */
+TEST(image_args_match_their_access)
+{
+    if (!has_images()) { h_skip("no image support"); return; }
+    cl_context c = h_context();
+    cl_int e;
+    cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT8};
+    cl_image_desc d = desc_of(CL_MEM_OBJECT_IMAGE2D, 8, 8, 0, 0);
+    cl_mem ro = clCreateImage(c, CL_MEM_READ_ONLY, &f, &d, NULL, &e);
+    cl_mem wo = clCreateImage(c, CL_MEM_WRITE_ONLY, &f, &d, NULL, &e);
+    cl_mem rw = clCreateImage(c, CL_MEM_READ_WRITE, &f, &d, NULL, &e);
+    REQUIRE(ro && wo && rw, "images: %s", h_err(e));
+    cl_program p = h_build(c,
+                           "kernel void k(read_only image2d_t src, write_only image2d_t dst) {\n"
+                           "    int2 xy = (int2)(get_global_id(0), get_global_id(1));\n"
+                           "    write_imageui(dst, xy, read_imageui(src, xy));\n"
+                           "}\n",
+                           NULL);
+    REQUIRE(p, "build failed");
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof wo, &wo), CL_INVALID_ARG_VALUE);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof ro, &ro), CL_INVALID_ARG_VALUE);
+    CHECK_OK(clSetKernelArg(k, 0, sizeof ro, &ro));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof wo, &wo));
+    CHECK_OK(clSetKernelArg(k, 0, sizeof rw, &rw));
+    CHECK_OK(clSetKernelArg(k, 1, sizeof rw, &rw));
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(ro);
+    clReleaseMemObject(wo);
+    clReleaseMemObject(rw);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("images", argc, argv);
@@ -412,5 +448,6 @@ int main(int argc, char **argv)
     H_RUN(kernels_sample_as_the_spec_computes);
     H_RUN(images_over_buffers_and_images_share_their_bytes);
     H_RUN(srgb_writes_encode_linear_colour);
+    H_RUN(image_args_match_their_access);
     return h_done();
 }

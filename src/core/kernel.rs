@@ -47,6 +47,17 @@ pub enum ArgValue<M = Arc<Mem>> {
     Local(usize),
 }
 
+/// Whether an image created with `flags` may be the value of an image
+/// argument with access qualifier `access` (clSetKernelArg).
+fn image_access_allowed(access: u32, flags: cl_mem_flags) -> bool {
+    let forbidden = match access {
+        CL_KERNEL_ARG_ACCESS_READ_ONLY => CL_MEM_WRITE_ONLY,
+        CL_KERNEL_ARG_ACCESS_WRITE_ONLY => CL_MEM_READ_ONLY,
+        _ => 0,
+    };
+    flags & forbidden as cl_mem_flags == 0
+}
+
 /// The image type of an argument of OpenCL C type `type_name`; None for
 /// any other.
 fn image_arg_type(type_name: &str) -> Option<cl_mem_object_type> {
@@ -250,6 +261,13 @@ impl Kernel {
                     // other pointer no image.
                     if image_type != mem.image.map(|i| i.image_type) {
                         return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    // "CL_INVALID_ARG_VALUE if the argument is an image
+                    // declared with the read_only qualifier and arg_value
+                    // refers to an image object created with ...
+                    // CL_MEM_WRITE_ONLY", and write_only with READ_ONLY.
+                    if image_type.is_some() && !image_access_allowed(arg.access, mem.flags) {
+                        return Err(CL_INVALID_ARG_VALUE);
                     }
                     ArgValue::Buffer(Some(Arc::downgrade(&mem)))
                 }
