@@ -69,7 +69,11 @@ TEST(extension_macros_match_device_extensions)
     char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
     REQUIRE(ext, "extensions");
     const char *names[] = {"cl_khr_fp64", "cl_khr_fp16", "cl_khr_int64_base_atomics", "cl_khr_subgroups",
-                           "cl_khr_global_int32_base_atomics", "cl_khr_3d_image_writes"};
+                           "cl_khr_global_int32_base_atomics", "cl_khr_3d_image_writes",
+                           "cl_khr_depth_images", "cl_khr_srgb_image_writes",
+                           "cl_khr_subgroup_shuffle", "cl_khr_subgroup_rotate",
+                           "cl_khr_extended_bit_ops", "cl_khr_integer_dot_product",
+                           "cl_khr_expect_assume", "cl_intel_required_subgroup_size"};
     cl_context c = h_context();
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         int reported = strstr(ext, names[i]) != NULL;

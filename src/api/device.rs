@@ -14,7 +14,6 @@ fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     let mut list = vec![("cl_khr_extended_versioning", (1, 0, 0))];
     if caps().images.is_some() {
         list.push(("cl_khr_image2d_from_buffer", (1, 0, 0)));
-        list.push(("cl_khr_srgb_image_writes", (1, 0, 0)));
     }
     if crate::compiler::spirv::il_supported() {
         list.push(("cl_khr_il_program", (1, 0, 0)));

@@ -143,12 +143,15 @@ const IMAGE_FEATURES: &[(&str, (u32, u32, u32))] = &[
 
 /// Every OpenCL C extension the device reports: OPENCL_C_EXTENSIONS, and
 /// with images cl_khr_3d_image_writes (clang wants it set together with
-/// __opencl_c_3d_image_writes) and cl_khr_depth_images.
+/// __opencl_c_3d_image_writes), cl_khr_depth_images and
+/// cl_khr_srgb_image_writes (kernels test its macro: the Khronos CTS's
+/// compiler_defines_for_extensions).
 pub fn opencl_c_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     let mut all = OPENCL_C_EXTENSIONS.to_vec();
     if images_supported() {
         all.push(("cl_khr_3d_image_writes", (1, 0, 0)));
         all.push(("cl_khr_depth_images", (1, 0, 0)));
+        all.push(("cl_khr_srgb_image_writes", (1, 0, 0)));
     }
     all
 }
@@ -248,8 +251,12 @@ pub fn feature_defines(std: &str) -> Vec<String> {
         .into_iter()
         .map(|(name, _)| name)
         .filter(|_| std == "CL3.0");
+    // clang defines cl_khr_srgb_image_writes only from OpenCL C 2.0 on;
+    // the extension's macro is there whatever the version.
+    let srgb = images_supported().then_some("cl_khr_srgb_image_writes");
     features
         .chain(SPIR_ONLY_MACROS.iter().copied())
+        .chain(srgb)
         .map(|name| format!("-D{name}=1"))
         .collect()
 }
