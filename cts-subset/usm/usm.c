@@ -7,6 +7,7 @@
 #include "harness.h"
 #include <CL/cl_ext.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static struct {
     clHostMemAllocINTEL_fn host_alloc;
@@ -239,6 +240,66 @@ TEST(kernels_and_commands)
     clReleaseContext(c);
 }
 
+/* clMemBlockingFreeINTEL from an event callback, as SYCL frees its
+ * temporaries: it must not wait there for a command that cannot end until
+ * the callback returns; the allocation is freed once that command ends. */
+static struct {
+    void *ptr;
+    cl_context context;
+    cl_int err;
+    volatile int returned;
+} freeing;
+
+static void CL_CALLBACK free_in_callback(cl_event ev, cl_int status, void *data)
+{
+    (void)ev;
+    (void)status;
+    (void)data;
+    freeing.err = usm.blocking_free(freeing.context, freeing.ptr);
+    freeing.returned = 1;
+}
+
+TEST(blocking_free_in_a_callback)
+{
+    NEED_USM();
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_int e;
+    cl_int *p = usm.shared_alloc(c, h_device(), NULL, 64 * sizeof(cl_int), 0, &e);
+    REQUIRE(p && !e, "shared: %s", h_err(e));
+    cl_event gate = clCreateUserEvent(c, &e);
+    cl_event trigger = clCreateUserEvent(c, &e);
+    cl_int pattern = 7;
+    /* The fill waits on `gate`, which this thread opens only once the
+     * callback has returned. */
+    CHECK_OK(usm.fill(q, p, &pattern, sizeof pattern, 64 * sizeof(cl_int), 1, &gate, NULL));
+    freeing.ptr = p;
+    freeing.context = c;
+    freeing.err = -1;
+    freeing.returned = 0;
+    CHECK_OK(clSetEventCallback(trigger, CL_COMPLETE, free_in_callback, NULL));
+    CHECK_OK(clSetUserEventStatus(trigger, CL_COMPLETE));
+    for (int i = 0; i < 500 && !freeing.returned; i++) usleep(10000);
+    CHECK(freeing.returned && freeing.err == CL_SUCCESS,
+          "the callback's clMemBlockingFreeINTEL: returned %d, %s", freeing.returned,
+          h_err(freeing.err));
+    CHECK_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    CHECK_OK(clFinish(q));
+    /* Freed after the fill: the pointer's type becomes unknown. */
+    cl_unified_shared_memory_type_intel type = CL_MEM_TYPE_SHARED_INTEL;
+    for (int i = 0; i < 500; i++) {
+        CHECK_OK(usm.info(c, p, CL_MEM_ALLOC_TYPE_INTEL, sizeof type, &type, NULL));
+        if (type == CL_MEM_TYPE_UNKNOWN_INTEL) break;
+        usleep(10000);
+    }
+    CHECK(type == CL_MEM_TYPE_UNKNOWN_INTEL, "still allocated after the fill: type 0x%x",
+          (unsigned)type);
+    clReleaseEvent(gate);
+    clReleaseEvent(trigger);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("usm", argc, argv);
@@ -246,5 +307,6 @@ int main(int argc, char **argv)
     H_RUN(allocations_and_their_info);
     H_RUN(bad_arguments);
     H_RUN_T(kernels_and_commands, 60);
+    H_RUN_T(blocking_free_in_a_callback, 60);
     return h_done();
 }

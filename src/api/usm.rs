@@ -140,17 +140,39 @@ pub(crate) fn clMemFreeINTEL(context: cl_context, ptr: *mut c_void) -> Result<()
 }
 
 /// "Blocks until all previously enqueued commands that may access ptr have
-/// completed": every command queue of the context is finished first.
+/// completed": every command queue of the context is finished first. From
+/// an event callback (SYCL frees its temporaries so), on the thread that
+/// completed a command, waiting may need that very thread: the pointer is
+/// checked now and freed once those commands end, without blocking.
 pub(crate) fn clMemBlockingFreeINTEL(context: cl_context, ptr: *mut c_void) -> Result<(), cl_int> {
     let ctx = Context::resolve(context)?;
-    if !ptr.is_null() {
-        for q in object::live::<Queue>() {
-            if std::ptr::eq(&*q.context, &*ctx) {
-                q.finish();
-            }
-        }
+    if ptr.is_null() {
+        return Ok(());
     }
-    clMemFreeINTEL(context, ptr)
+    let pending: Vec<_> = object::live::<Queue>()
+        .into_iter()
+        .filter(|q| std::ptr::eq(&*q.context, &*ctx))
+        .flat_map(|q| q.pending())
+        .collect();
+    if !crate::core::event::in_event_callback() {
+        pending.iter().for_each(|ev| {
+            ev.wait();
+        });
+        return clMemFreeINTEL(context, ptr);
+    }
+    let starts_allocation =
+        svm::describe(&ctx, ptr).is_some_and(|f| f.usm.is_some() && f.base == ptr as usize);
+    if !starts_allocation {
+        return Err(CL_INVALID_VALUE);
+    }
+    let address = ptr as usize;
+    std::thread::spawn(move || {
+        pending.iter().for_each(|ev| {
+            ev.wait();
+        });
+        svm::free_usm(&ctx, address as *mut c_void);
+    });
+    Ok(())
 }
 
 pub(crate) fn clGetMemAllocInfoINTEL(

@@ -79,6 +79,18 @@ pub struct Event {
 
 cl_object!(Event, Event, CL_INVALID_EVENT, _cl_event);
 
+thread_local! {
+    /// How many application event callbacks this thread is inside.
+    static IN_CALLBACK: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether the calling thread is running an application's event callback:
+/// the thread that completed a command (a worker the queue's later commands
+/// may need), where blocking until other commands end can deadlock.
+pub fn in_event_callback() -> bool {
+    IN_CALLBACK.with(|c| c.get() > 0)
+}
+
 /// A status is terminal once the command completed or failed.
 pub fn is_terminal(status: cl_int) -> bool {
     status <= CL_COMPLETE as cl_int
@@ -282,9 +294,11 @@ impl Event {
         let handle = self as *const Event as cl_event;
         for (trigger, cb) in due {
             let reported = if status < 0 { status } else { trigger };
+            IN_CALLBACK.with(|c| c.set(c.get() + 1));
             // SAFETY: an application callback with the arguments the spec
             // defines; we hold the event alive for the call.
             unsafe { (cb.func)(handle, reported, cb.user_data) };
+            IN_CALLBACK.with(|c| c.set(c.get() - 1));
         }
     }
 

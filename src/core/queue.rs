@@ -191,16 +191,19 @@ impl Queue {
 
     /// clFinish: blocks until every command enqueued so far has ended.
     pub fn finish(&self) {
-        let pending: Vec<Arc<Event>> = {
-            let order = self.order.lock().unwrap_or_else(|p| p.into_inner());
-            if self.out_of_order() {
-                order.outstanding.iter().filter_map(alive).collect()
-            } else {
-                alive(&order.last).into_iter().collect()
-            }
-        };
-        for ev in pending {
+        for ev in self.pending() {
             ev.wait();
+        }
+    }
+
+    /// The events whose completion means every command enqueued so far
+    /// has ended: the last one in order, or all outstanding ones.
+    pub fn pending(&self) -> Vec<Arc<Event>> {
+        let order = self.order.lock().unwrap_or_else(|p| p.into_inner());
+        if self.out_of_order() {
+            order.outstanding.iter().filter_map(alive).collect()
+        } else {
+            alive(&order.last).into_iter().collect()
         }
     }
 }
