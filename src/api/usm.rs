@@ -142,36 +142,34 @@ pub(crate) fn clMemFreeINTEL(context: cl_context, ptr: *mut c_void) -> Result<()
 /// "Blocks until all previously enqueued commands that may access ptr have
 /// completed": every command queue of the context is finished first. From
 /// an event callback (SYCL frees its temporaries so), on the thread that
-/// completed a command, waiting may need that very thread: the pointer is
-/// checked now and freed once those commands end, without blocking.
+/// completed a command, waiting may need that very thread: there the
+/// pointer is freed once those commands end, without blocking. It is
+/// checked at once either way.
 pub(crate) fn clMemBlockingFreeINTEL(context: cl_context, ptr: *mut c_void) -> Result<(), cl_int> {
     let ctx = Context::resolve(context)?;
     if ptr.is_null() {
         return Ok(());
+    }
+    if !svm::starts_usm_allocation(&ctx, ptr) {
+        return Err(CL_INVALID_VALUE);
     }
     let pending: Vec<_> = object::live::<Queue>()
         .into_iter()
         .filter(|q| std::ptr::eq(&*q.context, &*ctx))
         .flat_map(|q| q.pending())
         .collect();
-    if !crate::core::event::in_event_callback() {
-        pending.iter().for_each(|ev| {
-            ev.wait();
-        });
-        return clMemFreeINTEL(context, ptr);
-    }
-    let starts_allocation =
-        svm::describe(&ctx, ptr).is_some_and(|f| f.usm.is_some() && f.base == ptr as usize);
-    if !starts_allocation {
-        return Err(CL_INVALID_VALUE);
-    }
     let address = ptr as usize;
-    std::thread::spawn(move || {
-        pending.iter().for_each(|ev| {
+    let free_after_pending = move || {
+        for ev in &pending {
             ev.wait();
-        });
+        }
         svm::free_usm(&ctx, address as *mut c_void);
-    });
+    };
+    if crate::core::event::in_event_callback() {
+        std::thread::spawn(free_after_pending);
+    } else {
+        free_after_pending();
+    }
     Ok(())
 }
 

@@ -176,13 +176,18 @@ fn register(
     Ok(ptr as *mut c_void)
 }
 
+/// Whether `ptr` is the start of a unified shared memory allocation that
+/// `context` made.
+pub fn starts_usm_allocation(context: &Context, ptr: *const c_void) -> bool {
+    read()
+        .get(&(ptr as usize))
+        .is_some_and(|a| a.usm.is_some() && same_context(&a.context, context))
+}
+
 /// clMemFreeINTEL: releases the unified shared memory allocation that
 /// starts at `ptr` if `context` made it; whether it did.
 pub fn free_usm(context: &Context, ptr: *mut c_void) -> bool {
-    let is_usm = read()
-        .get(&(ptr as usize))
-        .is_some_and(|a| a.usm.is_some() && same_context(&a.context, context));
-    is_usm && free(context, ptr)
+    starts_usm_allocation(context, ptr) && free(context, ptr)
 }
 
 /// The live allocation of `context` containing `ptr`, with what kind of

@@ -126,12 +126,9 @@ bool call_as_defined(CallInst &call, Function &callee)
         }
     }
     CallInst *rewritten = b.CreateCall(want, &callee, args);
+    // No tail marker: the call may now pass the caller's allocas (byval
+    // copies, sret); the optimizer marks it again where it can.
     rewritten->setCallingConv(callee.getCallingConv());
-    rewritten->setTailCallKind(call.getTailCallKind() == CallInst::TCK_MustTail
-                                   ? CallInst::TCK_None
-                                   : call.getTailCallKind());
-    if (returned)
-        rewritten->setTailCallKind(CallInst::TCK_None);
     AttributeList attrs = callee.getAttributes();
     rewritten->setAttributes(AttributeList::get(call.getContext(),
                                                 call.getAttributes().getFnAttrs(),
