@@ -213,6 +213,90 @@ TEST(sub_group_barriers_do_not_wait_for_other_sub_groups)
     clReleaseContext(c);
 }
 
+/* The same rotation with no barrier of the whole group: each sub-group
+ * loops as often as its own id says, around sub-group barriers and
+ * shuffles (ferrocl runs such a kernel's regions one sub-group at a time),
+ * in groups whose rows are not whole sub-groups (2-D, 6 wide) and whose
+ * last sub-group is partial. */
+static const char *divergent_src =
+    "kernel void rot(global long *out, local long *tmp) {\n"
+    "  size_t me = get_local_linear_id();\n"
+    "  uint sg = get_sub_group_id(), n = get_sub_group_size(), lid = get_sub_group_local_id();\n"
+    "  long v = (long)me * 10 + (long)get_group_id(0) * 100000;\n"
+    "  for (uint r = 0; r <= sg; r++) {\n"
+    "    tmp[me] = v;\n"
+    "    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    v = tmp[me - lid + (lid + 1) % n];\n"
+    "    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    v += sub_group_shuffle(v, (lid + n - 1) % n) - v;\n"
+    "  }\n"
+    "  if (sg % 2) v += sub_group_reduce_add(v);\n"
+    "  size_t i = (get_global_id(1) * get_global_size(0) + get_global_id(0));\n"
+    "  out[i] = v;\n"
+    "}\n";
+
+TEST(sub_groups_that_loop_on_their_own)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    if (!c_need_sub_groups()) return;
+    cl_program p = h_build(c, divergent_src, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "rot", &e);
+    REQUIRE(k, "kernel: %s", h_err(e));
+    const struct shape shapes2[] = {{1, {100}, {44}}, {2, {12, 5}, {6, 5}}, {1, {64}, {64}}};
+    for (size_t s = 0; s < 3 && !h_failed(); s++) {
+        const struct shape *sh = &shapes2[s];
+        size_t ls = items(sh, sh->l), max_size = 0, n = items(sh, sh->g);
+        CHECK_OK(clGetKernelSubGroupInfo(k, h_device(), CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                         sh->dims * sizeof(size_t), sh->l, sizeof max_size,
+                                         &max_size, NULL));
+        REQUIRE(max_size > 0, "sub-group size");
+        cl_long *out = calloc(n, sizeof *out), *want = calloc(n, sizeof *want);
+        cl_mem bo = clCreateBuffer(c, CL_MEM_READ_WRITE, n * sizeof *out, NULL, &e);
+        CHECK_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+        CHECK_OK(clSetKernelArg(k, 1, ls * sizeof(cl_long), NULL));
+        CHECK_OK(clEnqueueNDRangeKernel(q, k, sh->dims, NULL, sh->g, sh->l, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL));
+        /* Host reference: groups along dimension 0 only (dimension 1 is one
+         * group high), the group's linear ids x + 6 * y, whole groups. */
+        for (size_t g = 0; g < sh->g[0] / sh->l[0] + (sh->g[0] % sh->l[0] != 0); g++) {
+            size_t wx = sh->l[0] < sh->g[0] - g * sh->l[0] ? sh->l[0] : sh->g[0] - g * sh->l[0];
+            size_t here = wx * (sh->dims > 1 ? sh->l[1] : 1);
+            cl_long v[64];
+            for (size_t me = 0; me < here; me++) v[me] = (cl_long)me * 10 + (cl_long)g * 100000;
+            for (size_t first = 0; first < here; first += max_size) {
+                size_t m = here - first < max_size ? here - first : max_size, sg = first / max_size;
+                cl_long t[64];
+                for (size_t r = 0; r <= sg; r++) {
+                    for (size_t l = 0; l < m; l++) t[l] = v[first + (l + 1) % m];
+                    for (size_t l = 0; l < m; l++) v[first + l] = t[(l + m - 1) % m];
+                }
+                if (sg % 2) {
+                    cl_long sum = 0;
+                    for (size_t l = 0; l < m; l++) sum += v[first + l];
+                    for (size_t l = 0; l < m; l++) v[first + l] += sum;
+                }
+            }
+            for (size_t me = 0; me < here; me++) {
+                size_t x = g * sh->l[0] + me % wx, y = me / wx;
+                want[y * sh->g[0] + x] = v[me];
+            }
+        }
+        for (size_t i = 0; i < n; i++)
+            CHECK(out[i] == want[i], "shape %zu item %zu: %lld, expected %lld", s, i,
+                  (long long)out[i], (long long)want[i]);
+        free(out);
+        free(want);
+        clReleaseMemObject(bo);
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 /* Every clGetKernelSubGroupInfo query, its errors, and the
  * clGetKernelSubGroupInfoKHR entry point. */
 TEST(kernel_sub_group_info)
@@ -334,6 +418,7 @@ int main(int argc, char **argv)
     H_RUN(kernel_sub_group_info);
     H_RUN_T(work_item_queries_match_the_api, 60);
     H_RUN(sub_group_barriers_do_not_wait_for_other_sub_groups);
+    H_RUN(sub_groups_that_loop_on_their_own);
     H_RUN_T(collectives_int, 60);
     H_RUN_T(collectives_uint, 60);
     H_RUN_T(collectives_long, 60);

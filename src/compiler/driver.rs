@@ -1014,8 +1014,9 @@ fn ready(
         "ferrocl-calls-as-defined,{PROGRAM_PASSES},{REGIONS_PIPELINE},ferrocl-region-entries,\
          {entries}"
     );
-    // The work-group collective functions' bodies (builtins/lib/collective.cl)
-    // for the passes to inline: their waits become the kernel's barriers.
+    // The work-group and sub-group collective functions' bodies
+    // (builtins/lib/collective.cl) for the passes to inline: their waits
+    // become the kernel's barriers.
     let collectives = (!COLLECTIVES.is_empty()).then_some(COLLECTIVES);
     let description = match opt_with(dir, text, collectives, &full, output) {
         Ok(description) => description,
@@ -1061,6 +1062,9 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 
 /// The passes that make a module ready for the region transform, in their
 /// order (src/compiler/passes/, each file says why):
+/// - `ferrocl-sub-group-ids-from-local-ids`: the sub-group queries computed
+///   from the local linear id and the group's size, which the region
+///   transform knows;
 /// - `ferrocl-inline-into-kernels` marks what reaches a barrier or a
 ///   work-item function `alwaysinline`, and the module when it has kernels
 ///   to cut into regions (barriers, work-group functions, or loops carrying
@@ -1079,7 +1083,8 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 ///   - `ferrocl-mark-loops-for-unrolling`: the loops that will get implicit
 ///     barriers unrolled first, by `loop-unroll` (only those, only then);
 ///   - `ferrocl-collective-waits-as-barriers`: an inlined work-group
-///     function's wait is a barrier of the kernel;
+///     function's wait is a barrier of the kernel, and so is a sub-group
+///     function's or sub_group_barrier where the whole group runs it;
 ///   - `ferrocl-uniform-counters` and `ferrocl-cut-uniform-branches` in
 ///     kernels with barriers, `ferrocl-implicit-barriers` in the others;
 ///   - `ferrocl-loops-out-of-guards` and `ferrocl-implicit-barriers` again:
@@ -1094,6 +1099,7 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 ///     vectors of lanes), except in kernels that are wide vector code;
 ///   - `reg2mem`: values used across blocks demoted to allocas.
 const REGIONS_PIPELINE: &str = concat!(
+    "ferrocl-sub-group-ids-from-local-ids,",
     "ferrocl-inline-into-kernels,always-inline,function(sroa),",
     "ferrocl-if-regions(",
     "function(ferrocl-branches-as-selects,ferrocl-power-of-two-remainders),",
@@ -1124,7 +1130,7 @@ const ENTRIES_PIPELINE: &str = concat!(
 );
 
 /// LLVM's `opt` running `passes` on a module, with what it needs of the
-/// work-group collective functions in the bitcode `collectives` linked in
+/// collective functions in the bitcode `collectives` linked in
 /// first (inprocess.rs), writing the result to `output`: the kernels'
 /// description (passes/kernel_description.h), or the reason (LLVM's
 /// messages) it failed.

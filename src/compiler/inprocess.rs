@@ -323,7 +323,7 @@ impl Llvm {
     #[cfg(test)]
     /// `opt -S <input> -passes=<passes> -o <output>`, first linking in what
     /// the module needs of the bitcode library `collectives` (if given) when
-    /// it calls a work-group collective function.
+    /// it calls a collective function.
     pub fn opt(
         &self,
         input: &Path,

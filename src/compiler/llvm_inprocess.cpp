@@ -781,23 +781,25 @@ int ferrocl_llvm_lld(int argc, const char *const *argv, char **log)
 #endif
 }
 
-// Whether `m` calls a work-group collective function (work_group_reduce_add
-// and the others; not the sub-group ones, whose kernels keep their fibers).
-bool calls_work_group_collectives(const Module &m)
+// Whether `m` calls a collective function: a work-group one
+// (work_group_reduce_add and the others) or a sub-group one (sub_group_*,
+// cl_intel_subgroups' intel_sub_group_shuffle*).
+bool calls_collectives(const Module &m)
 {
     for (const Function &f : m) {
         StringRef id = ferrocl::mangled_identifier(f.getName());
         if (f.isDeclaration() && !f.use_empty() &&
             (id == "work_group_all" || id == "work_group_any" || id == "work_group_broadcast" ||
-             id.starts_with("work_group_reduce_") || id.starts_with("work_group_scan_")))
+             id.starts_with("work_group_reduce_") || id.starts_with("work_group_scan_") ||
+             id.starts_with("sub_group_") || id.starts_with("intel_sub_group_shuffle")))
             return true;
     }
     return false;
 }
 
 // `opt -S <input> -passes=<passes> -o <output>`; first, when `collectives`
-// (bitcode, `size` bytes) is not null and the module calls a work-group
-// collective function, what it needs of that library linked in
+// (bitcode, `size` bytes) is not null and the module calls a collective
+// function, what it needs of that library linked in
 // (`llvm-link --only-needed`), so that the passes see the functions' bodies;
 // after the passes, when `description` is not null, the kernels'
 // description (passes/kernel_description.h) there.
@@ -810,7 +812,7 @@ int ferrocl_llvm_opt(const char *input, const char *collectives, size_t size, co
     auto m = parse(input, ctx, out);
     if (!m)
         return finish(1, text, log);
-    if (collectives && calls_work_group_collectives(*m)) {
+    if (collectives && calls_collectives(*m)) {
         SMDiagnostic err;
         auto bitcode = MemoryBuffer::getMemBuffer(StringRef(collectives, size), "collective.bc",
                                                   false);

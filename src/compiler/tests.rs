@@ -747,13 +747,40 @@ kernel void sum(global int *out, global const int *in) {
     out[get_global_id(0)] = s + any + work_group_scan_inclusive_max(in[get_global_id(0)]);
 }
 kernel void sub(global int *out) { out[get_global_id(0)] = sub_group_reduce_add(1); }
+kernel void sub_in_loop(global float *out, global const float *in, int n) {
+    float s = 0;
+    for (int k = 0; k < n; k++)
+        s += sub_group_shuffle_down(in[get_global_id(0) + k], 1u) * get_sub_group_local_id();
+    sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = s + get_sub_group_size() + get_num_sub_groups();
+}
+kernel void sub_divergent(global int *out) {
+    if (get_sub_group_id() == 0) out[get_global_id(0)] = sub_group_reduce_add(1);
+}
+kernel void sub_divergent_and_barrier(global int *out, local int *t) {
+    if (get_sub_group_id() == 0) t[get_local_id(0)] = sub_group_reduce_add(1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[0];
+}
+kernel void sub_queries(global uint *out) {
+    out[get_global_id(0)] = get_sub_group_local_id() + get_max_sub_group_size();
+}
 "#;
     let exe = compile(src, "-cl-std=CL3.0").unwrap_or_else(|e| panic!("{}", e.log()));
     let info = |n| &exe.kernels[exe.kernel_index(n).unwrap()];
     // The work-group functions' waits became the kernel's barriers.
     assert!(info("sum").uses_barriers && info("sum").group_entry);
-    // Sub-group functions keep fibers.
-    assert!(info("sub").uses_barriers && !info("sub").group_entry);
+    // So did the sub-group functions' that the whole group runs.
+    assert!(info("sub").uses_barriers && info("sub").group_entry);
+    assert!(info("sub_in_loop").uses_barriers && info("sub_in_loop").group_entry);
+    // Behind a branch on the sub-group's id, a group barrier could wait for
+    // work-items that never come: regions run a sub-group at a time.
+    assert!(info("sub_divergent").uses_barriers && info("sub_divergent").group_entry);
+    // With a barrier of the whole group as well, neither way holds: fibers.
+    let mixed = info("sub_divergent_and_barrier");
+    assert!(mixed.uses_barriers && !mixed.group_entry);
+    // The queries alone are work-item arithmetic: no wait at all.
+    assert!(!info("sub_queries").uses_barriers && info("sub_queries").group_entry);
 }
 
 #[test]
@@ -895,7 +922,11 @@ fn the_passes_agree_on_the_abi() {
 fn kernels_off_the_work_group_loops_say_why_in_the_log() {
     let src = r#"
 __attribute__((noinline)) size_t lid(void) { return get_local_id(0); }
-kernel void sub(global int *out) { out[get_global_id(0)] = sub_group_reduce_add(1); }
+kernel void sub(global int *out, local int *t) {
+    if (get_sub_group_id() == 0) t[get_local_id(0)] = sub_group_reduce_add(1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = t[0];
+}
 kernel void helper(global int *out) { out[get_global_id(0)] = (int)lid(); }
 kernel void fast(global int *out) { out[get_global_id(0)] = 1; }
 "#;

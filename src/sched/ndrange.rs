@@ -622,9 +622,11 @@ pub fn execute(
             per_item => per_item * items + crate::compiler::abi::FRAME_SKEW,
         };
         let mut frame = blocks(frame_bytes);
-        // The work-group functions' scratch when they run as regions (the
-        // fiber executor makes its own): a slot per work-item, the result.
-        let mut scratch = vec![0u64; (items + 1) * usize::from(info.uses_barriers)];
+        // The collective functions' scratch when they run as regions (the
+        // fiber executor makes its own): a slot per work-item, the group's
+        // result, one per sub-group (builtins/lib/collective.cl).
+        let slots = items + 1 + items.div_ceil(SUB_GROUP_SIZE);
+        let mut scratch = vec![0u64; slots * usize::from(info.uses_barriers)];
         let (local_arena_begin, local_arena_end) = group_args.arena_range();
         // The kernel's frames (when it runs on this thread's stack) lie
         // below this one.

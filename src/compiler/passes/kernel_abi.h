@@ -35,6 +35,9 @@ inline constexpr uint64_t CONTEXT_ITEMS_BEGIN = 272;
 inline constexpr uint64_t CONTEXT_ITEMS_END = 296;
 // CL_DEVICE_MAX_WORK_GROUP_SIZE (abi.rs MAX_WORK_GROUP_SIZE).
 inline constexpr uint64_t MAX_WORK_GROUP_SIZE = 1024;
+// FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local linear
+// ids, the last one of a group smaller.
+inline constexpr uint64_t SUB_GROUP_SIZE = 8;
 // The frame's alignment: the widest a slot gets (abi.rs WorkGroupContext::frame).
 inline constexpr uint64_t FRAME_ALIGN = 64;
 // Bytes the runtime adds to a region kernel's frame (abi.rs FRAME_SKEW): the
@@ -54,6 +57,9 @@ inline constexpr const char *INNER_DIMENSION_ATTRIBUTE = "ferrocl-inner-dimensio
 // On a work-group entry whose work-items may run in pieces on several
 // threads at once (work_group_entries.cpp; KernelInfo::splittable).
 inline constexpr const char *SPLITTABLE_ATTRIBUTE = "ferrocl-splittable";
+// A kernel whose barriers are its sub-groups' (collective_waits_as_barriers.cpp):
+// its work-group entry runs the regions one sub-group after the other.
+inline constexpr const char *SUB_GROUP_REGIONS_ATTRIBUTE = "ferrocl-sub-group-regions";
 // Named metadata: the kernels with barriers that could not be cut into
 // regions (they run on fibers; the build log says so).
 inline constexpr const char *FIBER_KERNELS = "ferrocl.fibers";

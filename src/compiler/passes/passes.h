@@ -333,8 +333,15 @@ struct MarkLoopsForUnrollingPass : llvm::PassInfoMixin<MarkLoopsForUnrollingPass
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
-// `ferrocl-collective-waits-as-barriers`: a work-group function's wait is
-// a barrier of the kernel (collective_waits_as_barriers.cpp).
+// `ferrocl-sub-group-ids-from-local-ids`: the sub-group queries computed
+// from the local linear id and sizes (sub_group_ids_from_local_ids.cpp).
+struct SubGroupIdsFromLocalIdsPass : llvm::PassInfoMixin<SubGroupIdsFromLocalIdsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
+// `ferrocl-collective-waits-as-barriers`: a work-group function's wait, and
+// a sub-group one all work-items run together, is a barrier of the kernel
+// (collective_waits_as_barriers.cpp).
 struct CollectiveWaitsAsBarriersPass : llvm::PassInfoMixin<CollectiveWaitsAsBarriersPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };

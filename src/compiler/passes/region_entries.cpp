@@ -24,6 +24,11 @@
 // before). A kernel whose shape the plan does not handle keeps running on
 // fibers, and the module's FIBER_KERNELS metadata names it for the build
 // log.
+//
+// A kernel whose barriers are its sub-groups' (SUB_GROUP_REGIONS_ATTRIBUTE,
+// collective_waits_as_barriers.cpp) runs the regions for one sub-group at a
+// time: its entry loops over the sub-groups, and for each over the rows of
+// the group it covers (8 consecutive local linear ids).
 #include "contiguous_dimension.h"
 #include "idle_work_items.h"
 #include "kernel_abi.h"
@@ -291,9 +296,67 @@ MDNode *outer_loop(LLVMContext &ctx)
     return loop;
 }
 
+// The local linear ids [first, last) of one sub-group, and the rows
+// (lz * ls1 + ly) of its first and last.
+struct SubGroupSpan {
+    Value *first, *last, *first_row, *last_row;
+};
+
+// A region run for one sub-group's work-items (`run` calls it for one): a
+// loop over the sub-group's rows,
+// each with an x loop over the part of the row in the sub-group; `bound`
+// (the region's guard, else null) ends each x loop early, though not
+// before one work-item has run (to note the next region). Then `dispatch`.
+template <typename Run>
+void write_sub_group_rows(IRBuilder<> &b, const std::string &p, const Run &run, SubGroupSpan span,
+                          Value **ls, Value *bound, BasicBlock *dispatch,
+                          const ParallelAccess &access)
+{
+    LLVMContext &ctx = b.getContext();
+    Function *entry = b.GetInsertBlock()->getParent();
+    Type *i64 = b.getInt64Ty();
+    BasicBlock *before = b.GetInsertBlock();
+    auto *rows = BasicBlock::Create(ctx, p + "sg.row", entry, dispatch),
+         *x = BasicBlock::Create(ctx, p + "sg.x", entry, dispatch),
+         *latch = BasicBlock::Create(ctx, p + "sg.rowlatch", entry, dispatch);
+    b.CreateBr(rows);
+    b.SetInsertPoint(rows);
+    PHINode *row = b.CreatePHI(i64, 2, p + "sg.r");
+    Value *ly = b.CreateURem(row, ls[1], p + "ly");
+    Value *lz = b.CreateUDiv(row, ls[1], p + "lz");
+    Value *row_start = b.CreateMul(row, ls[0], p + "row");
+    Value *x_begin = b.CreateSelect(b.CreateICmpEQ(row, span.first_row),
+                                    b.CreateSub(span.first, row_start), b.getInt64(0),
+                                    p + "x.begin");
+    Value *x_end = b.CreateSelect(b.CreateICmpEQ(row, span.last_row),
+                                  b.CreateSub(span.last, row_start), ls[0], p + "x.end.row");
+    if (bound) {
+        Value *below = b.CreateBinaryIntrinsic(Intrinsic::umin, bound, x_end, nullptr, p + "below");
+        x_end = b.CreateSelect(b.CreateICmpULE(below, x_begin, p + "none"),
+                               b.CreateNUWAdd(x_begin, b.getInt64(1)), below, p + "x.end");
+    }
+    b.CreateBr(x);
+    b.SetInsertPoint(x);
+    PHINode *lx = b.CreatePHI(i64, 2, p + "lx");
+    Value *wi = b.CreateAdd(row_start, lx, p + "wi");
+    run(lx, ly, lz, wi);
+    Value *lx_next = b.CreateNUWAdd(lx, b.getInt64(1), p + "lx.next");
+    b.CreateCondBr(b.CreateICmpULT(lx_next, x_end, p + "x.more"), x, latch)
+        ->setMetadata(LLVMContext::MD_loop, access.loop_metadata());
+    b.SetInsertPoint(latch);
+    Value *row_next = b.CreateNUWAdd(row, b.getInt64(1), p + "sg.r.next");
+    b.CreateCondBr(b.CreateICmpULE(row_next, span.last_row, p + "sg.r.more"), rows, dispatch)
+        ->setMetadata(LLVMContext::MD_loop, outer_loop(ctx));
+    row->addIncoming(span.first_row, before);
+    row->addIncoming(row_next, latch);
+    lx->addIncoming(x_begin, rows);
+    lx->addIncoming(lx_next, x);
+}
+
 // The work-group entry of a kernel run as regions.
 void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Function *> regions,
-                       ArrayRef<Function *> bounds, const ParallelAccess &access, bool columns)
+                       ArrayRef<Function *> bounds, const ParallelAccess &access, bool columns,
+                       bool sub_groups)
 {
     LLVMContext &ctx = kernel.getContext();
     IRBuilder<> b(ctx);
@@ -323,7 +386,36 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
     SmallVector<BasicBlock *, 8> runs;
     for (size_t r = 0; r < regions.size(); r++)
         runs.push_back(BasicBlock::Create(ctx, "run" + Twine(r), entry, dispatch));
-    b.CreateCondBr(start.empty, done, runs[0]);
+    // A kernel whose barriers are its sub-groups' runs the regions for one
+    // sub-group after the other: local linear ids [first, last), rows
+    // first_row..last_row of the group (row = lz * ls1 + ly), the first and
+    // last of them perhaps in part.
+    BasicBlock *all_regions_run = done;
+    PHINode *first = nullptr;
+    Value *last = nullptr, *first_row = nullptr, *last_row = nullptr;
+    if (sub_groups) {
+        auto *sub_group = BasicBlock::Create(ctx, "sg", entry, runs[0]);
+        auto *sub_group_done = BasicBlock::Create(ctx, "sg.done", entry);
+        BasicBlock *group_start = b.GetInsertBlock();
+        b.CreateCondBr(start.empty, done, sub_group);
+        b.SetInsertPoint(sub_group);
+        first = b.CreatePHI(i64, 2, "sg.first");
+        last = b.CreateBinaryIntrinsic(
+            Intrinsic::umin, b.CreateNUWAdd(first, b.getInt64(SUB_GROUP_SIZE)), nwi, nullptr,
+            "sg.last");
+        first_row = b.CreateUDiv(first, ls[0], "sg.first.row");
+        last_row = b.CreateUDiv(b.CreateSub(last, b.getInt64(1)), ls[0], "sg.last.row");
+        b.CreateBr(runs[0]);
+        b.SetInsertPoint(sub_group_done);
+        Value *next_first = b.CreateNUWAdd(first, b.getInt64(SUB_GROUP_SIZE), "sg.next");
+        b.CreateCondBr(b.CreateICmpULT(next_first, nwi, "sg.more"), sub_group, done)
+            ->setMetadata(LLVMContext::MD_loop, outer_loop(ctx));
+        first->addIncoming(b.getInt64(0), group_start);
+        first->addIncoming(next_first, sub_group_done);
+        all_regions_run = sub_group_done;
+    } else {
+        b.CreateCondBr(start.empty, done, runs[0]);
+    }
     auto arguments = [&](ArrayRef<Value *> rest) {
         SmallVector<Value *, 16> args(start.entry.arguments.begin(), start.entry.arguments.end());
         args.push_back(start.twin_context);
@@ -335,16 +427,24 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
         b.SetInsertPoint(runs[r]);
         // The x loop's end: for a guarded region only the work-items below
         // its bound, at least one.
-        Value *x_end = ls[0];
+        Value *x_end = ls[0], *bound = nullptr;
         if (bounds[r]) {
             Value *zero = b.getInt64(0);
-            Value *bound = call_copy(b, kernel, bounds[r],
-                                     arguments({zero, zero, zero, zero, nwi, frame, uniform}));
+            bound = call_copy(b, kernel, bounds[r],
+                              arguments({zero, zero, zero, zero, nwi, frame, uniform}));
             bound->setName(p + "bound");
             Value *below = b.CreateSelect(b.CreateICmpULT(bound, ls[0], p + "lt"), bound, ls[0],
                                           p + "below");
             x_end = b.CreateSelect(b.CreateICmpEQ(below, zero, p + "none"), b.getInt64(1), below,
                                    p + "x.end");
+        }
+        if (sub_groups) {
+            auto run = [&](Value *lx, Value *ly, Value *lz, Value *wi) {
+                call_copy(b, kernel, regions[r], arguments({lx, ly, lz, wi, nwi, frame, uniform}));
+            };
+            write_sub_group_rows(b, p, run, {first, last, first_row, last_row}, ls, bound,
+                                 dispatch, access);
+            continue;
         }
         if (columns) {
             // A kernel whose memory is contiguous along y, run in groups
@@ -435,8 +535,8 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
                                            "stage");
         b.CreateStore(b.CreateLoad(t, stage, "staged"), at);
     }
-    SwitchInst *to =
-        b.CreateSwitch(b.CreateLoad(b.getInt32Ty(), next, "next"), done, regions.size() - 1);
+    SwitchInst *to = b.CreateSwitch(b.CreateLoad(b.getInt32Ty(), next, "next"), all_regions_run,
+                                    regions.size() - 1);
     for (size_t r = 1; r < regions.size(); r++)
         to->addCase(b.getInt32(r), runs[r]);
     b.SetInsertPoint(done);
@@ -453,6 +553,7 @@ bool add_regions(Function &kernel, std::string &why)
     std::string base = ("__ferrocl_region." + kernel.getName() + ".").str();
     // Read on the kernel's own body, before the copy.
     bool columns = contiguous_dimension(kernel) == 1;
+    bool sub_groups = kernel.hasFnAttribute(SUB_GROUP_REGIONS_ATTRIBUTE);
     Function *copy = work_group_copy(kernel, access, {i64, i64, ptr, ptr}, REGION_PARAMETERS,
                                      base + "copy");
     unsigned first = kernel.arg_size();
@@ -480,7 +581,8 @@ bool add_regions(Function &kernel, std::string &why)
         write_region(*region, *plan, map, r, first, access, slots);
         regions.push_back(region);
     }
-    write_group_entry(kernel, *plan, regions, bounds, access, columns);
+    write_group_entry(kernel, *plan, regions, bounds, access, columns && !sub_groups,
+                      sub_groups);
     copy->eraseFromParent();
     return true;
 }

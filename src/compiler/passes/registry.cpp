@@ -47,6 +47,7 @@ const struct {
     {"ferrocl-host-vector-width", add<HostVectorWidthPass>},
     {"ferrocl-loops-out-of-guards", add<LoopsOutOfGuardsPass>},
     {"ferrocl-mark-loops-for-unrolling", add<MarkLoopsForUnrollingPass>},
+    {"ferrocl-sub-group-ids-from-local-ids", add<SubGroupIdsFromLocalIdsPass>},
     {"ferrocl-collective-waits-as-barriers", add<CollectiveWaitsAsBarriersPass>},
     {"ferrocl-uniform-counters", add<UniformCountersPass>},
     {"ferrocl-cut-uniform-branches", add<CutUniformBranchesPass>},

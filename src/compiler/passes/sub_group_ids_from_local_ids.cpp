@@ -1,0 +1,138 @@
+// `ferrocl-sub-group-ids-from-local-ids`: the sub-group queries
+// (get_sub_group_local_id, get_sub_group_id, get_sub_group_size,
+// get_num_sub_groups, get_max_sub_group_size, get_enqueued_num_sub_groups)
+// computed in place from the work-item functions they are defined by
+// (builtins/workitem.c; a sub-group is SUB_GROUP_SIZE consecutive local
+// linear ids, the group's last one smaller):
+//
+//     get_sub_group_local_id()  ->  trunc(get_local_linear_id() % 8)
+//     get_sub_group_size()      ->  trunc(umin(8, items - lli / 8 * 8))
+//
+// Why: the region transform turns get_local_linear_id and get_local_size
+// into the work-group entry's loop counters and context loads, but knows
+// nothing of the sub-group queries, whose calls kept a kernel on fibers
+// (kernel_symbols.h counts them among the waits). Computed from the
+// work-item functions, a kernel whose sub-group functions run in uniform
+// control flow (collective_waits_as_barriers.cpp) becomes regions, and the
+// queries are as cheap as the local id. Runs before the inliner's marking
+// (inline_into_kernels.cpp), so that helpers calling the queries reach a
+// work-item function and are inlined like any other.
+#include "kernel_abi.h"
+#include "kernel_symbols.h"
+#include "passes.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+using namespace llvm;
+
+namespace ferrocl {
+
+namespace {
+
+enum class Query { LocalId, Id, Size, Count, MaxSize, EnqueuedCount };
+
+const struct {
+    StringRef name;
+    Query query;
+} QUERIES[] = {
+    {"_Z22get_sub_group_local_idv", Query::LocalId},
+    {"_Z16get_sub_group_idv", Query::Id},
+    {"_Z18get_sub_group_sizev", Query::Size},
+    {"_Z18get_num_sub_groupsv", Query::Count},
+    {"_Z22get_max_sub_group_sizev", Query::MaxSize},
+    {"_Z27get_enqueued_num_sub_groupsv", Query::EnqueuedCount},
+};
+
+// Builds the work-item function calls a query is made of, with the calling
+// convention of the call it replaces (clang's for the module's builtins).
+struct Builder {
+    IRBuilder<> b;
+    Module &m;
+    CallingConv::ID cc;
+
+    Value *call(StringRef name, ArrayRef<Value *> args)
+    {
+        Type *i64 = b.getInt64Ty();
+        SmallVector<Type *, 1> params;
+        for (Value *a : args)
+            params.push_back(a->getType());
+        FunctionCallee f = m.getOrInsertFunction(name, FunctionType::get(i64, params, false));
+        if (auto *fn = dyn_cast<Function>(f.getCallee()); fn && fn->isDeclaration()) {
+            fn->setCallingConv(cc);
+            fn->setDoesNotThrow();
+        }
+        CallInst *c = b.CreateCall(f, args);
+        c->setCallingConv(cc);
+        return c;
+    }
+
+    // Work-items in the group (`size` get_local_size) or in an enqueued
+    // group (get_enqueued_local_size): the product over the 3 dimensions.
+    Value *items(StringRef size)
+    {
+        Value *n = nullptr;
+        for (unsigned d = 0; d < 3; d++) {
+            Value *s = call(size, {b.getInt32(d)});
+            n = n ? b.CreateMul(n, s, "", true, true) : s;
+        }
+        return n;
+    }
+
+    Value *count(Value *items)
+    {
+        return b.CreateUDiv(b.CreateAdd(items, b.getInt64(SUB_GROUP_SIZE - 1)),
+                            b.getInt64(SUB_GROUP_SIZE));
+    }
+
+    Value *compute(Query q)
+    {
+        Value *size = b.getInt64(SUB_GROUP_SIZE);
+        switch (q) {
+        case Query::LocalId:
+            return b.CreateURem(call("_Z19get_local_linear_idv", {}), size);
+        case Query::Id:
+            return b.CreateUDiv(call("_Z19get_local_linear_idv", {}), size);
+        case Query::Size: {
+            Value *id = b.CreateUDiv(call("_Z19get_local_linear_idv", {}), size);
+            Value *left = b.CreateSub(items("_Z14get_local_sizej"), b.CreateMul(id, size));
+            return b.CreateBinaryIntrinsic(Intrinsic::umin, left, size);
+        }
+        case Query::Count:
+            return count(items("_Z14get_local_sizej"));
+        case Query::MaxSize:
+            return b.CreateBinaryIntrinsic(Intrinsic::umin, items("_Z23get_enqueued_local_sizej"),
+                                           size);
+        case Query::EnqueuedCount:
+            return count(items("_Z23get_enqueued_local_sizej"));
+        }
+        return nullptr;
+    }
+};
+
+} // namespace
+
+PreservedAnalyses SubGroupIdsFromLocalIdsPass::run(Module &m, ModuleAnalysisManager &)
+{
+    bool changed = false;
+    for (const auto &q : QUERIES) {
+        Function *f = m.getFunction(q.name);
+        if (!f || !f->getReturnType()->isIntegerTy(32) || f->arg_size() != 0)
+            continue;
+        SmallVector<CallInst *, 8> calls;
+        for (User *u : f->users())
+            if (auto *call = dyn_cast<CallInst>(u); call && call->getCalledOperand() == f)
+                calls.push_back(call);
+        for (CallInst *call : calls) {
+            Builder b{IRBuilder<>(call), m, call->getCallingConv()};
+            Value *v = b.b.CreateTrunc(b.compute(q.query), call->getType());
+            call->replaceAllUsesWith(v);
+            call->eraseFromParent();
+            changed = true;
+        }
+    }
+    return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace ferrocl
