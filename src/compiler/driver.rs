@@ -1084,7 +1084,9 @@ const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variabl
 ///     barriers unrolled first, by `loop-unroll` (only those, only then);
 ///   - `ferrocl-collective-waits-as-barriers`: an inlined work-group
 ///     function's wait is a barrier of the kernel, and so is a sub-group
-///     function's or sub_group_barrier where the whole group runs it;
+///     function's or sub_group_barrier where the whole group runs it, or
+///     in a kernel whose only waits are its sub-groups' (its regions then
+///     run a sub-group at a time);
 ///   - `ferrocl-uniform-counters` and `ferrocl-cut-uniform-branches` in
 ///     kernels with barriers, `ferrocl-implicit-barriers` in the others;
 ///   - `ferrocl-loops-out-of-guards` and `ferrocl-implicit-barriers` again:

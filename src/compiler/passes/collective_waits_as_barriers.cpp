@@ -89,7 +89,6 @@ Wait wait_of(const CallInst &call, uint64_t &flags)
 struct Found {
     CallInst *call;
     uint64_t flags;
-    Wait wait;
     bool together;
 };
 
@@ -136,7 +135,7 @@ PreservedAnalyses CollectiveWaitsAsBarriersPass::run(Module &m, ModuleAnalysisMa
                     together = uniformity->together(&b);
                 }
                 all_together = all_together && together;
-                found.push_back({call, flags, w, together});
+                found.push_back({call, flags, together});
             }
         bool sub_groups = is_kernel(f) && !all_together && !group_waits;
         for (const Found &w : found) {

@@ -340,8 +340,8 @@ struct SubGroupIdsFromLocalIdsPass : llvm::PassInfoMixin<SubGroupIdsFromLocalIds
 };
 
 // `ferrocl-collective-waits-as-barriers`: a work-group function's wait, and
-// a sub-group one all work-items run together, is a barrier of the kernel
-// (collective_waits_as_barriers.cpp).
+// a sub-group one where the group or its sub-groups may run as regions, is
+// a barrier of the kernel (collective_waits_as_barriers.cpp).
 struct CollectiveWaitsAsBarriersPass : llvm::PassInfoMixin<CollectiveWaitsAsBarriersPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };

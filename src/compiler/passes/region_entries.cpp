@@ -303,8 +303,8 @@ struct SubGroupSpan {
 };
 
 // A region run for one sub-group's work-items (`run` calls it for one): a
-// loop over the sub-group's rows,
-// each with an x loop over the part of the row in the sub-group; `bound`
+// loop over the sub-group's rows, each with an x loop over the part of the
+// row in the sub-group; `bound`
 // (the region's guard, else null) ends each x loop early, though not
 // before one work-item has run (to note the next region). Then `dispatch`.
 template <typename Run>
@@ -427,12 +427,13 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
         b.SetInsertPoint(runs[r]);
         // The x loop's end: for a guarded region only the work-items below
         // its bound, at least one.
-        Value *x_end = ls[0], *bound = nullptr;
+        Value *x_end = ls[0], *bound = nullptr, *zero = b.getInt64(0);
         if (bounds[r]) {
-            Value *zero = b.getInt64(0);
             bound = call_copy(b, kernel, bounds[r],
                               arguments({zero, zero, zero, zero, nwi, frame, uniform}));
             bound->setName(p + "bound");
+        }
+        if (bound && !sub_groups) {
             Value *below = b.CreateSelect(b.CreateICmpULT(bound, ls[0], p + "lt"), bound, ls[0],
                                           p + "below");
             x_end = b.CreateSelect(b.CreateICmpEQ(below, zero, p + "none"), b.getInt64(1), below,

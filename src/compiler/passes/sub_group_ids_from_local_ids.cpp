@@ -12,9 +12,9 @@
 // into the work-group entry's loop counters and context loads, but knows
 // nothing of the sub-group queries, whose calls kept a kernel on fibers
 // (kernel_symbols.h counts them among the waits). Computed from the
-// work-item functions, a kernel whose sub-group functions run in uniform
-// control flow (collective_waits_as_barriers.cpp) becomes regions, and the
-// queries are as cheap as the local id. Runs before the inliner's marking
+// work-item functions, a kernel with sub-group functions can become regions
+// (collective_waits_as_barriers.cpp turns their waits into barriers), and
+// the queries are as cheap as the local id. Runs before the inliner's marking
 // (inline_into_kernels.cpp), so that helpers calling the queries reach a
 // work-item function and are inlined like any other.
 #include "kernel_abi.h"
