@@ -1,4 +1,4 @@
-/* api/subdevices: clCreateSubDevices equally and by counts. */
+/* api/subdevices: clCreateSubDevices equally, by counts and by affinity domain. */
 #include "harness.h"
 
 static int supports(cl_device_id d, cl_device_partition_property what)
@@ -251,6 +251,133 @@ TEST(subdev_invalid_partition_values)
     CHECK_ERR(clCreateSubDevices(d, twice, 64, subs, &n), CL_INVALID_VALUE);
 }
 
+/* Sums each sub-device's share of one buffer: every sub-device adds its
+ * index + 1 to the elements it owns, on a queue of its own. */
+static const char *mark_src =
+    "kernel void mark(global int *p, int base, int who) {\n"
+    "    p[base + get_global_id(0)] += who;\n"
+    "}\n";
+
+static void run_on_each(cl_device_id *subs, cl_uint n)
+{
+    cl_int e = 0;
+    cl_context ctx = clCreateContext(NULL, n, subs, NULL, NULL, &e);
+    REQUIRE(ctx && e == CL_SUCCESS, "context on %u sub-devices: %s", n, h_err(e));
+    cl_program p = clCreateProgramWithSource(ctx, 1, &mark_src, NULL, &e);
+    REQUIRE_OK(e);
+    REQUIRE_OK(clBuildProgram(p, 0, NULL, "", NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "mark", &e);
+    REQUIRE_OK(e);
+    enum { EACH = 4096 };
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(cl_int) * EACH * n, NULL, &e);
+    REQUIRE_OK(e);
+    cl_int zero = 0;
+    cl_command_queue q0 = clCreateCommandQueueWithProperties(ctx, subs[0], NULL, &e);
+    REQUIRE_OK(e);
+    CHECK_OK(clEnqueueFillBuffer(q0, buf, &zero, sizeof zero, 0, sizeof(cl_int) * EACH * n, 0,
+                                 NULL, NULL));
+    CHECK_OK(clFinish(q0));
+    for (cl_uint i = 0; i < n; i++) {
+        cl_command_queue q = clCreateCommandQueueWithProperties(ctx, subs[i], NULL, &e);
+        REQUIRE_OK(e);
+        cl_int base = (cl_int)(i * EACH), who = (cl_int)i + 1;
+        size_t global = EACH;
+        CHECK_OK(clSetKernelArg(k, 0, sizeof buf, &buf));
+        CHECK_OK(clSetKernelArg(k, 1, sizeof base, &base));
+        CHECK_OK(clSetKernelArg(k, 2, sizeof who, &who));
+        CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+        CHECK_OK(clFinish(q));
+        clReleaseCommandQueue(q);
+    }
+    cl_int *out = malloc(sizeof(cl_int) * EACH * n);
+    CHECK_OK(clEnqueueReadBuffer(q0, buf, CL_TRUE, 0, sizeof(cl_int) * EACH * n, out, 0, NULL,
+                                 NULL));
+    for (cl_uint i = 0; i < EACH * n; i++)
+        if (out[i] != (cl_int)(i / EACH) + 1) {
+            CHECK(0, "element %u is %d, expected %d", i, out[i], (cl_int)(i / EACH) + 1);
+            break;
+        }
+    free(out);
+    clReleaseCommandQueue(q0);
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseContext(ctx);
+}
+
+TEST(subdev_by_affinity_domain)
+{
+    cl_device_id d = h_device();
+    REQUIRE(d, "no device");
+    cl_device_affinity_domain domains = 0;
+    CHECK_OK(clGetDeviceInfo(d, CL_DEVICE_PARTITION_AFFINITY_DOMAIN, sizeof domains, &domains,
+                             NULL));
+    cl_device_id subs[256];
+    cl_uint n = 0;
+    cl_device_partition_property props[] = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, 0, 0};
+    /* Not one domain: invalid whatever the device has. */
+    CHECK_ERR(clCreateSubDevices(d, props, 256, subs, &n), CL_INVALID_VALUE);
+    props[1] = CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE | CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE;
+    CHECK_ERR(clCreateSubDevices(d, props, 256, subs, &n), CL_INVALID_VALUE);
+    int listed = supports(d, CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+    CHECK(listed == (domains != 0), "partition properties %s the domain scheme, domains 0x%lx",
+          listed ? "list" : "do not list", (unsigned long)domains);
+    if (!domains) {
+        props[1] = CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+        CHECK_ERR(clCreateSubDevices(d, props, 256, subs, &n), CL_INVALID_VALUE);
+        h_skip("no affinity domains on this host");
+        return;
+    }
+    CHECK(domains & CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE,
+          "domains 0x%lx without NEXT_PARTITIONABLE", (unsigned long)domains);
+    cl_uint cu = uinfo(d, CL_DEVICE_MAX_COMPUTE_UNITS);
+    int specific = 0, next = 0;
+    for (int bit = 0; bit < 6; bit++) {
+        cl_device_affinity_domain dom = (cl_device_affinity_domain)1 << bit;
+        props[1] = (cl_device_partition_property)dom;
+        cl_int err = clCreateSubDevices(d, props, 256, subs, &n);
+        if (!(domains & dom)) {
+            CHECK_ERR(err, CL_INVALID_VALUE);
+            continue;
+        }
+        if (err == CL_DEVICE_PARTITION_FAILED) continue; /* one domain holds every CPU */
+        CHECK_OK(err);
+        if (err != CL_SUCCESS) continue;
+        if (dom == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE)
+            next = 1;
+        else
+            specific = 1;
+        CHECK(n >= 2 && n <= cu, "domain 0x%lx: %u sub-devices", (unsigned long)dom, n);
+        cl_uint sum = 0;
+        for (cl_uint i = 0; i < n; i++) {
+            cl_uint c = uinfo(subs[i], CL_DEVICE_MAX_COMPUTE_UNITS);
+            CHECK(c >= 1, "sub-device %u has no compute units", i);
+            sum += c;
+            cl_device_partition_property t[8] = {0};
+            size_t tsz = 0;
+            CHECK_OK(clGetDeviceInfo(subs[i], CL_DEVICE_PARTITION_TYPE, sizeof t, t, &tsz));
+            CHECK(tsz == 3 * sizeof t[0] && t[0] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN &&
+                      t[2] == 0,
+                  "partition type size %zu: %ld %ld", tsz, (long)t[0], (long)t[1]);
+            /* NEXT_PARTITIONABLE reports the domain it found. */
+            if (dom == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE)
+                CHECK(t[1] != (cl_device_partition_property)dom && (t[1] & domains) &&
+                          !(t[1] & (t[1] - 1)),
+                      "NEXT_PARTITIONABLE sub-device reports domain 0x%lx", (long)t[1]);
+            else
+                CHECK(t[1] == (cl_device_partition_property)dom, "domain 0x%lx reported as 0x%lx",
+                      (unsigned long)dom, (long)t[1]);
+        }
+        CHECK(sum == cu, "domain 0x%lx: sub-devices hold %u of %u compute units",
+              (unsigned long)dom, sum, cu);
+        run_on_each(subs, n);
+        for (cl_uint i = 0; i < n; i++) CHECK_OK(clReleaseDevice(subs[i]));
+    }
+    /* NEXT_PARTITIONABLE fails exactly when every named domain does. */
+    CHECK(next == specific, "NEXT_PARTITIONABLE %s, a named domain %s", next ? "split" : "failed",
+          specific ? "split" : "failed");
+}
+
 int main(int argc, char **argv)
 {
     h_init("api", argc, argv);
@@ -260,5 +387,6 @@ int main(int argc, char **argv)
     H_RUN(subdev_errors);
     H_RUN(subdev_invalid_partition_values);
     H_RUN(subdev_context_and_queue);
+    H_RUN(subdev_by_affinity_domain);
     return h_done();
 }

@@ -361,11 +361,16 @@ fn device_info(
             out.write(&dev.parent.as_ref().map_or(std::ptr::null_mut(), handle_of))
         }
         CL_DEVICE_PARTITION_MAX_SUB_DEVICES => out.write(&dev.compute_units),
+        CL_DEVICE_PARTITION_PROPERTIES if dev.affinity_domains() != 0 => out.write(&[
+            CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property,
+            CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property,
+            CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN as cl_device_partition_property,
+        ]),
         CL_DEVICE_PARTITION_PROPERTIES => out.write(&[
             CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property,
             CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property,
         ]),
-        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.write(&(0 as cl_device_affinity_domain)),
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.write(&dev.affinity_domains()),
         CL_DEVICE_PARTITION_TYPE => out.write(&dev.partition),
         CL_DEVICE_REFERENCE_COUNT => out.write(&if dev.is_root() {
             1
@@ -509,19 +514,27 @@ pub(crate) fn clCreateSubDevices(
         return Err(CL_INVALID_VALUE);
     }
     let props = partition_properties(properties)?;
-    let counts = dev.partition_counts(&props)?;
-    if !out_devices.is_null() && (num_devices as usize) < counts.len() {
+    let partition = dev.partition(&props)?;
+    let count = partition.parts.len();
+    if !out_devices.is_null() && (num_devices as usize) < count {
         return Err(CL_INVALID_VALUE);
     }
     if !out_devices.is_null() {
-        let handles: Vec<cl_device_id> = counts
-            .iter()
-            .map(|&n| publish(Device::new_sub_device(&dev, n, props.clone())))
+        let handles: Vec<cl_device_id> = partition
+            .parts
+            .into_iter()
+            .map(|part| {
+                publish(Device::new_sub_device(
+                    &dev,
+                    part,
+                    partition.properties.clone(),
+                ))
+            })
             .collect();
         write_list(&handles, num_devices, out_devices, std::ptr::null_mut())?;
     }
     if !num_devices_ret.is_null() {
-        crate::api::util::write_out(num_devices_ret, counts.len() as cl_uint);
+        crate::api::util::write_out(num_devices_ret, count as cl_uint);
     }
     Ok(())
 }
@@ -541,7 +554,8 @@ pub(crate) fn clReleaseDevice(device: cl_device_id) -> Result<(), cl_int> {
     object::release::<Device>(device)
 }
 
-/// Reads a partition request: [EQUALLY, n, 0] or [BY_COUNTS, c..., LIST_END, 0],
+/// Reads a partition request: [EQUALLY, n, 0], [BY_COUNTS, c..., LIST_END, 0]
+/// or [BY_AFFINITY_DOMAIN, domain, 0],
 /// terminator included (CL_DEVICE_PARTITION_TYPE returns it as given).
 fn partition_properties(
     list: *const cl_device_partition_property,
@@ -563,6 +577,8 @@ fn partition_properties(
             n if n > 0 => props.push(n),
             _ => return Err(CL_INVALID_VALUE),
         },
+        // One domain; whether the device has it, the device decides.
+        CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN => props.push(read(1)),
         CL_DEVICE_PARTITION_BY_COUNTS => loop {
             let count = read(props.len());
             props.push(count);

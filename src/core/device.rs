@@ -1,11 +1,13 @@
 //! The CPU device and its sub-devices. A device owns the worker pool that
 //! runs its commands: the root device one thread per core, a sub-device as
-//! many threads as it has compute units.
+//! many threads as it has compute units. A sub-device made by affinity
+//! domain keeps its workers on the CPUs of its domain.
 
 use crate::cl::*;
 use crate::object::{cl_object, lookup, publish, Base, ObjectKind};
 use crate::sched::host::HOST;
 use crate::sched::pool::Pool;
+use crate::sched::topology::{self, Domain};
 use std::sync::{Arc, LazyLock, OnceLock};
 
 /// `#[repr(C)]` so that the ICD base comes first.
@@ -16,8 +18,39 @@ pub struct Device {
     pub parent: Option<Arc<Device>>,
     /// CL_DEVICE_PARTITION_TYPE: the properties this sub-device was made with.
     pub partition: Vec<cl_device_partition_property>,
+    /// The CPUs of its compute units, one each, when known (not when
+    /// FERROCL_WORKERS forces a count unlike the CPUs'): what an affinity
+    /// domain splits.
+    cpus: Vec<usize>,
+    /// Its workers run only on `cpus` (made by affinity domain, or a part
+    /// of such a device).
+    pinned: bool,
     pool: OnceLock<Arc<Pool>>,
 }
+
+/// One sub-device a partition request makes.
+pub struct Part {
+    pub compute_units: u32,
+    cpus: Vec<usize>,
+    pinned: bool,
+}
+
+/// clCreateSubDevices' answer: the sub-devices, and the properties each
+/// reports as CL_DEVICE_PARTITION_TYPE (for NEXT_PARTITIONABLE, the domain
+/// it found).
+pub struct Partition {
+    pub parts: Vec<Part>,
+    pub properties: Vec<cl_device_partition_property>,
+}
+
+/// The spec's affinity domain bits, in NEXT_PARTITIONABLE's order.
+const DOMAIN_BITS: [(Domain, u32); 5] = [
+    (Domain::Numa, CL_DEVICE_AFFINITY_DOMAIN_NUMA),
+    (Domain::Cache(4), CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE),
+    (Domain::Cache(3), CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE),
+    (Domain::Cache(2), CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE),
+    (Domain::Cache(1), CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE),
+];
 
 cl_object!(Device, Device, CL_INVALID_DEVICE, _cl_device_id);
 
@@ -42,22 +75,37 @@ fn root_compute_units() -> u32 {
 const MAX_FORCED_WORKERS: u32 = 1024;
 
 static ROOT: LazyLock<Root> = LazyLock::new(|| {
-    let object = Arc::new(Device::new(root_compute_units(), None, Vec::new()));
+    let units = root_compute_units();
+    let cpus = topology::process_cpus();
+    let cpus = if cpus.len() == units as usize {
+        cpus.to_vec()
+    } else {
+        Vec::new()
+    };
+    // The root device's workers go where the OS puts them.
+    let root = Part {
+        compute_units: units,
+        cpus,
+        pinned: false,
+    };
+    let object = Arc::new(Device::new(root, None, Vec::new()));
     let handle = publish(object.clone()) as usize;
     Root { object, handle }
 });
 
 impl Device {
     fn new(
-        compute_units: u32,
+        part: Part,
         parent: Option<Arc<Device>>,
         partition: Vec<cl_device_partition_property>,
     ) -> Self {
         Device {
             base: Base::new(ObjectKind::Device),
-            compute_units,
+            compute_units: part.compute_units,
             parent,
             partition,
+            cpus: part.cpus,
+            pinned: part.pinned,
             pool: OnceLock::new(),
         }
     }
@@ -86,16 +134,108 @@ impl Device {
 
     /// The worker pool, started on first use.
     pub fn pool(&self) -> &Arc<Pool> {
-        self.pool
-            .get_or_init(|| Pool::new(self.compute_units as usize))
+        self.pool.get_or_init(|| {
+            let cpus = if self.pinned { &self.cpus[..] } else { &[] };
+            Pool::on_cpus(self.compute_units as usize, cpus)
+        })
     }
 
-    /// clCreateSubDevices: the compute-unit counts of the sub-devices a
-    /// partition request asks for, or the spec's error.
-    pub fn partition_counts(
-        &self,
-        props: &[cl_device_partition_property],
-    ) -> Result<Vec<u32>, cl_int> {
+    /// CL_DEVICE_PARTITION_AFFINITY_DOMAIN: the domains the host describes
+    /// for every CPU of this device (NEXT_PARTITIONABLE with any), 0 when
+    /// its CPUs are not known.
+    pub fn affinity_domains(&self) -> cl_device_affinity_domain {
+        if self.cpus.is_empty() {
+            return 0;
+        }
+        let known = DOMAIN_BITS
+            .iter()
+            .filter(|(d, _)| topology::split(*d, &self.cpus).is_some())
+            .fold(0, |bits, (_, bit)| bits | bit);
+        if known == 0 {
+            return 0;
+        }
+        (known | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE) as cl_device_affinity_domain
+    }
+
+    /// clCreateSubDevices: the sub-devices a partition request asks for,
+    /// or the spec's error.
+    pub fn partition(&self, props: &[cl_device_partition_property]) -> Result<Partition, cl_int> {
+        if props.first() == Some(&(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN as isize)) {
+            return self.partition_by_domain(*props.get(1).ok_or(CL_INVALID_VALUE)?);
+        }
+        // Counts take the device's CPUs in order, so that a part of a
+        // pinned device stays on CPUs of its own.
+        let mut next = 0;
+        let parts = self
+            .partition_counts(props)?
+            .into_iter()
+            .map(|n| {
+                let cpus = self.cpus.get(next..next + n as usize).unwrap_or_default();
+                next += n as usize;
+                Part {
+                    compute_units: n,
+                    cpus: cpus.to_vec(),
+                    pinned: self.pinned,
+                }
+            })
+            .collect();
+        Ok(Partition {
+            parts,
+            properties: props.to_vec(),
+        })
+    }
+
+    /// BY_AFFINITY_DOMAIN: one sub-device per NUMA node or cache instance
+    /// among this device's CPUs, its workers kept on them.
+    fn partition_by_domain(&self, requested: isize) -> Result<Partition, cl_int> {
+        let supported = self.affinity_domains() as isize;
+        // One domain bit, and one this device has: "CL_INVALID_VALUE if
+        // values specified in properties are valid but not supported".
+        if requested.count_ones() != 1 || requested & supported == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let candidates: Vec<(Domain, u32)> =
+            if requested == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE as isize {
+                DOMAIN_BITS.to_vec()
+            } else {
+                DOMAIN_BITS
+                    .iter()
+                    .copied()
+                    .filter(|&(_, bit)| bit as isize == requested)
+                    .collect()
+            };
+        // The first domain that splits the device in two or more; one
+        // group of all its CPUs is no partition (CL_DEVICE_PARTITION_FAILED:
+        // "could not be further partitioned").
+        let (groups, bit) = candidates
+            .into_iter()
+            .find_map(|(domain, bit)| {
+                topology::split(domain, &self.cpus)
+                    .filter(|groups| groups.len() > 1)
+                    .map(|groups| (groups, bit))
+            })
+            .ok_or(CL_DEVICE_PARTITION_FAILED)?;
+        let parts = groups
+            .into_iter()
+            .map(|cpus| Part {
+                compute_units: cpus.len() as u32,
+                cpus,
+                pinned: true,
+            })
+            .collect();
+        Ok(Partition {
+            parts,
+            properties: vec![
+                CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN as isize,
+                bit as isize,
+                0,
+            ],
+        })
+    }
+
+    /// EQUALLY and BY_COUNTS: the compute-unit counts of the sub-devices,
+    /// or the spec's error.
+    fn partition_counts(&self, props: &[cl_device_partition_property]) -> Result<Vec<u32>, cl_int> {
         let units = self.compute_units as isize;
         let kind = *props.first().ok_or(CL_INVALID_VALUE)?;
         match kind as u32 {
@@ -142,16 +282,24 @@ impl Device {
                 }
                 Ok(counts)
             }
-            CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN => Err(CL_INVALID_VALUE),
             _ => Err(CL_INVALID_VALUE),
         }
     }
 
     pub fn new_sub_device(
         parent: &Arc<Device>,
-        compute_units: u32,
+        part: Part,
         partition: Vec<cl_device_partition_property>,
     ) -> Arc<Device> {
-        Arc::new(Device::new(compute_units, Some(parent.clone()), partition))
+        Arc::new(Device::new(part, Some(parent.clone()), partition))
+    }
+
+    /// A sub-device of `compute_units` workers anywhere (tests).
+    pub fn unplaced_part(compute_units: u32) -> Part {
+        Part {
+            compute_units,
+            cpus: Vec::new(),
+            pinned: false,
+        }
     }
 }

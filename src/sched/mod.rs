@@ -19,6 +19,7 @@ pub mod pool;
 pub mod printf;
 pub mod range;
 mod spin;
+pub mod topology;
 
 pub use here::run_here;
 pub use spin::Spin;

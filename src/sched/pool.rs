@@ -393,6 +393,12 @@ impl Shared {
 
 impl Pool {
     pub fn new(threads: usize) -> Arc<Pool> {
+        Pool::on_cpus(threads, &[])
+    }
+
+    /// A pool whose workers run only on `cpus` (all CPUs when empty): a
+    /// sub-device made by affinity domain keeps its work in its domain.
+    pub fn on_cpus(threads: usize, cpus: &[usize]) -> Arc<Pool> {
         let shared = Arc::new(Shared {
             ready: Mutex::new(Ready {
                 commands: VecDeque::new(),
@@ -409,9 +415,15 @@ impl Pool {
         });
         for i in 0..threads.max(1) {
             let shared = shared.clone();
+            let cpus = cpus.to_vec();
             std::thread::Builder::new()
                 .name(format!("ferrocl-worker-{i}"))
-                .spawn(move || worker(&shared))
+                .spawn(move || {
+                    if !cpus.is_empty() {
+                        crate::topology::pin_current_thread(&cpus);
+                    }
+                    worker(&shared)
+                })
                 .expect("spawning a worker thread");
         }
         Arc::new(Pool { shared, threads })

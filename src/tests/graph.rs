@@ -225,7 +225,11 @@ fn peak_concurrency(q: &Arc<Queue>, n: usize) -> usize {
 #[test]
 fn a_sub_device_runs_on_as_many_threads_as_it_has_compute_units() {
     let root = Device::root();
-    let sub = Device::new_sub_device(root, 1, vec![CL_DEVICE_PARTITION_EQUALLY as isize, 1, 0]);
+    let sub = Device::new_sub_device(
+        root,
+        Device::unplaced_part(1),
+        vec![CL_DEVICE_PARTITION_EQUALLY as isize, 1, 0],
+    );
     let ctx = Context::new(vec![sub.clone()], Vec::new(), None);
     let ooo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties;
     let q = Queue::new(ctx, sub, ooo, Vec::new());
@@ -249,7 +253,7 @@ fn count_indices(pool: &crate::sched::pool::Pool, len: usize) -> Vec<usize> {
 
 #[test]
 fn parallel_for_finishes_alone_when_every_worker_is_busy() {
-    let sub = Device::new_sub_device(Device::root(), 2, Vec::new());
+    let sub = Device::new_sub_device(Device::root(), Device::unplaced_part(2), Vec::new());
     let ctx = Context::new(vec![sub.clone()], Vec::new(), None);
     let ooo = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE as cl_command_queue_properties;
     let q = Queue::new(ctx, sub.clone(), ooo, Vec::new());
@@ -290,7 +294,7 @@ fn parallel_for_finishes_alone_when_every_worker_is_busy() {
 
 #[test]
 fn parallel_for_from_inside_a_command_of_a_one_thread_device() {
-    let sub = Device::new_sub_device(Device::root(), 1, Vec::new());
+    let sub = Device::new_sub_device(Device::root(), Device::unplaced_part(1), Vec::new());
     let ctx = Context::new(vec![sub.clone()], Vec::new(), None);
     let q = Queue::new(ctx, sub.clone(), 0, Vec::new());
     let result = Arc::new(Mutex::new(Vec::new()));

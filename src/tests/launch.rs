@@ -553,7 +553,7 @@ fn barriers_hold_in_every_group_including_non_uniform_ones() {
 fn work_groups_spread_over_the_devices_threads() {
     // A device of its own, so other tests' commands do not keep its
     // workers busy.
-    let dev = Device::new_sub_device(Device::root(), 2, Vec::new());
+    let dev = Device::new_sub_device(Device::root(), Device::unplaced_part(2), Vec::new());
     let s = setup_on(dev);
     let k = Kernel::new(&s.program, "which_thread").unwrap();
     set_u32(&k, 0, 42);
