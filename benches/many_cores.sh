@@ -15,7 +15,10 @@
 #   vadd_gbps, stream_add_gbps   vector add of 64 Mi floats; plain C on the
 #                                same cores (higher is better)
 #   sgemm_naive_gflops           naive SGEMM 1024 (higher is better)
-# Needs sched_bench and kernels_bench on PATH (built with -march=x86-64-v3).
+#   kernel_roundtrip_N_us        enqueue + clFinish of a kernel of N = 4 Ki,
+#                                64 Ki, 1 Mi work-items (kernel_sizes_bench)
+# Needs sched_bench, kernels_bench and kernel_sizes_bench on PATH (built
+# with -march=x86-64-v3).
 # Writes the raw output and summary.md (medians over rounds) to $R
 # (default /tmp/results). MANY_CORES_ROUNDS (default 3), MANY_CORES_SETS
 # (default "0 0-1 0-3 0-7 0-15"), MANY_CORES_SCHED (sched_bench's groups,
@@ -57,6 +60,8 @@ for round in $(seq "$rounds"); do
                 sched_bench $sched_groups > "$out" 2>&1
             OCL_ICD_VENDORS=$l OCL_ICD_FILENAMES=$l KERNEL_BENCH_VADD_MI=64 \
                 timeout 300 taskset -c "$set" kernels_bench $kernel_groups >> "$out" 2>&1
+            OCL_ICD_VENDORS=$l OCL_ICD_FILENAMES=$l timeout 60 taskset -c "$set" \
+                kernel_sizes_bench >> "$out" 2>&1
         done
     done
 done
@@ -74,7 +79,8 @@ done
         done
         echo "$header"; echo "$rule"
         for fig in kernel_chain_us_per_kernel kernel_launch_us_per_kernel kernel_roundtrip_us kernel_roundtrip_busy_us \
-            ooo_chain_marker_us_per_cmd roundtrip_us vadd_gbps stream_add_gbps sgemm_naive_gflops; do
+            ooo_chain_marker_us_per_cmd roundtrip_us vadd_gbps stream_add_gbps sgemm_naive_gflops \
+            kernel_roundtrip_4096_us kernel_roundtrip_65536_us kernel_roundtrip_1048576_us; do
             row="| $fig |"
             for set in $sets; do
                 [ "${set#*-}" -ge "$cpus" ] && continue
