@@ -51,6 +51,11 @@ use crate::core::caps::{caps, DeviceQueueCaps};
 const CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4231;
 const CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4232;
 const CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT: cl_device_info = 0x4233;
+/// cl_khr_kernel_clock (not in the system's CL/cl_ext.h yet).
+const CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR: cl_device_info = 0x1076;
+const CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR: cl_bitfield = 1 << 0;
+const CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR: cl_bitfield = 1 << 1;
+const CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR: cl_bitfield = 1 << 2;
 /// cl_khr_spirv_queries (not in the system's CL/cl_ext.h yet).
 const CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: cl_device_info = 0x12B9;
 const CL_DEVICE_SPIRV_EXTENSIONS_KHR: cl_device_info = 0x12BA;
@@ -343,6 +348,14 @@ fn device_info(
         CL_DEVICE_LUID_KHR => out.write(&[0u8; 8]),
         CL_DEVICE_NODE_MASK_KHR => out.write(&(0 as cl_uint)),
         CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR => out.write(&DOT_PRODUCT_CAPABILITIES),
+        // Every scope where the extension is reported (one invariant
+        // counter); elsewhere the query is not the device's.
+        CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR if crate::compiler::kernel_clock_supported() => out
+            .write(
+                &(CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR
+                    | CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR
+                    | CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR),
+            ),
         CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
         | DOT_PRODUCT_ACCELERATION_4X8BIT_PACKED => out.write(&NOT_ACCELERATED),
         // "SPIR-V_1.0 SPIR-V_1.1 ...": the spec's form, <name>_<major>.<minor>.

@@ -148,6 +148,9 @@ const IMAGE_FEATURES: &[(&str, (u32, u32, u32))] = &[
 /// compiler_defines_for_extensions).
 pub fn opencl_c_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     let mut all = OPENCL_C_EXTENSIONS.to_vec();
+    if kernel_clock_supported() {
+        all.push(("cl_khr_kernel_clock", (1, 0, 0)));
+    }
     if images_supported() {
         all.push(("cl_khr_3d_image_writes", (1, 0, 0)));
         all.push(("cl_khr_depth_images", (1, 0, 0)));
@@ -239,6 +242,31 @@ const SPIR_ONLY_MACROS: &[&str] = &[
     "__opencl_c_ext_fp64_local_atomic_min_max",
 ];
 
+/// cl_khr_kernel_clock: clock_read_* read the time-stamp counter
+/// (builtins/lib/kernel_clock.cl), a device-wide clock only where it is
+/// invariant and the same on every core (/proc/cpuinfo's constant_tsc and
+/// nonstop_tsc); its work-group and sub-group clocks are the same counter.
+pub fn kernel_clock_supported() -> bool {
+    static ON: std::sync::LazyLock<bool> = std::sync::LazyLock::new(|| {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let flags = cpuinfo.lines().find(|l| l.starts_with("flags"));
+        flags.is_some_and(|l| {
+            let has = |f: &str| l.split_whitespace().any(|w| w == f);
+            has("constant_tsc") && has("nonstop_tsc")
+        })
+    });
+    *ON
+}
+
+/// The macros of cl_khr_kernel_clock, which clang-19 defines for SPIR
+/// targets only (its header then declares clock_read_*).
+const KERNEL_CLOCK_MACROS: &[&str] = &[
+    "cl_khr_kernel_clock",
+    "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_kernel_clock_scope_sub_group",
+];
+
 /// The -D options for the features and extensions `extension_option`
 /// cannot set, for the `-cl-std` value `std` (e.g. "CL3.0").
 pub fn feature_defines(std: &str) -> Vec<String> {
@@ -254,8 +282,13 @@ pub fn feature_defines(std: &str) -> Vec<String> {
     // clang defines cl_khr_srgb_image_writes only from OpenCL C 2.0 on;
     // the extension's macro is there whatever the version.
     let srgb = images_supported().then_some("cl_khr_srgb_image_writes");
+    let clock = KERNEL_CLOCK_MACROS
+        .iter()
+        .copied()
+        .filter(|_| kernel_clock_supported());
     features
         .chain(SPIR_ONLY_MACROS.iter().copied())
+        .chain(clock)
         .chain(srgb)
         .map(|name| format!("-D{name}=1"))
         .collect()
