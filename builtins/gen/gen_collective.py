@@ -5,8 +5,10 @@ all, any, broadcast, reduce, scan_inclusive and scan_exclusive with add,
 min and max, for int, uint, long, ulong, float and double; and the
 sub-group extensions' shuffle, shuffle_xor, shuffle_up/down, rotate,
 clustered_rotate and clustered_reduce_<op> (cl_khr_subgroup_shuffle,
-_shuffle_relative, _rotate, _clustered_reduce), for char to double; and
-cl_intel_subgroups' shuffles (scalars and vectors), which DPC++ calls.
+_shuffle_relative, _rotate, _clustered_reduce), for char to double;
+cl_khr_subgroup_extended_types' broadcast, reduce and scans for char to
+ushort and broadcast of every type's vectors; and cl_intel_subgroups'
+shuffles (scalars and vectors), which DPC++ calls.
 
 Kernels calling them run one fiber per work-item (src/compiler/ir.rs), so a
 collective is: every work-item of the group (or sub-group) stores its value
@@ -64,6 +66,53 @@ def ops_for(T):
     if T == 'int':
         ops.update(LOGICAL_OPS)
     return ops
+def reduce_scan_helpers(T, op, combine, identity):
+    """The static reduce and scans of `op` over a span, for T."""
+    return f'''static {T} OVL __ferrocl_reduce_{op}(__ferrocl_span g, {T} x) {{
+  __global ulong *s = __ferrocl_slots();
+  *(__global {T} *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {{
+    {T} acc = {identity(T)};
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = {combine('acc', f'*(__global {T} *)(s + i)')};
+    *(__global {T} *)(s + g.result) = acc;
+  }}
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global {T} *)(s + g.result);
+}}
+static {T} OVL __ferrocl_scan_inclusive_{op}(__ferrocl_span g, {T} x) {{
+  __global ulong *s = __ferrocl_slots();
+  *(__global {T} *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {{
+    {T} acc = {identity(T)};
+    for (size_t i = g.first; i < g.first + g.count; i++) {{
+      __global {T} *p = (__global {T} *)(s + i);
+      acc = {combine('acc', '*p')};
+      *p = acc;
+    }}
+  }}
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global {T} *)(s + g.me);
+}}
+static {T} OVL __ferrocl_scan_exclusive_{op}(__ferrocl_span g, {T} x) {{
+  __global ulong *s = __ferrocl_slots();
+  *(__global {T} *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {{
+    {T} acc = {identity(T)};
+    for (size_t i = g.first; i < g.first + g.count; i++) {{
+      __global {T} *p = (__global {T} *)(s + i);
+      {T} v = *p;
+      *p = acc;
+      acc = {combine('acc', 'v')};
+    }}
+  }}
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global {T} *)(s + g.me);
+}}'''
+
+
 # (prefix, the span of work-items taking part)
 SCOPES = [('work_group', '__ferrocl_wg_span()'), ('sub_group', '__ferrocl_sg_span()')]
 
@@ -148,49 +197,7 @@ static {T} OVL __ferrocl_broadcast(__ferrocl_span g, {T} x, size_t source) {{
   return __ferrocl_broadcast(g, x, g.first + sub_group_local_id);
 }}''')
     for op, (combine, identity) in ops_for(T).items():
-        emit(f'''static {T} OVL __ferrocl_reduce_{op}(__ferrocl_span g, {T} x) {{
-  __global ulong *s = __ferrocl_slots();
-  *(__global {T} *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {{
-    {T} acc = {identity(T)};
-    for (size_t i = g.first; i < g.first + g.count; i++) acc = {combine('acc', f'*(__global {T} *)(s + i)')};
-    *(__global {T} *)(s + g.result) = acc;
-  }}
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global {T} *)(s + g.result);
-}}
-static {T} OVL __ferrocl_scan_inclusive_{op}(__ferrocl_span g, {T} x) {{
-  __global ulong *s = __ferrocl_slots();
-  *(__global {T} *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {{
-    {T} acc = {identity(T)};
-    for (size_t i = g.first; i < g.first + g.count; i++) {{
-      __global {T} *p = (__global {T} *)(s + i);
-      acc = {combine('acc', '*p')};
-      *p = acc;
-    }}
-  }}
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global {T} *)(s + g.me);
-}}
-static {T} OVL __ferrocl_scan_exclusive_{op}(__ferrocl_span g, {T} x) {{
-  __global ulong *s = __ferrocl_slots();
-  *(__global {T} *)(s + g.me) = x;
-  __ferrocl_collective_wait(g.sub_group);
-  if (g.me == g.first) {{
-    {T} acc = {identity(T)};
-    for (size_t i = g.first; i < g.first + g.count; i++) {{
-      __global {T} *p = (__global {T} *)(s + i);
-      {T} v = *p;
-      *p = acc;
-      acc = {combine('acc', 'v')};
-    }}
-  }}
-  __ferrocl_collective_wait(g.sub_group);
-  return *(__global {T} *)(s + g.me);
-}}''')
+        emit(reduce_scan_helpers(T, op, combine, identity))
         # The integer ones also under the names the SPIR-V translator gives
         # OpGroupBitwise*KHR (SPV_KHR_uniform_group_instructions).
         names = [op] + ([f'bitwise_{op}'] if op in INTEGER_OPS else [])
@@ -264,6 +271,28 @@ for T in SHUFFLE_TYPES:
              f'{V} r; for (int i = 0; i < {n}; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }}')
         emit(f'{V} OVL intel_sub_group_shuffle_down({V} x, {V} q, uint d) {{ '
              f'{V} r; for (int i = 0; i < {n}; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }}')
+
+# cl_khr_subgroup_extended_types: broadcast, reduce and scans (add, min,
+# max) for char, uchar, short and ushort, and broadcast for the vectors of
+# every type, a component at a time (a vector does not fit the result slot;
+# a broadcast is a shuffle from the same work-item everywhere).
+EXT_TYPES = {'char': ('CHAR_MAX', 'CHAR_MIN'), 'uchar': ('UCHAR_MAX', '0'),
+             'short': ('SHRT_MAX', 'SHRT_MIN'), 'ushort': ('USHRT_MAX', '0')}
+for T, (min_id, max_id) in EXT_TYPES.items():
+    emit(f'{T} OVL sub_group_broadcast({T} x, uint sub_group_local_id) '
+         f'{{ return __ferrocl_shuffle(x, sub_group_local_id); }}')
+    ext_ops = {'add': (OPS['add'][0], lambda T: '0'), 'min': (OPS['min'][0], lambda T: min_id),
+               'max': (OPS['max'][0], lambda T: max_id)}
+    for op, (combine, identity) in ext_ops.items():
+        emit(reduce_scan_helpers(T, op, combine, identity))
+        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
+            emit(f'{T} OVL sub_group_{kind}_{op}({T} x) '
+                 f'{{ return __ferrocl_{kind}_{op}(__ferrocl_sg_span(), x); }}')
+for T in SHUFFLE_TYPES:
+    for n in VW:
+        V = vt(T, n)
+        emit(f'{V} OVL sub_group_broadcast({V} x, uint sub_group_local_id) {{ '
+             f'{V} r; for (int i = 0; i < {n}; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }}')
 
 CLUSTER_OPS = {
     'add': (lambda a, b: f'{a} + {b}', SHUFFLE_TYPES),

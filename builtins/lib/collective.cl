@@ -2516,6 +2516,612 @@ double16 OVL intel_sub_group_shuffle(double16 x, uint c) { double16 r; for (int 
 double16 OVL intel_sub_group_shuffle_xor(double16 x, uint c) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
 double16 OVL intel_sub_group_shuffle_up(double16 p, double16 x, uint d) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
 double16 OVL intel_sub_group_shuffle_down(double16 x, double16 q, uint d) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+char OVL sub_group_broadcast(char x, uint sub_group_local_id) { return __ferrocl_shuffle(x, sub_group_local_id); }
+static char OVL __ferrocl_reduce_add(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc + *(__global char *)(s + i);
+    *(__global char *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.result);
+}
+static char OVL __ferrocl_scan_inclusive_add(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global char *p = (__global char *)(s + i);
+      acc = acc + *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.me);
+}
+static char OVL __ferrocl_scan_exclusive_add(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global char *p = (__global char *)(s + i);
+      char v = *p;
+      *p = acc;
+      acc = acc + v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.me);
+}
+char OVL sub_group_reduce_add(char x) { return __ferrocl_reduce_add(__ferrocl_sg_span(), x); }
+char OVL sub_group_scan_inclusive_add(char x) { return __ferrocl_scan_inclusive_add(__ferrocl_sg_span(), x); }
+char OVL sub_group_scan_exclusive_add(char x) { return __ferrocl_scan_exclusive_add(__ferrocl_sg_span(), x); }
+static char OVL __ferrocl_reduce_min(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = CHAR_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (*(__global char *)(s + i) < acc ? *(__global char *)(s + i) : acc);
+    *(__global char *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.result);
+}
+static char OVL __ferrocl_scan_inclusive_min(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = CHAR_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global char *p = (__global char *)(s + i);
+      acc = (*p < acc ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.me);
+}
+static char OVL __ferrocl_scan_exclusive_min(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = CHAR_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global char *p = (__global char *)(s + i);
+      char v = *p;
+      *p = acc;
+      acc = (v < acc ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.me);
+}
+char OVL sub_group_reduce_min(char x) { return __ferrocl_reduce_min(__ferrocl_sg_span(), x); }
+char OVL sub_group_scan_inclusive_min(char x) { return __ferrocl_scan_inclusive_min(__ferrocl_sg_span(), x); }
+char OVL sub_group_scan_exclusive_min(char x) { return __ferrocl_scan_exclusive_min(__ferrocl_sg_span(), x); }
+static char OVL __ferrocl_reduce_max(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = CHAR_MIN;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (acc < *(__global char *)(s + i) ? *(__global char *)(s + i) : acc);
+    *(__global char *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.result);
+}
+static char OVL __ferrocl_scan_inclusive_max(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = CHAR_MIN;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global char *p = (__global char *)(s + i);
+      acc = (acc < *p ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.me);
+}
+static char OVL __ferrocl_scan_exclusive_max(__ferrocl_span g, char x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global char *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    char acc = CHAR_MIN;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global char *p = (__global char *)(s + i);
+      char v = *p;
+      *p = acc;
+      acc = (acc < v ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global char *)(s + g.me);
+}
+char OVL sub_group_reduce_max(char x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
+char OVL sub_group_scan_inclusive_max(char x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
+char OVL sub_group_scan_exclusive_max(char x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+uchar OVL sub_group_broadcast(uchar x, uint sub_group_local_id) { return __ferrocl_shuffle(x, sub_group_local_id); }
+static uchar OVL __ferrocl_reduce_add(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc + *(__global uchar *)(s + i);
+    *(__global uchar *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.result);
+}
+static uchar OVL __ferrocl_scan_inclusive_add(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uchar *p = (__global uchar *)(s + i);
+      acc = acc + *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.me);
+}
+static uchar OVL __ferrocl_scan_exclusive_add(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uchar *p = (__global uchar *)(s + i);
+      uchar v = *p;
+      *p = acc;
+      acc = acc + v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.me);
+}
+uchar OVL sub_group_reduce_add(uchar x) { return __ferrocl_reduce_add(__ferrocl_sg_span(), x); }
+uchar OVL sub_group_scan_inclusive_add(uchar x) { return __ferrocl_scan_inclusive_add(__ferrocl_sg_span(), x); }
+uchar OVL sub_group_scan_exclusive_add(uchar x) { return __ferrocl_scan_exclusive_add(__ferrocl_sg_span(), x); }
+static uchar OVL __ferrocl_reduce_min(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = UCHAR_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (*(__global uchar *)(s + i) < acc ? *(__global uchar *)(s + i) : acc);
+    *(__global uchar *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.result);
+}
+static uchar OVL __ferrocl_scan_inclusive_min(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = UCHAR_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uchar *p = (__global uchar *)(s + i);
+      acc = (*p < acc ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.me);
+}
+static uchar OVL __ferrocl_scan_exclusive_min(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = UCHAR_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uchar *p = (__global uchar *)(s + i);
+      uchar v = *p;
+      *p = acc;
+      acc = (v < acc ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.me);
+}
+uchar OVL sub_group_reduce_min(uchar x) { return __ferrocl_reduce_min(__ferrocl_sg_span(), x); }
+uchar OVL sub_group_scan_inclusive_min(uchar x) { return __ferrocl_scan_inclusive_min(__ferrocl_sg_span(), x); }
+uchar OVL sub_group_scan_exclusive_min(uchar x) { return __ferrocl_scan_exclusive_min(__ferrocl_sg_span(), x); }
+static uchar OVL __ferrocl_reduce_max(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (acc < *(__global uchar *)(s + i) ? *(__global uchar *)(s + i) : acc);
+    *(__global uchar *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.result);
+}
+static uchar OVL __ferrocl_scan_inclusive_max(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uchar *p = (__global uchar *)(s + i);
+      acc = (acc < *p ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.me);
+}
+static uchar OVL __ferrocl_scan_exclusive_max(__ferrocl_span g, uchar x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global uchar *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    uchar acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global uchar *p = (__global uchar *)(s + i);
+      uchar v = *p;
+      *p = acc;
+      acc = (acc < v ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global uchar *)(s + g.me);
+}
+uchar OVL sub_group_reduce_max(uchar x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
+uchar OVL sub_group_scan_inclusive_max(uchar x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
+uchar OVL sub_group_scan_exclusive_max(uchar x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+short OVL sub_group_broadcast(short x, uint sub_group_local_id) { return __ferrocl_shuffle(x, sub_group_local_id); }
+static short OVL __ferrocl_reduce_add(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc + *(__global short *)(s + i);
+    *(__global short *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.result);
+}
+static short OVL __ferrocl_scan_inclusive_add(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global short *p = (__global short *)(s + i);
+      acc = acc + *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.me);
+}
+static short OVL __ferrocl_scan_exclusive_add(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global short *p = (__global short *)(s + i);
+      short v = *p;
+      *p = acc;
+      acc = acc + v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.me);
+}
+short OVL sub_group_reduce_add(short x) { return __ferrocl_reduce_add(__ferrocl_sg_span(), x); }
+short OVL sub_group_scan_inclusive_add(short x) { return __ferrocl_scan_inclusive_add(__ferrocl_sg_span(), x); }
+short OVL sub_group_scan_exclusive_add(short x) { return __ferrocl_scan_exclusive_add(__ferrocl_sg_span(), x); }
+static short OVL __ferrocl_reduce_min(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = SHRT_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (*(__global short *)(s + i) < acc ? *(__global short *)(s + i) : acc);
+    *(__global short *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.result);
+}
+static short OVL __ferrocl_scan_inclusive_min(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = SHRT_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global short *p = (__global short *)(s + i);
+      acc = (*p < acc ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.me);
+}
+static short OVL __ferrocl_scan_exclusive_min(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = SHRT_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global short *p = (__global short *)(s + i);
+      short v = *p;
+      *p = acc;
+      acc = (v < acc ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.me);
+}
+short OVL sub_group_reduce_min(short x) { return __ferrocl_reduce_min(__ferrocl_sg_span(), x); }
+short OVL sub_group_scan_inclusive_min(short x) { return __ferrocl_scan_inclusive_min(__ferrocl_sg_span(), x); }
+short OVL sub_group_scan_exclusive_min(short x) { return __ferrocl_scan_exclusive_min(__ferrocl_sg_span(), x); }
+static short OVL __ferrocl_reduce_max(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = SHRT_MIN;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (acc < *(__global short *)(s + i) ? *(__global short *)(s + i) : acc);
+    *(__global short *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.result);
+}
+static short OVL __ferrocl_scan_inclusive_max(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = SHRT_MIN;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global short *p = (__global short *)(s + i);
+      acc = (acc < *p ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.me);
+}
+static short OVL __ferrocl_scan_exclusive_max(__ferrocl_span g, short x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global short *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    short acc = SHRT_MIN;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global short *p = (__global short *)(s + i);
+      short v = *p;
+      *p = acc;
+      acc = (acc < v ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global short *)(s + g.me);
+}
+short OVL sub_group_reduce_max(short x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
+short OVL sub_group_scan_inclusive_max(short x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
+short OVL sub_group_scan_exclusive_max(short x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+ushort OVL sub_group_broadcast(ushort x, uint sub_group_local_id) { return __ferrocl_shuffle(x, sub_group_local_id); }
+static ushort OVL __ferrocl_reduce_add(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc + *(__global ushort *)(s + i);
+    *(__global ushort *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.result);
+}
+static ushort OVL __ferrocl_scan_inclusive_add(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ushort *p = (__global ushort *)(s + i);
+      acc = acc + *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.me);
+}
+static ushort OVL __ferrocl_scan_exclusive_add(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ushort *p = (__global ushort *)(s + i);
+      ushort v = *p;
+      *p = acc;
+      acc = acc + v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.me);
+}
+ushort OVL sub_group_reduce_add(ushort x) { return __ferrocl_reduce_add(__ferrocl_sg_span(), x); }
+ushort OVL sub_group_scan_inclusive_add(ushort x) { return __ferrocl_scan_inclusive_add(__ferrocl_sg_span(), x); }
+ushort OVL sub_group_scan_exclusive_add(ushort x) { return __ferrocl_scan_exclusive_add(__ferrocl_sg_span(), x); }
+static ushort OVL __ferrocl_reduce_min(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = USHRT_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (*(__global ushort *)(s + i) < acc ? *(__global ushort *)(s + i) : acc);
+    *(__global ushort *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.result);
+}
+static ushort OVL __ferrocl_scan_inclusive_min(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = USHRT_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ushort *p = (__global ushort *)(s + i);
+      acc = (*p < acc ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.me);
+}
+static ushort OVL __ferrocl_scan_exclusive_min(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = USHRT_MAX;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ushort *p = (__global ushort *)(s + i);
+      ushort v = *p;
+      *p = acc;
+      acc = (v < acc ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.me);
+}
+ushort OVL sub_group_reduce_min(ushort x) { return __ferrocl_reduce_min(__ferrocl_sg_span(), x); }
+ushort OVL sub_group_scan_inclusive_min(ushort x) { return __ferrocl_scan_inclusive_min(__ferrocl_sg_span(), x); }
+ushort OVL sub_group_scan_exclusive_min(ushort x) { return __ferrocl_scan_exclusive_min(__ferrocl_sg_span(), x); }
+static ushort OVL __ferrocl_reduce_max(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (acc < *(__global ushort *)(s + i) ? *(__global ushort *)(s + i) : acc);
+    *(__global ushort *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.result);
+}
+static ushort OVL __ferrocl_scan_inclusive_max(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ushort *p = (__global ushort *)(s + i);
+      acc = (acc < *p ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.me);
+}
+static ushort OVL __ferrocl_scan_exclusive_max(__ferrocl_span g, ushort x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global ushort *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    ushort acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global ushort *p = (__global ushort *)(s + i);
+      ushort v = *p;
+      *p = acc;
+      acc = (acc < v ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global ushort *)(s + g.me);
+}
+ushort OVL sub_group_reduce_max(ushort x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
+ushort OVL sub_group_scan_inclusive_max(ushort x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
+ushort OVL sub_group_scan_exclusive_max(ushort x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+char2 OVL sub_group_broadcast(char2 x, uint sub_group_local_id) { char2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+char3 OVL sub_group_broadcast(char3 x, uint sub_group_local_id) { char3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+char4 OVL sub_group_broadcast(char4 x, uint sub_group_local_id) { char4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+char8 OVL sub_group_broadcast(char8 x, uint sub_group_local_id) { char8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+char16 OVL sub_group_broadcast(char16 x, uint sub_group_local_id) { char16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uchar2 OVL sub_group_broadcast(uchar2 x, uint sub_group_local_id) { uchar2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uchar3 OVL sub_group_broadcast(uchar3 x, uint sub_group_local_id) { uchar3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uchar4 OVL sub_group_broadcast(uchar4 x, uint sub_group_local_id) { uchar4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uchar8 OVL sub_group_broadcast(uchar8 x, uint sub_group_local_id) { uchar8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uchar16 OVL sub_group_broadcast(uchar16 x, uint sub_group_local_id) { uchar16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+short2 OVL sub_group_broadcast(short2 x, uint sub_group_local_id) { short2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+short3 OVL sub_group_broadcast(short3 x, uint sub_group_local_id) { short3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+short4 OVL sub_group_broadcast(short4 x, uint sub_group_local_id) { short4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+short8 OVL sub_group_broadcast(short8 x, uint sub_group_local_id) { short8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+short16 OVL sub_group_broadcast(short16 x, uint sub_group_local_id) { short16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ushort2 OVL sub_group_broadcast(ushort2 x, uint sub_group_local_id) { ushort2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ushort3 OVL sub_group_broadcast(ushort3 x, uint sub_group_local_id) { ushort3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ushort4 OVL sub_group_broadcast(ushort4 x, uint sub_group_local_id) { ushort4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ushort8 OVL sub_group_broadcast(ushort8 x, uint sub_group_local_id) { ushort8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ushort16 OVL sub_group_broadcast(ushort16 x, uint sub_group_local_id) { ushort16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+int2 OVL sub_group_broadcast(int2 x, uint sub_group_local_id) { int2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+int3 OVL sub_group_broadcast(int3 x, uint sub_group_local_id) { int3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+int4 OVL sub_group_broadcast(int4 x, uint sub_group_local_id) { int4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+int8 OVL sub_group_broadcast(int8 x, uint sub_group_local_id) { int8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+int16 OVL sub_group_broadcast(int16 x, uint sub_group_local_id) { int16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uint2 OVL sub_group_broadcast(uint2 x, uint sub_group_local_id) { uint2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uint3 OVL sub_group_broadcast(uint3 x, uint sub_group_local_id) { uint3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uint4 OVL sub_group_broadcast(uint4 x, uint sub_group_local_id) { uint4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uint8 OVL sub_group_broadcast(uint8 x, uint sub_group_local_id) { uint8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uint16 OVL sub_group_broadcast(uint16 x, uint sub_group_local_id) { uint16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+long2 OVL sub_group_broadcast(long2 x, uint sub_group_local_id) { long2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+long3 OVL sub_group_broadcast(long3 x, uint sub_group_local_id) { long3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+long4 OVL sub_group_broadcast(long4 x, uint sub_group_local_id) { long4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+long8 OVL sub_group_broadcast(long8 x, uint sub_group_local_id) { long8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+long16 OVL sub_group_broadcast(long16 x, uint sub_group_local_id) { long16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ulong2 OVL sub_group_broadcast(ulong2 x, uint sub_group_local_id) { ulong2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ulong3 OVL sub_group_broadcast(ulong3 x, uint sub_group_local_id) { ulong3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ulong4 OVL sub_group_broadcast(ulong4 x, uint sub_group_local_id) { ulong4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ulong8 OVL sub_group_broadcast(ulong8 x, uint sub_group_local_id) { ulong8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+ulong16 OVL sub_group_broadcast(ulong16 x, uint sub_group_local_id) { ulong16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+float2 OVL sub_group_broadcast(float2 x, uint sub_group_local_id) { float2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+float3 OVL sub_group_broadcast(float3 x, uint sub_group_local_id) { float3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+float4 OVL sub_group_broadcast(float4 x, uint sub_group_local_id) { float4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+float8 OVL sub_group_broadcast(float8 x, uint sub_group_local_id) { float8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+float16 OVL sub_group_broadcast(float16 x, uint sub_group_local_id) { float16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+double2 OVL sub_group_broadcast(double2 x, uint sub_group_local_id) { double2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+double3 OVL sub_group_broadcast(double3 x, uint sub_group_local_id) { double3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+double4 OVL sub_group_broadcast(double4 x, uint sub_group_local_id) { double4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+double8 OVL sub_group_broadcast(double8 x, uint sub_group_local_id) { double8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+double16 OVL sub_group_broadcast(double16 x, uint sub_group_local_id) { double16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
 /* A cluster's values combined in sub-group local id order, by every
  * work-item of the cluster (the same order for all: the same float result). */
 char OVL sub_group_clustered_reduce_add(char x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global char *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); char acc = *(__global char *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc + *(__global char *)(s + i); __ferrocl_collective_wait(1); return acc; }

@@ -1,5 +1,6 @@
 /* subgroups/extensions: the sub-group extensions' functions
- * (cl_khr_subgroup_shuffle, _shuffle_relative, _rotate, _clustered_reduce)
+ * (cl_khr_subgroup_shuffle, _shuffle_relative, _rotate, _clustered_reduce,
+ * _extended_types)
  * against a host reference built from what each work-item reports of its
  * sub-group (id, local id, size), with whole and partial sub-groups. A
  * device without them skips. */
@@ -28,32 +29,70 @@ static const char *SRC =
     "    o[11] = (int)sub_group_clustered_reduce_min((float)x, 8u);\n"
     "}\n";
 
-static void check_range(size_t global, size_t local)
+/* Runs kernel k(in, out) of `src` over `global` work-items in groups of
+ * `local`, in[i] a fixed pattern; returns out (OUTS ints a work-item) and
+ * in, both malloc'd, or NULL. */
+static int *run_outs(const char *src, size_t global, size_t local, int **in_ret)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = h_build(c, SRC, "-cl-std=CL3.0");
-    REQUIRE(p, "build");
+    cl_program p = h_build(c, src, "-cl-std=CL3.0");
     cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e);
-    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    cl_kernel k = p ? clCreateKernel(p, "k", &e) : NULL;
     int *in = malloc(global * sizeof(int)), *out = malloc(global * OUTS * sizeof(int));
     for (size_t i = 0; i < global; i++) in[i] = (int)((i * 7919u) % 1000) - 500;
     cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, global * sizeof(int), in, &e);
     cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, global * OUTS * sizeof(int), NULL, &e);
-    clSetKernelArg(k, 0, sizeof mi, &mi);
-    clSetKernelArg(k, 1, sizeof mo, &mo);
-    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, global * OUTS * sizeof(int), out, 0, NULL, NULL));
-    /* member[s * 64 + l]: the global id of sub-group s's work-item l, per group. */
+    int ok = k != NULL;
+    CHECK(ok, "build or clCreateKernel");
+    if (ok) {
+        clSetKernelArg(k, 0, sizeof mi, &mi);
+        clSetKernelArg(k, 1, sizeof mo, &mo);
+        ok = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL) ==
+                 CL_SUCCESS &&
+             clEnqueueReadBuffer(q, mo, CL_TRUE, 0, global * OUTS * sizeof(int), out, 0, NULL,
+                                 NULL) == CL_SUCCESS;
+        CHECK(ok, "launch or read");
+    }
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    if (k) clReleaseKernel(k);
+    if (p) clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+    if (!ok) {
+        free(in);
+        free(out);
+        return NULL;
+    }
+    *in_ret = in;
+    return out;
+}
+
+/* member[s * 64 + l]: the global id of sub-group s's work-item l in the
+ * group at `base`, from the ids (l | n << 8 | s << 16) the kernel wrote at
+ * out[OUTS * i + at]. 0 on an id out of range. */
+static int map_members(const int *out, size_t base, size_t local, int at, size_t *member)
+{
+    for (size_t i = base; i < base + local; i++) {
+        int id = out[OUTS * i + at];
+        size_t l = id & 0xff, sg = (size_t)id >> 16;
+        if (l >= 64 || sg >= 64) {
+            CHECK(0, "sub-group %zu local id %zu", sg, l);
+            return 0;
+        }
+        member[sg * 64 + l] = i;
+    }
+    return 1;
+}
+
+static void check_range(size_t global, size_t local)
+{
+    int *in, *out = run_outs(SRC, global, local, &in);
+    if (!out) return;
     for (size_t base = 0; base < global && !h_failed(); base += local) {
         size_t member[64 * 64];
-        for (size_t i = base; i < base + local; i++) {
-            int id = out[OUTS * i + 10];
-            size_t l = id & 0xff, sg = (size_t)id >> 16;
-            REQUIRE(l < 64 && sg < 64, "sub-group %zu local id %zu", sg, l);
-            member[sg * 64 + l] = i;
-        }
+        if (!map_members(out, base, local, 10, member)) break;
         for (size_t i = base; i < base + local && !h_failed(); i++) {
             int *o = out + OUTS * i, id = o[10];
             size_t l = id & 0xff, n = (id >> 8) & 0xff, sg = (size_t)id >> 16;
@@ -88,14 +127,16 @@ static void check_range(size_t global, size_t local)
 #undef AT
         }
     }
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
     free(in);
     free(out);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(c);
+}
+
+static int has_ext(const char *name)
+{
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int yes = ext && strstr(ext, name);
+    free(ext);
+    return yes;
 }
 
 static int has_all(void)
@@ -117,6 +158,83 @@ TEST(partial_sub_groups)
 {
     if (!has_all()) { h_skip("no sub-group shuffle/rotate/clustered_reduce extensions"); return; }
     check_range(60, 20);
+}
+
+/* cl_khr_subgroup_extended_types: 8- and 16-bit reductions, scans and
+ * broadcasts, and broadcasts of vectors, against the host's arithmetic on
+ * the sub-groups each work-item reports. */
+static const char *EXT_SRC =
+    "kernel void k(global const int *in, global int *out) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    int x = in[g];\n"
+    "    uint l = get_sub_group_local_id(), n = get_sub_group_size();\n"
+    "    global int *o = out + 12 * g;\n"
+    "    o[0] = sub_group_reduce_add((char)x);\n"
+    "    o[1] = sub_group_reduce_min((uchar)x);\n"
+    "    o[2] = sub_group_reduce_max((short)(x * 37));\n"
+    "    o[3] = sub_group_scan_inclusive_add((ushort)(x * 101));\n"
+    "    o[4] = sub_group_scan_exclusive_max((char)x);\n"
+    "    o[5] = sub_group_scan_exclusive_min((ushort)x);\n"
+    "    o[6] = sub_group_broadcast((short)x, n - 1);\n"
+    "    int3 v = sub_group_broadcast((int3)(x, x + 1, x * 2), 0u);\n"
+    "    o[7] = v.y;\n"
+    "    o[8] = v.z;\n"
+    "    double4 d = sub_group_broadcast((double4)(x, 2 * x, 3 * x, 4 * x), n / 2);\n"
+    "    char16 c = sub_group_broadcast((char16)((char)x), 1u % n);\n"
+    "    o[9] = (int)d.w;\n"
+    "    o[10] = c.sf;\n"
+    "    o[11] = (int)(l | n << 8 | get_sub_group_id() << 16);\n"
+    "}\n";
+
+static void check_extended_types(size_t global, size_t local)
+{
+    int *in, *out = run_outs(EXT_SRC, global, local, &in);
+    if (!out) return;
+    for (size_t base = 0; base < global && !h_failed(); base += local) {
+        size_t member[64 * 64];
+        if (!map_members(out, base, local, 11, member)) break;
+        for (size_t i = base; i < base + local && !h_failed(); i++) {
+            int *o = out + OUTS * i, id = o[11];
+            size_t l = id & 0xff, n = (id >> 8) & 0xff, sg = (size_t)id >> 16;
+            const size_t *m = member + sg * 64;
+            signed char sum8 = 0, exmax8 = -128;
+            unsigned char min8 = 255;
+            short max16 = -32768;
+            unsigned short incl16 = 0, exmin16 = 65535;
+            for (size_t j = 0; j < n; j++) {
+                int y = in[m[j]];
+                sum8 = (signed char)(sum8 + (signed char)y);
+                if ((unsigned char)y < min8) min8 = (unsigned char)y;
+                if ((short)(y * 37) > max16) max16 = (short)(y * 37);
+                if (j <= l) incl16 = (unsigned short)(incl16 + (unsigned short)(y * 101));
+                if (j < l && (signed char)y > exmax8) exmax8 = (signed char)y;
+                if (j < l && (unsigned short)y < exmin16) exmin16 = (unsigned short)y;
+            }
+            CHECK(o[0] == sum8, "%zu: char reduce_add %d, not %d", i, o[0], sum8);
+            CHECK(o[1] == min8, "%zu: uchar reduce_min %d, not %d", i, o[1], min8);
+            CHECK(o[2] == max16, "%zu: short reduce_max %d, not %d", i, o[2], max16);
+            CHECK(o[3] == incl16, "%zu: ushort scan_inclusive_add %d, not %d", i, o[3], incl16);
+            CHECK(o[4] == exmax8, "%zu: char scan_exclusive_max %d, not %d", i, o[4], exmax8);
+            CHECK(o[5] == exmin16, "%zu: ushort scan_exclusive_min %d, not %d", i, o[5], exmin16);
+            CHECK(o[6] == (short)in[m[n - 1]], "%zu: short broadcast %d", i, o[6]);
+            CHECK(o[7] == in[m[0]] + 1 && o[8] == in[m[0]] * 2, "%zu: int3 broadcast %d %d", i,
+                  o[7], o[8]);
+            CHECK(o[9] == 4 * in[m[n / 2]], "%zu: double4 broadcast %d", i, o[9]);
+            CHECK(o[10] == (signed char)in[m[1 % n]], "%zu: char16 broadcast %d", i, o[10]);
+        }
+    }
+    free(in);
+    free(out);
+}
+
+TEST(extended_types)
+{
+    if (!has_ext("cl_khr_subgroup_extended_types")) {
+        h_skip("no cl_khr_subgroup_extended_types");
+        return;
+    }
+    check_extended_types(256, 64);
+    check_extended_types(60, 30); /* partial sub-groups: 8, 8, 8, 6 */
 }
 
 /* cl_intel_subgroups' shuffles, which DPC++'s SPIR-V modules call
@@ -270,6 +388,7 @@ int main(int argc, char **argv)
     h_init("subgroups", argc, argv);
     H_RUN_T(whole_sub_groups, 60);
     H_RUN_T(partial_sub_groups, 60);
+    H_RUN_T(extended_types, 60);
     H_RUN_T(intel_shuffles, 60);
     H_RUN_T(required_size, 60);
     return h_done();
