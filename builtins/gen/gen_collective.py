@@ -294,6 +294,22 @@ for T in SHUFFLE_TYPES:
         emit(f'{V} OVL sub_group_broadcast({V} x, uint sub_group_local_id) {{ '
              f'{V} r; for (int i = 0; i < {n}; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }}')
 
+# cl_intel_subgroups' buffer block reads and writes (defined, not reported:
+# OpenCL C kernels have no declarations of them, as clang-19 declares them
+# for no target ferrocl compiles for): the sub-group's
+# work-items read or write a block from a pointer they share, work-item l
+# element l, and component i of a vector i maximum sub-group sizes further.
+# No work-item reads another's value: no wait.
+for n in [1, 2, 4, 8]:
+    suffix = '' if n == 1 else str(n)
+    V = 'uint' if n == 1 else f'uint{n}'
+    emit(f'{V} OVL intel_sub_group_block_read{suffix}(const __global uint *p) {{ '
+         f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
+         f'{V} r; for (int i = 0; i < {n}; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }}')
+    emit(f'void OVL intel_sub_group_block_write{suffix}(__global uint *p, {V} data) {{ '
+         f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
+         f'for (int i = 0; i < {n}; i++) p[l + i * m] = ((uint *)&data)[i]; }}')
+
 CLUSTER_OPS = {
     'add': (lambda a, b: f'{a} + {b}', SHUFFLE_TYPES),
     'mul': (lambda a, b: f'{a} * {b}', SHUFFLE_TYPES),

@@ -474,5 +474,28 @@ for t, cw, dims, layer, extent in TYPES:
         emit(f'int OVL get_image_channel_data_type({img} image) {{ return DESC(image)->type; }}')
         emit(f'int OVL get_image_channel_order({img} image) {{ return DESC(image)->order; }}')
 
+# cl_intel_subgroups' image block reads and writes: work-item l of the
+# sub-group reads or writes the uint at byte x + 4 l of row y, component i
+# of a vector from row y + i. Outside the image a read gives 0 and a write
+# is dropped, as for the image's other accesses.
+emit("""
+static __global uchar *block_at(__global const img_t *d, int2 byte_coord, int row) {
+  long x = (long)byte_coord.x + 4 * (long)get_sub_group_local_id(), y = (long)byte_coord.y + row;
+  if (x < 0 || y < 0 || x + 4 > (long)d->width * d->element_size || y >= d->height) return 0;
+  return d->data + y * d->pitch_y + x;
+}""")
+for access in ['read_only', 'read_write', 'write_only']:
+    for n in [1, 2, 4, 8]:
+        suffix = '' if n == 1 else str(n)
+        V = 'uint' if n == 1 else f'uint{n}'
+        if access != 'write_only':
+            body = (f'{V} r; for (int i = 0; i < {n}; i++) {{ __global uchar *p = block_at(DESC(image), byte_coord, i); '
+                    f'((uint *)&r)[i] = p ? ld32(p, 0) : 0; }} return r;')
+            emit(f'{V} OVL intel_sub_group_block_read{suffix}({access} image2d_t image, int2 byte_coord) {{ {body} }}')
+        if access != 'read_only':
+            body = (f'for (int i = 0; i < {n}; i++) {{ __global uchar *p = block_at(DESC(image), byte_coord, i); '
+                    f'if (p) st32(p, 0, ((uint *)&data)[i]); }}')
+            emit(f'void OVL intel_sub_group_block_write{suffix}({access} image2d_t image, int2 byte_coord, {V} data) {{ {body} }}')
+
 with open('../lib/image.cl', 'w') as f:
     f.write('\n'.join(out) + '\n')

@@ -3122,6 +3122,14 @@ double3 OVL sub_group_broadcast(double3 x, uint sub_group_local_id) { double3 r;
 double4 OVL sub_group_broadcast(double4 x, uint sub_group_local_id) { double4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
 double8 OVL sub_group_broadcast(double8 x, uint sub_group_local_id) { double8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
 double16 OVL sub_group_broadcast(double16 x, uint sub_group_local_id) { double16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+uint OVL intel_sub_group_block_read(const __global uint *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uint r; for (int i = 0; i < 1; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write(__global uint *p, uint data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 1; i++) p[l + i * m] = ((uint *)&data)[i]; }
+uint2 OVL intel_sub_group_block_read2(const __global uint *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uint2 r; for (int i = 0; i < 2; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write2(__global uint *p, uint2 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 2; i++) p[l + i * m] = ((uint *)&data)[i]; }
+uint4 OVL intel_sub_group_block_read4(const __global uint *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uint4 r; for (int i = 0; i < 4; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write4(__global uint *p, uint4 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 4; i++) p[l + i * m] = ((uint *)&data)[i]; }
+uint8 OVL intel_sub_group_block_read8(const __global uint *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uint8 r; for (int i = 0; i < 8; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write8(__global uint *p, uint8 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 8; i++) p[l + i * m] = ((uint *)&data)[i]; }
 /* A cluster's values combined in sub-group local id order, by every
  * work-item of the cluster (the same order for all: the same float result). */
 char OVL sub_group_clustered_reduce_add(char x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global char *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); char acc = *(__global char *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc + *(__global char *)(s + i); __ferrocl_collective_wait(1); return acc; }

@@ -1123,3 +1123,25 @@ int2 OVL get_image_dim(write_only image2d_array_depth_t image) {
 size_t OVL get_image_array_size(write_only image2d_array_depth_t image) { return DESC(image)->array_size; }
 int OVL get_image_channel_data_type(write_only image2d_array_depth_t image) { return DESC(image)->type; }
 int OVL get_image_channel_order(write_only image2d_array_depth_t image) { return DESC(image)->order; }
+
+static __global uchar *block_at(__global const img_t *d, int2 byte_coord, int row) {
+  long x = (long)byte_coord.x + 4 * (long)get_sub_group_local_id(), y = (long)byte_coord.y + row;
+  if (x < 0 || y < 0 || x + 4 > (long)d->width * d->element_size || y >= d->height) return 0;
+  return d->data + y * d->pitch_y + x;
+}
+uint OVL intel_sub_group_block_read(read_only image2d_t image, int2 byte_coord) { uint r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); ((uint *)&r)[i] = p ? ld32(p, 0) : 0; } return r; }
+uint2 OVL intel_sub_group_block_read2(read_only image2d_t image, int2 byte_coord) { uint2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); ((uint *)&r)[i] = p ? ld32(p, 0) : 0; } return r; }
+uint4 OVL intel_sub_group_block_read4(read_only image2d_t image, int2 byte_coord) { uint4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); ((uint *)&r)[i] = p ? ld32(p, 0) : 0; } return r; }
+uint8 OVL intel_sub_group_block_read8(read_only image2d_t image, int2 byte_coord) { uint8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); ((uint *)&r)[i] = p ? ld32(p, 0) : 0; } return r; }
+uint OVL intel_sub_group_block_read(read_write image2d_t image, int2 byte_coord) { uint r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); ((uint *)&r)[i] = p ? ld32(p, 0) : 0; } return r; }
+void OVL intel_sub_group_block_write(read_write image2d_t image, int2 byte_coord, uint data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); if (p) st32(p, 0, ((uint *)&data)[i]); } }
+uint2 OVL intel_sub_group_block_read2(read_write image2d_t image, int2 byte_coord) { uint2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); ((uint *)&r)[i] = p ? ld32(p, 0) : 0; } return r; }
+void OVL intel_sub_group_block_write2(read_write image2d_t image, int2 byte_coord, uint2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); if (p) st32(p, 0, ((uint *)&data)[i]); } }
+uint4 OVL intel_sub_group_block_read4(read_write image2d_t image, int2 byte_coord) { uint4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); ((uint *)&r)[i] = p ? ld32(p, 0) : 0; } return r; }
+void OVL intel_sub_group_block_write4(read_write image2d_t image, int2 byte_coord, uint4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); if (p) st32(p, 0, ((uint *)&data)[i]); } }
+uint8 OVL intel_sub_group_block_read8(read_write image2d_t image, int2 byte_coord) { uint8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); ((uint *)&r)[i] = p ? ld32(p, 0) : 0; } return r; }
+void OVL intel_sub_group_block_write8(read_write image2d_t image, int2 byte_coord, uint8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); if (p) st32(p, 0, ((uint *)&data)[i]); } }
+void OVL intel_sub_group_block_write(write_only image2d_t image, int2 byte_coord, uint data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); if (p) st32(p, 0, ((uint *)&data)[i]); } }
+void OVL intel_sub_group_block_write2(write_only image2d_t image, int2 byte_coord, uint2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); if (p) st32(p, 0, ((uint *)&data)[i]); } }
+void OVL intel_sub_group_block_write4(write_only image2d_t image, int2 byte_coord, uint4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); if (p) st32(p, 0, ((uint *)&data)[i]); } }
+void OVL intel_sub_group_block_write8(write_only image2d_t image, int2 byte_coord, uint8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i); if (p) st32(p, 0, ((uint *)&data)[i]); } }

@@ -239,9 +239,8 @@ TEST(extended_types)
 
 /* cl_intel_subgroups' shuffles, which DPC++'s SPIR-V modules call
  * (llvm-spirv's names for OpSubgroupShuffle*INTEL): declared here, as
- * clang declares them only with cl_intel_subgroups, which ferrocl does not
- * report (no block reads yet). Run where the platform is ferrocl or the
- * device reports the extension. */
+ * clang-19 declares them for no target ferrocl compiles for. Run where the
+ * platform is ferrocl or the device reports the extension. */
 TEST(intel_shuffles)
 {
     char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
@@ -301,6 +300,138 @@ TEST(intel_shuffles)
     clReleaseMemObject(mi);
     clReleaseMemObject(mo);
     clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+/* cl_intel_subgroups' block reads and writes: of a buffer
+ * (work-item l element l, component i i maximum sub-group sizes further)
+ * and of a 2D image (work-item l the uint at byte x + 4 l, component i
+ * from row y + i; outside the image 0). Declared here: clang-19 declares
+ * them for no target ferrocl compiles for. Run where the platform is
+ * ferrocl or the device reports the extension. */
+static const char *BLOCK_SRC =
+    "#define OVL __attribute__((overloadable))\n"
+    "uint OVL intel_sub_group_block_read(const global uint *);\n"
+    "uint2 OVL intel_sub_group_block_read2(const global uint *);\n"
+    "uint4 OVL intel_sub_group_block_read4(const global uint *);\n"
+    "uint8 OVL intel_sub_group_block_read8(const global uint *);\n"
+    "void OVL intel_sub_group_block_write4(global uint *, uint4);\n"
+    "uint OVL intel_sub_group_block_read(read_only image2d_t, int2);\n"
+    "uint4 OVL intel_sub_group_block_read4(read_only image2d_t, int2);\n"
+    "void OVL intel_sub_group_block_write2(write_only image2d_t, int2, uint2);\n"
+    "kernel void k(global const uint *in, global uint *out, global uint *wr) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    uint l = get_sub_group_local_id(), m = get_max_sub_group_size();\n"
+    "    size_t block = get_group_id(0) * get_num_sub_groups() + get_sub_group_id();\n"
+    "    const global uint *p = in + block * m * 8;\n"
+    "    uint a = intel_sub_group_block_read(p);\n"
+    "    uint2 b = intel_sub_group_block_read2(p);\n"
+    "    uint4 c = intel_sub_group_block_read4(p);\n"
+    "    uint8 d = intel_sub_group_block_read8(p);\n"
+    "    global uint *o = out + 8 * g;\n"
+    "    o[0] = a; o[1] = b.y; o[2] = c.w; o[3] = d.s7; o[4] = l; o[5] = (uint)block; o[6] = m;\n"
+    "    intel_sub_group_block_write4(wr + block * m * 4, (uint4)(g, g + 1000, g + 2000, g + 3000));\n"
+    "}\n"
+    "kernel void ki(read_only image2d_t src, write_only image2d_t dst, global uint *out) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    uint s = get_sub_group_id(), l = get_sub_group_local_id();\n"
+    "    uint4 v = intel_sub_group_block_read4(src, (int2)(s * 32, 2));\n"
+    "    intel_sub_group_block_write2(dst, (int2)(s * 32, 5), v.xy);\n"
+    "    global uint *o = out + 8 * g;\n"
+    "    o[0] = v.x; o[1] = v.y; o[2] = v.z; o[3] = v.w;\n"
+    "    o[4] = intel_sub_group_block_read(src, (int2)(64 * 4 - 8, 0));\n"
+    "    o[5] = l; o[6] = s;\n"
+    "}\n";
+
+TEST(intel_block_io)
+{
+    char *platform = h_platform_string(h_platform(), CL_PLATFORM_NAME);
+    int ferrocl = platform && strstr(platform, "FerroCL");
+    free(platform);
+    if (!has_ext("cl_intel_subgroups") && !ferrocl) {
+        h_skip("no cl_intel_subgroups");
+        return;
+    }
+    enum { G = 128, L = 64, W = 64, H = 16 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, BLOCK_SRC, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    REQUIRE_OK(e);
+    cl_uint *in = malloc(G * 8 * sizeof(cl_uint)), *out = malloc(G * 8 * sizeof(cl_uint)),
+            *wr = malloc(G * 4 * sizeof(cl_uint));
+    for (cl_uint i = 0; i < G * 8; i++) in[i] = i * 2654435761u;
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, G * 8 * sizeof(cl_uint), in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_READ_WRITE, G * 8 * sizeof(cl_uint), NULL, &e);
+    cl_mem mw = clCreateBuffer(c, CL_MEM_READ_WRITE, G * 4 * sizeof(cl_uint), NULL, &e);
+    clSetKernelArg(k, 0, sizeof mi, &mi);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    clSetKernelArg(k, 2, sizeof mw, &mw);
+    size_t g = G, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, G * 8 * sizeof(cl_uint), out, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mw, CL_TRUE, 0, G * 4 * sizeof(cl_uint), wr, 0, NULL, NULL));
+    for (cl_uint i = 0; i < G && !h_failed(); i++) {
+        cl_uint *o = out + 8 * i, li = o[4], block = o[5], m = o[6];
+        const cl_uint *b = in + block * m * 8;
+        CHECK(o[0] == b[li] && o[1] == b[li + m] && o[2] == b[li + 3 * m] && o[3] == b[li + 7 * m],
+              "work-item %u: buffer block reads %u %u %u %u", i, o[0], o[1], o[2], o[3]);
+        for (cl_uint j = 0; j < 4; j++)
+            CHECK(wr[block * m * 4 + li + j * m] == i + 1000 * j, "work-item %u: block write %u",
+                  i, j);
+    }
+    /* Images: RGBA UNSIGNED_INT8, a uint a pixel. */
+    cl_image_format fmt = {CL_RGBA, CL_UNSIGNED_INT8};
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = W;
+    desc.image_height = H;
+    cl_uint *pix = malloc(W * H * sizeof(cl_uint)), *back = malloc(W * H * sizeof(cl_uint));
+    for (cl_uint i = 0; i < W * H; i++) pix[i] = i * 40503u + 7;
+    cl_mem src = clCreateImage(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmt, &desc, pix, &e);
+    REQUIRE_OK(e);
+    cl_mem dst = clCreateImage(c, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &e);
+    REQUIRE_OK(e);
+    cl_uint zero[4] = {0};
+    size_t origin[3] = {0}, region[3] = {W, H, 1};
+    CHECK_OK(clEnqueueFillImage(q, dst, zero, origin, region, 0, NULL, NULL));
+    cl_kernel ki = clCreateKernel(p, "ki", &e);
+    REQUIRE_OK(e);
+    clSetKernelArg(ki, 0, sizeof src, &src);
+    clSetKernelArg(ki, 1, sizeof dst, &dst);
+    clSetKernelArg(ki, 2, sizeof mo, &mo);
+    size_t gi = 16, li2 = 16;
+    CHECK_OK(clEnqueueNDRangeKernel(q, ki, 1, NULL, &gi, &li2, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, 16 * 8 * sizeof(cl_uint), out, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadImage(q, dst, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
+    for (cl_uint i = 0; i < 16 && !h_failed(); i++) {
+        cl_uint *o = out + 8 * i, li = o[5], x = o[6] * 8 + li;
+        for (cl_uint j = 0; j < 4; j++)
+            CHECK(o[j] == pix[(2 + j) * W + x], "work-item %u: image block read row %u: %u", i,
+                  2 + j, o[j]);
+        cl_uint edge = li < 2 ? pix[W - 2 + li] : 0;
+        CHECK(o[4] == edge, "work-item %u: read at the image's edge %u, not %u", i, o[4], edge);
+        for (cl_uint j = 0; j < 2; j++)
+            CHECK(back[(5 + j) * W + x] == pix[(2 + j) * W + x], "work-item %u: image block write",
+                  i);
+    }
+    CHECK(back[4 * W] == 0 && back[7 * W + 20] == 0, "rows not written were written");
+    free(pix);
+    free(back);
+    free(in);
+    free(out);
+    free(wr);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseMemObject(mw);
+    clReleaseKernel(k);
+    clReleaseKernel(ki);
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
     clReleaseContext(c);
@@ -390,6 +521,7 @@ int main(int argc, char **argv)
     H_RUN_T(partial_sub_groups, 60);
     H_RUN_T(extended_types, 60);
     H_RUN_T(intel_shuffles, 60);
+    H_RUN_T(intel_block_io, 60);
     H_RUN_T(required_size, 60);
     return h_done();
 }
