@@ -237,25 +237,15 @@ TEST(extended_types)
     check_extended_types(60, 30); /* partial sub-groups: 8, 8, 8, 6 */
 }
 
-/* cl_intel_subgroups' shuffles, which DPC++'s SPIR-V modules call
- * (llvm-spirv's names for OpSubgroupShuffle*INTEL): declared here, as
- * clang-19 declares them for no target ferrocl compiles for. Run where the
- * platform is ferrocl or the device reports the extension. */
+/* cl_intel_subgroups' shuffles (which DPC++'s SPIR-V modules call too:
+ * llvm-spirv's names for OpSubgroupShuffle*INTEL). */
 TEST(intel_shuffles)
 {
-    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
-    char *platform = h_platform_string(h_platform(), CL_PLATFORM_NAME);
-    int yes = (ext && strstr(ext, "cl_intel_subgroups")) || (platform && strstr(platform, "FerroCL"));
-    free(ext);
-    free(platform);
-    if (!yes) { h_skip("no cl_intel_subgroups"); return; }
+    if (!has_ext("cl_intel_subgroups")) {
+        h_skip("no cl_intel_subgroups");
+        return;
+    }
     const char *src =
-        "#define OVL __attribute__((overloadable))\n"
-        "int OVL intel_sub_group_shuffle(int, uint);\n"
-        "int OVL intel_sub_group_shuffle_xor(int, uint);\n"
-        "long OVL intel_sub_group_shuffle_up(long, long, uint);\n"
-        "long OVL intel_sub_group_shuffle_down(long, long, uint);\n"
-        "float4 OVL intel_sub_group_shuffle(float4, uint);\n"
         "kernel void k(global const int *in, global long *out) {\n"
         "    size_t g = get_global_id(0);\n"
         "    int x = in[g];\n"
@@ -308,19 +298,8 @@ TEST(intel_shuffles)
 /* cl_intel_subgroups' block reads and writes: of a buffer
  * (work-item l element l, component i i maximum sub-group sizes further)
  * and of a 2D image (work-item l the uint at byte x + 4 l, component i
- * from row y + i; outside the image 0). Declared here: clang-19 declares
- * them for no target ferrocl compiles for. Run where the platform is
- * ferrocl or the device reports the extension. */
+ * from row y + i; outside the image 0). */
 static const char *BLOCK_SRC =
-    "#define OVL __attribute__((overloadable))\n"
-    "uint OVL intel_sub_group_block_read(const global uint *);\n"
-    "uint2 OVL intel_sub_group_block_read2(const global uint *);\n"
-    "uint4 OVL intel_sub_group_block_read4(const global uint *);\n"
-    "uint8 OVL intel_sub_group_block_read8(const global uint *);\n"
-    "void OVL intel_sub_group_block_write4(global uint *, uint4);\n"
-    "uint OVL intel_sub_group_block_read(read_only image2d_t, int2);\n"
-    "uint4 OVL intel_sub_group_block_read4(read_only image2d_t, int2);\n"
-    "void OVL intel_sub_group_block_write2(write_only image2d_t, int2, uint2);\n"
     "kernel void k(global const uint *in, global uint *out, global uint *wr) {\n"
     "    size_t g = get_global_id(0);\n"
     "    uint l = get_sub_group_local_id(), m = get_max_sub_group_size();\n"
@@ -347,10 +326,7 @@ static const char *BLOCK_SRC =
 
 TEST(intel_block_io)
 {
-    char *platform = h_platform_string(h_platform(), CL_PLATFORM_NAME);
-    int ferrocl = platform && strstr(platform, "FerroCL");
-    free(platform);
-    if (!has_ext("cl_intel_subgroups") && !ferrocl) {
+    if (!has_ext("cl_intel_subgroups")) {
         h_skip("no cl_intel_subgroups");
         return;
     }
