@@ -309,6 +309,32 @@ for n in [1, 2, 4, 8]:
          f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
          f'for (int i = 0; i < {n}; i++) p[l + i * m] = ((uint *)&data)[i]; }}')
 
+# cl_intel_subgroups_short: the intel_ names of the 16-bit broadcasts,
+# reductions and scans (the cl_khr_subgroup_extended_types functions
+# above), block reads and writes of ushort buffers (as the uint ones), and
+# the uint block functions under their _ui names.
+SHORT_TYPES = ['short', 'ushort']
+for T in SHORT_TYPES:
+    for V in [T] + [vt(T, n) for n in VW]:
+        emit(f'{V} OVL intel_sub_group_broadcast({V} x, uint id) {{ return sub_group_broadcast(x, id); }}')
+    for op in ['add', 'min', 'max']:
+        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
+            emit(f'{T} OVL intel_sub_group_{kind}_{op}({T} x) {{ return sub_group_{kind}_{op}(x); }}')
+for n in [1, 2, 4, 8]:
+    suffix = '' if n == 1 else str(n)
+    V = 'ushort' if n == 1 else f'ushort{n}'
+    U = 'uint' if n == 1 else f'uint{n}'
+    emit(f'{V} OVL intel_sub_group_block_read_us{suffix}(const __global ushort *p) {{ '
+         f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
+         f'{V} r; for (int i = 0; i < {n}; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }}')
+    emit(f'void OVL intel_sub_group_block_write_us{suffix}(__global ushort *p, {V} data) {{ '
+         f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
+         f'for (int i = 0; i < {n}; i++) p[l + i * m] = ((ushort *)&data)[i]; }}')
+    emit(f'{U} OVL intel_sub_group_block_read_ui{suffix}(const __global uint *p) {{ '
+         f'return intel_sub_group_block_read{suffix}(p); }}')
+    emit(f'void OVL intel_sub_group_block_write_ui{suffix}(__global uint *p, {U} data) {{ '
+         f'intel_sub_group_block_write{suffix}(p, data); }}')
+
 CLUSTER_OPS = {
     'add': (lambda a, b: f'{a} + {b}', SHUFFLE_TYPES),
     'mul': (lambda a, b: f'{a} * {b}', SHUFFLE_TYPES),
@@ -371,6 +397,31 @@ for access, cond in [('read_only', IMAGES), ('write_only', IMAGES), ('read_write
         if access != 'read_only':
             decl.append(f'void FERROCL_OVL intel_sub_group_block_write{suffix}({access} image2d_t, int2, {V});')
     decl.append('#endif')
+decl.append('#if defined(cl_intel_subgroups_short)')
+for T in SHORT_TYPES:
+    for V in [T] + [vt(T, n) for n in VW]:
+        decl.append(f'{V} FERROCL_OVL intel_sub_group_broadcast({V}, uint);')
+    for op in ['add', 'min', 'max']:
+        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
+            decl.append(f'{T} FERROCL_OVL intel_sub_group_{kind}_{op}({T});')
+for n in [1, 2, 4, 8]:
+    suffix = '' if n == 1 else str(n)
+    for W, E, S in [('ushort', 'ushort', 'us'), ('uint', 'uint', 'ui')]:
+        V = W if n == 1 else f'{W}{n}'
+        decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read_{S}{suffix}(const __global {E} *);')
+        decl.append(f'void FERROCL_OVL intel_sub_group_block_write_{S}{suffix}(__global {E} *, {V});')
+for access, cond in [('read_only', IMAGES), ('write_only', IMAGES), ('read_write', RW_IMAGES)]:
+    decl.append(f'#if {cond}')
+    for n in [1, 2, 4, 8]:
+        suffix = '' if n == 1 else str(n)
+        for W, S in [('ushort', 'us'), ('uint', 'ui')]:
+            V = W if n == 1 else f'{W}{n}'
+            if access != 'write_only':
+                decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read_{S}{suffix}({access} image2d_t, int2);')
+            if access != 'read_only':
+                decl.append(f'void FERROCL_OVL intel_sub_group_block_write_{S}{suffix}({access} image2d_t, int2, {V});')
+    decl.append('#endif')
+decl.append('#endif // cl_intel_subgroups_short')
 decl += ['#undef FERROCL_OVL', '#endif // cl_intel_subgroups']
 with open('../lib/intel_subgroups.h', 'w') as f:
     f.write('\n'.join(decl) + '\n')

@@ -479,23 +479,27 @@ for t, cw, dims, layer, extent in TYPES:
 # of a vector from row y + i. Outside the image a read gives 0 and a write
 # is dropped, as for the image's other accesses.
 emit("""
-static __global uchar *block_at(__global const img_t *d, int2 byte_coord, int row) {
-  long x = (long)byte_coord.x + 4 * (long)get_sub_group_local_id(), y = (long)byte_coord.y + row;
-  if (x < 0 || y < 0 || x + 4 > (long)d->width * d->element_size || y >= d->height) return 0;
+static __global uchar *block_at(__global const img_t *d, int2 byte_coord, int row, int bytes) {
+  long x = (long)byte_coord.x + bytes * (long)get_sub_group_local_id(), y = (long)byte_coord.y + row;
+  if (x < 0 || y < 0 || x + bytes > (long)d->width * d->element_size || y >= d->height) return 0;
   return d->data + y * d->pitch_y + x;
 }""")
+# (cl_intel_subgroups_short: the same of ushort at byte x + 2 l, _us, and
+# the uint ones under their _ui names.)
 for access in ['read_only', 'read_write', 'write_only']:
     for n in [1, 2, 4, 8]:
         suffix = '' if n == 1 else str(n)
-        V = 'uint' if n == 1 else f'uint{n}'
-        if access != 'write_only':
-            body = (f'{V} r; for (int i = 0; i < {n}; i++) {{ __global uchar *p = block_at(DESC(image), byte_coord, i); '
-                    f'((uint *)&r)[i] = p ? ld32(p, 0) : 0; }} return r;')
-            emit(f'{V} OVL intel_sub_group_block_read{suffix}({access} image2d_t image, int2 byte_coord) {{ {body} }}')
-        if access != 'read_only':
-            body = (f'for (int i = 0; i < {n}; i++) {{ __global uchar *p = block_at(DESC(image), byte_coord, i); '
-                    f'if (p) st32(p, 0, ((uint *)&data)[i]); }}')
-            emit(f'void OVL intel_sub_group_block_write{suffix}({access} image2d_t image, int2 byte_coord, {V} data) {{ {body} }}')
+        for W, size, ld, st, names in [('uint', 4, 'ld32', 'st32', ['', '_ui']), ('ushort', 2, 'ld16', 'st16', ['_us'])]:
+            V = W if n == 1 else f'{W}{n}'
+            for name in names:
+                if access != 'write_only':
+                    body = (f'{V} r; for (int i = 0; i < {n}; i++) {{ __global uchar *p = block_at(DESC(image), byte_coord, i, {size}); '
+                            f'(({W} *)&r)[i] = p ? ({W}){ld}(p, 0) : 0; }} return r;')
+                    emit(f'{V} OVL intel_sub_group_block_read{name}{suffix}({access} image2d_t image, int2 byte_coord) {{ {body} }}')
+                if access != 'read_only':
+                    body = (f'for (int i = 0; i < {n}; i++) {{ __global uchar *p = block_at(DESC(image), byte_coord, i, {size}); '
+                            f'if (p) {st}(p, 0, (({W} *)&data)[i]); }}')
+                    emit(f'void OVL intel_sub_group_block_write{name}{suffix}({access} image2d_t image, int2 byte_coord, {V} data) {{ {body} }}')
 
 with open('../lib/image.cl', 'w') as f:
     f.write('\n'.join(out) + '\n')

@@ -3130,6 +3130,52 @@ uint4 OVL intel_sub_group_block_read4(const __global uint *p) { size_t l = get_s
 void OVL intel_sub_group_block_write4(__global uint *p, uint4 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 4; i++) p[l + i * m] = ((uint *)&data)[i]; }
 uint8 OVL intel_sub_group_block_read8(const __global uint *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uint8 r; for (int i = 0; i < 8; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }
 void OVL intel_sub_group_block_write8(__global uint *p, uint8 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 8; i++) p[l + i * m] = ((uint *)&data)[i]; }
+short OVL intel_sub_group_broadcast(short x, uint id) { return sub_group_broadcast(x, id); }
+short2 OVL intel_sub_group_broadcast(short2 x, uint id) { return sub_group_broadcast(x, id); }
+short3 OVL intel_sub_group_broadcast(short3 x, uint id) { return sub_group_broadcast(x, id); }
+short4 OVL intel_sub_group_broadcast(short4 x, uint id) { return sub_group_broadcast(x, id); }
+short8 OVL intel_sub_group_broadcast(short8 x, uint id) { return sub_group_broadcast(x, id); }
+short16 OVL intel_sub_group_broadcast(short16 x, uint id) { return sub_group_broadcast(x, id); }
+short OVL intel_sub_group_reduce_add(short x) { return sub_group_reduce_add(x); }
+short OVL intel_sub_group_scan_inclusive_add(short x) { return sub_group_scan_inclusive_add(x); }
+short OVL intel_sub_group_scan_exclusive_add(short x) { return sub_group_scan_exclusive_add(x); }
+short OVL intel_sub_group_reduce_min(short x) { return sub_group_reduce_min(x); }
+short OVL intel_sub_group_scan_inclusive_min(short x) { return sub_group_scan_inclusive_min(x); }
+short OVL intel_sub_group_scan_exclusive_min(short x) { return sub_group_scan_exclusive_min(x); }
+short OVL intel_sub_group_reduce_max(short x) { return sub_group_reduce_max(x); }
+short OVL intel_sub_group_scan_inclusive_max(short x) { return sub_group_scan_inclusive_max(x); }
+short OVL intel_sub_group_scan_exclusive_max(short x) { return sub_group_scan_exclusive_max(x); }
+ushort OVL intel_sub_group_broadcast(ushort x, uint id) { return sub_group_broadcast(x, id); }
+ushort2 OVL intel_sub_group_broadcast(ushort2 x, uint id) { return sub_group_broadcast(x, id); }
+ushort3 OVL intel_sub_group_broadcast(ushort3 x, uint id) { return sub_group_broadcast(x, id); }
+ushort4 OVL intel_sub_group_broadcast(ushort4 x, uint id) { return sub_group_broadcast(x, id); }
+ushort8 OVL intel_sub_group_broadcast(ushort8 x, uint id) { return sub_group_broadcast(x, id); }
+ushort16 OVL intel_sub_group_broadcast(ushort16 x, uint id) { return sub_group_broadcast(x, id); }
+ushort OVL intel_sub_group_reduce_add(ushort x) { return sub_group_reduce_add(x); }
+ushort OVL intel_sub_group_scan_inclusive_add(ushort x) { return sub_group_scan_inclusive_add(x); }
+ushort OVL intel_sub_group_scan_exclusive_add(ushort x) { return sub_group_scan_exclusive_add(x); }
+ushort OVL intel_sub_group_reduce_min(ushort x) { return sub_group_reduce_min(x); }
+ushort OVL intel_sub_group_scan_inclusive_min(ushort x) { return sub_group_scan_inclusive_min(x); }
+ushort OVL intel_sub_group_scan_exclusive_min(ushort x) { return sub_group_scan_exclusive_min(x); }
+ushort OVL intel_sub_group_reduce_max(ushort x) { return sub_group_reduce_max(x); }
+ushort OVL intel_sub_group_scan_inclusive_max(ushort x) { return sub_group_scan_inclusive_max(x); }
+ushort OVL intel_sub_group_scan_exclusive_max(ushort x) { return sub_group_scan_exclusive_max(x); }
+ushort OVL intel_sub_group_block_read_us(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort r; for (int i = 0; i < 1; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_us(__global ushort *p, ushort data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 1; i++) p[l + i * m] = ((ushort *)&data)[i]; }
+uint OVL intel_sub_group_block_read_ui(const __global uint *p) { return intel_sub_group_block_read(p); }
+void OVL intel_sub_group_block_write_ui(__global uint *p, uint data) { intel_sub_group_block_write(p, data); }
+ushort2 OVL intel_sub_group_block_read_us2(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort2 r; for (int i = 0; i < 2; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_us2(__global ushort *p, ushort2 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 2; i++) p[l + i * m] = ((ushort *)&data)[i]; }
+uint2 OVL intel_sub_group_block_read_ui2(const __global uint *p) { return intel_sub_group_block_read2(p); }
+void OVL intel_sub_group_block_write_ui2(__global uint *p, uint2 data) { intel_sub_group_block_write2(p, data); }
+ushort4 OVL intel_sub_group_block_read_us4(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort4 r; for (int i = 0; i < 4; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_us4(__global ushort *p, ushort4 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 4; i++) p[l + i * m] = ((ushort *)&data)[i]; }
+uint4 OVL intel_sub_group_block_read_ui4(const __global uint *p) { return intel_sub_group_block_read4(p); }
+void OVL intel_sub_group_block_write_ui4(__global uint *p, uint4 data) { intel_sub_group_block_write4(p, data); }
+ushort8 OVL intel_sub_group_block_read_us8(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort8 r; for (int i = 0; i < 8; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_us8(__global ushort *p, ushort8 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 8; i++) p[l + i * m] = ((ushort *)&data)[i]; }
+uint8 OVL intel_sub_group_block_read_ui8(const __global uint *p) { return intel_sub_group_block_read8(p); }
+void OVL intel_sub_group_block_write_ui8(__global uint *p, uint8 data) { intel_sub_group_block_write8(p, data); }
 /* A cluster's values combined in sub-group local id order, by every
  * work-item of the cluster (the same order for all: the same float result). */
 char OVL sub_group_clustered_reduce_add(char x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global char *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); char acc = *(__global char *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc + *(__global char *)(s + i); __ferrocl_collective_wait(1); return acc; }

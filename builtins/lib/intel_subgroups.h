@@ -272,5 +272,91 @@ void FERROCL_OVL intel_sub_group_block_write4(read_write image2d_t, int2, uint4)
 uint8 FERROCL_OVL intel_sub_group_block_read8(read_write image2d_t, int2);
 void FERROCL_OVL intel_sub_group_block_write8(read_write image2d_t, int2, uint8);
 #endif
+#if defined(cl_intel_subgroups_short)
+short FERROCL_OVL intel_sub_group_broadcast(short, uint);
+short2 FERROCL_OVL intel_sub_group_broadcast(short2, uint);
+short3 FERROCL_OVL intel_sub_group_broadcast(short3, uint);
+short4 FERROCL_OVL intel_sub_group_broadcast(short4, uint);
+short8 FERROCL_OVL intel_sub_group_broadcast(short8, uint);
+short16 FERROCL_OVL intel_sub_group_broadcast(short16, uint);
+short FERROCL_OVL intel_sub_group_reduce_add(short);
+short FERROCL_OVL intel_sub_group_scan_inclusive_add(short);
+short FERROCL_OVL intel_sub_group_scan_exclusive_add(short);
+short FERROCL_OVL intel_sub_group_reduce_min(short);
+short FERROCL_OVL intel_sub_group_scan_inclusive_min(short);
+short FERROCL_OVL intel_sub_group_scan_exclusive_min(short);
+short FERROCL_OVL intel_sub_group_reduce_max(short);
+short FERROCL_OVL intel_sub_group_scan_inclusive_max(short);
+short FERROCL_OVL intel_sub_group_scan_exclusive_max(short);
+ushort FERROCL_OVL intel_sub_group_broadcast(ushort, uint);
+ushort2 FERROCL_OVL intel_sub_group_broadcast(ushort2, uint);
+ushort3 FERROCL_OVL intel_sub_group_broadcast(ushort3, uint);
+ushort4 FERROCL_OVL intel_sub_group_broadcast(ushort4, uint);
+ushort8 FERROCL_OVL intel_sub_group_broadcast(ushort8, uint);
+ushort16 FERROCL_OVL intel_sub_group_broadcast(ushort16, uint);
+ushort FERROCL_OVL intel_sub_group_reduce_add(ushort);
+ushort FERROCL_OVL intel_sub_group_scan_inclusive_add(ushort);
+ushort FERROCL_OVL intel_sub_group_scan_exclusive_add(ushort);
+ushort FERROCL_OVL intel_sub_group_reduce_min(ushort);
+ushort FERROCL_OVL intel_sub_group_scan_inclusive_min(ushort);
+ushort FERROCL_OVL intel_sub_group_scan_exclusive_min(ushort);
+ushort FERROCL_OVL intel_sub_group_reduce_max(ushort);
+ushort FERROCL_OVL intel_sub_group_scan_inclusive_max(ushort);
+ushort FERROCL_OVL intel_sub_group_scan_exclusive_max(ushort);
+ushort FERROCL_OVL intel_sub_group_block_read_us(const __global ushort *);
+void FERROCL_OVL intel_sub_group_block_write_us(__global ushort *, ushort);
+uint FERROCL_OVL intel_sub_group_block_read_ui(const __global uint *);
+void FERROCL_OVL intel_sub_group_block_write_ui(__global uint *, uint);
+ushort2 FERROCL_OVL intel_sub_group_block_read_us2(const __global ushort *);
+void FERROCL_OVL intel_sub_group_block_write_us2(__global ushort *, ushort2);
+uint2 FERROCL_OVL intel_sub_group_block_read_ui2(const __global uint *);
+void FERROCL_OVL intel_sub_group_block_write_ui2(__global uint *, uint2);
+ushort4 FERROCL_OVL intel_sub_group_block_read_us4(const __global ushort *);
+void FERROCL_OVL intel_sub_group_block_write_us4(__global ushort *, ushort4);
+uint4 FERROCL_OVL intel_sub_group_block_read_ui4(const __global uint *);
+void FERROCL_OVL intel_sub_group_block_write_ui4(__global uint *, uint4);
+ushort8 FERROCL_OVL intel_sub_group_block_read_us8(const __global ushort *);
+void FERROCL_OVL intel_sub_group_block_write_us8(__global ushort *, ushort8);
+uint8 FERROCL_OVL intel_sub_group_block_read_ui8(const __global uint *);
+void FERROCL_OVL intel_sub_group_block_write_ui8(__global uint *, uint8);
+#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_images)
+ushort FERROCL_OVL intel_sub_group_block_read_us(read_only image2d_t, int2);
+uint FERROCL_OVL intel_sub_group_block_read_ui(read_only image2d_t, int2);
+ushort2 FERROCL_OVL intel_sub_group_block_read_us2(read_only image2d_t, int2);
+uint2 FERROCL_OVL intel_sub_group_block_read_ui2(read_only image2d_t, int2);
+ushort4 FERROCL_OVL intel_sub_group_block_read_us4(read_only image2d_t, int2);
+uint4 FERROCL_OVL intel_sub_group_block_read_ui4(read_only image2d_t, int2);
+ushort8 FERROCL_OVL intel_sub_group_block_read_us8(read_only image2d_t, int2);
+uint8 FERROCL_OVL intel_sub_group_block_read_ui8(read_only image2d_t, int2);
+#endif
+#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_images)
+void FERROCL_OVL intel_sub_group_block_write_us(write_only image2d_t, int2, ushort);
+void FERROCL_OVL intel_sub_group_block_write_ui(write_only image2d_t, int2, uint);
+void FERROCL_OVL intel_sub_group_block_write_us2(write_only image2d_t, int2, ushort2);
+void FERROCL_OVL intel_sub_group_block_write_ui2(write_only image2d_t, int2, uint2);
+void FERROCL_OVL intel_sub_group_block_write_us4(write_only image2d_t, int2, ushort4);
+void FERROCL_OVL intel_sub_group_block_write_ui4(write_only image2d_t, int2, uint4);
+void FERROCL_OVL intel_sub_group_block_write_us8(write_only image2d_t, int2, ushort8);
+void FERROCL_OVL intel_sub_group_block_write_ui8(write_only image2d_t, int2, uint8);
+#endif
+#if defined(__opencl_c_read_write_images) || (__OPENCL_C_VERSION__ >= 200 && __OPENCL_C_VERSION__ < 300)
+ushort FERROCL_OVL intel_sub_group_block_read_us(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_us(read_write image2d_t, int2, ushort);
+uint FERROCL_OVL intel_sub_group_block_read_ui(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_ui(read_write image2d_t, int2, uint);
+ushort2 FERROCL_OVL intel_sub_group_block_read_us2(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_us2(read_write image2d_t, int2, ushort2);
+uint2 FERROCL_OVL intel_sub_group_block_read_ui2(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_ui2(read_write image2d_t, int2, uint2);
+ushort4 FERROCL_OVL intel_sub_group_block_read_us4(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_us4(read_write image2d_t, int2, ushort4);
+uint4 FERROCL_OVL intel_sub_group_block_read_ui4(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_ui4(read_write image2d_t, int2, uint4);
+ushort8 FERROCL_OVL intel_sub_group_block_read_us8(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_us8(read_write image2d_t, int2, ushort8);
+uint8 FERROCL_OVL intel_sub_group_block_read_ui8(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_ui8(read_write image2d_t, int2, uint8);
+#endif
+#endif // cl_intel_subgroups_short
 #undef FERROCL_OVL
 #endif // cl_intel_subgroups

@@ -295,6 +295,27 @@ TEST(intel_shuffles)
     clReleaseContext(c);
 }
 
+/* A 2D image of w x h pixels of format `fmt`: read-only from `pixels`, or,
+ * without them, read-write and filled with zeros. */
+static cl_mem image2d(cl_context c, cl_command_queue q, cl_image_format fmt, size_t w, size_t h,
+                      void *pixels)
+{
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = w;
+    desc.image_height = h;
+    cl_int e;
+    cl_mem_flags flags = pixels ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR : CL_MEM_READ_WRITE;
+    cl_mem image = clCreateImage(c, flags, &fmt, &desc, pixels, &e);
+    CHECK_OK(e);
+    if (image && !pixels) {
+        cl_uint zero[4] = {0};
+        size_t origin[3] = {0}, region[3] = {w, h, 1};
+        CHECK_OK(clEnqueueFillImage(q, image, zero, origin, region, 0, NULL, NULL));
+    }
+    return image;
+}
+
 /* cl_intel_subgroups' block reads and writes: of a buffer
  * (work-item l element l, component i i maximum sub-group sizes further)
  * and of a 2D image (work-item l the uint at byte x + 4 l, component i
@@ -362,19 +383,11 @@ TEST(intel_block_io)
     }
     /* Images: RGBA UNSIGNED_INT8, a uint a pixel. */
     cl_image_format fmt = {CL_RGBA, CL_UNSIGNED_INT8};
-    cl_image_desc desc = {0};
-    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
-    desc.image_width = W;
-    desc.image_height = H;
     cl_uint *pix = malloc(W * H * sizeof(cl_uint)), *back = malloc(W * H * sizeof(cl_uint));
     for (cl_uint i = 0; i < W * H; i++) pix[i] = i * 40503u + 7;
-    cl_mem src = clCreateImage(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmt, &desc, pix, &e);
-    REQUIRE_OK(e);
-    cl_mem dst = clCreateImage(c, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &e);
-    REQUIRE_OK(e);
-    cl_uint zero[4] = {0};
+    cl_mem src = image2d(c, q, fmt, W, H, pix), dst = image2d(c, q, fmt, W, H, NULL);
+    REQUIRE(src && dst, "images");
     size_t origin[3] = {0}, region[3] = {W, H, 1};
-    CHECK_OK(clEnqueueFillImage(q, dst, zero, origin, region, 0, NULL, NULL));
     cl_kernel ki = clCreateKernel(p, "ki", &e);
     REQUIRE_OK(e);
     clSetKernelArg(ki, 0, sizeof src, &src);
@@ -408,6 +421,90 @@ TEST(intel_block_io)
     clReleaseMemObject(mw);
     clReleaseKernel(k);
     clReleaseKernel(ki);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
+/* cl_intel_subgroups_short: ushort block reads and writes of a buffer and
+ * of a 2D image (2 bytes a work-item), the intel_ 16-bit reduction and
+ * broadcast, a _ui block read. */
+static const char *SHORT_SRC =
+    "kernel void k(global const ushort *in, global int *out, global ushort *wr,\n"
+    "              read_only image2d_t src, write_only image2d_t dst) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    uint l = get_sub_group_local_id(), m = get_max_sub_group_size(), s = get_sub_group_id();\n"
+    "    const global ushort *p = in + s * m * 2;\n"
+    "    ushort2 b = intel_sub_group_block_read_us2(p);\n"
+    "    intel_sub_group_block_write_us2(wr + s * m * 2, (ushort2)(g, g + 100));\n"
+    "    ushort2 v = intel_sub_group_block_read_us2(src, (int2)(s * m * 2, 1));\n"
+    "    intel_sub_group_block_write_us(dst, (int2)(s * m * 2, 3), v.y);\n"
+    "    global int *o = out + 8 * g;\n"
+    "    o[0] = b.x; o[1] = b.y; o[2] = v.x; o[3] = v.y;\n"
+    "    o[4] = intel_sub_group_reduce_add((short)b.x);\n"
+    "    o[5] = intel_sub_group_broadcast((ushort2)(g, g * 2), 1u).y;\n"
+    "    o[6] = (int)intel_sub_group_block_read_ui((const global uint *)p);\n"
+    "    o[7] = (int)(l | s << 8 | m << 16);\n"
+    "}\n";
+
+TEST(intel_subgroups_short)
+{
+    if (!has_ext("cl_intel_subgroups_short")) {
+        h_skip("no cl_intel_subgroups_short");
+        return;
+    }
+    enum { G = 32, W = 32, H = 8 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, SHORT_SRC, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    REQUIRE_OK(e);
+    cl_ushort in[2 * G], wr[2 * G], pix[W * H], back[W * H];
+    cl_int out[8 * G];
+    for (int i = 0; i < 2 * G; i++) in[i] = (cl_ushort)(i * 977 + 3);
+    for (int i = 0; i < W * H; i++) pix[i] = (cl_ushort)(i * 613 + 11);
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    cl_mem mw = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof wr, NULL, &e);
+    cl_image_format fmt = {CL_R, CL_UNSIGNED_INT16};
+    cl_mem src = image2d(c, q, fmt, W, H, pix), dst = image2d(c, q, fmt, W, H, NULL);
+    REQUIRE(src && dst, "images");
+    size_t origin[3] = {0}, region[3] = {W, H, 1};
+    clSetKernelArg(k, 0, sizeof mi, &mi);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    clSetKernelArg(k, 2, sizeof mw, &mw);
+    clSetKernelArg(k, 3, sizeof src, &src);
+    clSetKernelArg(k, 4, sizeof dst, &dst);
+    size_t g = G, l = G;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mw, CL_TRUE, 0, sizeof wr, wr, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadImage(q, dst, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
+    for (int i = 0; i < G && !h_failed(); i++) {
+        cl_int *o = out + 8 * i;
+        int li = o[7] & 0xff, s = (o[7] >> 8) & 0xff, m = o[7] >> 16;
+        const cl_ushort *b = in + s * m * 2;
+        CHECK(o[0] == b[li] && o[1] == b[li + m], "%d: ushort block read %d %d", i, o[0], o[1]);
+        CHECK(wr[s * m * 2 + li] == i && wr[s * m * 2 + li + m] == i + 100, "%d: block write", i);
+        int x = s * m + li;
+        CHECK(o[2] == pix[W + x] && o[3] == pix[2 * W + x], "%d: image block read %d %d", i,
+              o[2], o[3]);
+        CHECK(back[3 * W + x] == pix[2 * W + x], "%d: image block write", i);
+        int sum = 0;
+        for (int j = 0; j < m; j++) sum += (short)b[j];
+        CHECK(o[4] == (short)sum, "%d: intel_sub_group_reduce_add %d, not %d", i, o[4], (short)sum);
+        CHECK(o[5] == (cl_ushort)((s * m + 1) * 2), "%d: intel_sub_group_broadcast %d", i, o[5]);
+        const cl_uint *u = (const cl_uint *)b;
+        CHECK((cl_uint)o[6] == u[li], "%d: _ui block read", i);
+    }
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseMemObject(mw);
+    clReleaseKernel(k);
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
     clReleaseContext(c);
@@ -498,6 +595,7 @@ int main(int argc, char **argv)
     H_RUN_T(extended_types, 60);
     H_RUN_T(intel_shuffles, 60);
     H_RUN_T(intel_block_io, 60);
+    H_RUN_T(intel_subgroups_short, 60);
     H_RUN_T(required_size, 60);
     return h_done();
 }
