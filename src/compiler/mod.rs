@@ -101,6 +101,14 @@ pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
     // Data of the program's own loaded object (passes/global_variables_size.cpp
     // sizes it).
     ("__opencl_c_program_scope_global_variables", (3, 0, 0)),
+    // cl_khr_integer_dot_product's inputs (builtins/lib/extended_integer.cl):
+    // features too, which the Khronos CTS's features_macro compares with
+    // this list.
+    ("__opencl_c_integer_dot_product_input_4x8bit", (2, 0, 0)),
+    (
+        "__opencl_c_integer_dot_product_input_4x8bit_packed",
+        (2, 0, 0),
+    ),
 ];
 
 /// Device-side enqueue and pipes: implemented, but clang-19 accepts
