@@ -299,15 +299,24 @@ for T in SHUFFLE_TYPES:
 # work-items read or write a block from a pointer they share, work-item l
 # element l, and component i of a vector i maximum sub-group sizes further.
 # No work-item reads another's value: no wait.
-for n in [1, 2, 4, 8]:
-    suffix = '' if n == 1 else str(n)
-    V = 'uint' if n == 1 else f'uint{n}'
-    emit(f'{V} OVL intel_sub_group_block_read{suffix}(const __global uint *p) {{ '
-         f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
-         f'{V} r; for (int i = 0; i < {n}; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }}')
-    emit(f'void OVL intel_sub_group_block_write{suffix}(__global uint *p, {V} data) {{ '
-         f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
-         f'for (int i = 0; i < {n}; i++) p[l + i * m] = ((uint *)&data)[i]; }}')
+BLOCK_WIDTHS = [1, 2, 4, 8]
+
+
+def block_buffer_functions(W, name):
+    """The buffer block reads and writes of elements of type W, named
+    intel_sub_group_block_read{name}{n} and _write{name}{n}."""
+    for n in BLOCK_WIDTHS:
+        suffix = '' if n == 1 else str(n)
+        V = vt(W, n)
+        emit(f'{V} OVL intel_sub_group_block_read{name}{suffix}(const __global {W} *p) {{ '
+             f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
+             f'{V} r; for (int i = 0; i < {n}; i++) (({W} *)&r)[i] = p[l + i * m]; return r; }}')
+        emit(f'void OVL intel_sub_group_block_write{name}{suffix}(__global {W} *p, {V} data) {{ '
+             f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
+             f'for (int i = 0; i < {n}; i++) p[l + i * m] = (({W} *)&data)[i]; }}')
+
+
+block_buffer_functions('uint', '')
 
 # cl_intel_subgroups_short: the intel_ names of the 16-bit broadcasts,
 # reductions and scans (the cl_khr_subgroup_extended_types functions
@@ -320,16 +329,10 @@ for T in SHORT_TYPES:
     for op in ['add', 'min', 'max']:
         for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
             emit(f'{T} OVL intel_sub_group_{kind}_{op}({T} x) {{ return sub_group_{kind}_{op}(x); }}')
-for n in [1, 2, 4, 8]:
+block_buffer_functions('ushort', '_us')
+for n in BLOCK_WIDTHS:
     suffix = '' if n == 1 else str(n)
-    V = 'ushort' if n == 1 else f'ushort{n}'
-    U = 'uint' if n == 1 else f'uint{n}'
-    emit(f'{V} OVL intel_sub_group_block_read_us{suffix}(const __global ushort *p) {{ '
-         f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
-         f'{V} r; for (int i = 0; i < {n}; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }}')
-    emit(f'void OVL intel_sub_group_block_write_us{suffix}(__global ushort *p, {V} data) {{ '
-         f'size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); '
-         f'for (int i = 0; i < {n}; i++) p[l + i * m] = ((ushort *)&data)[i]; }}')
+    U = vt('uint', n)
     emit(f'{U} OVL intel_sub_group_block_read_ui{suffix}(const __global uint *p) {{ '
          f'return intel_sub_group_block_read{suffix}(p); }}')
     emit(f'void OVL intel_sub_group_block_write_ui{suffix}(__global uint *p, {U} data) {{ '
@@ -379,24 +382,33 @@ for T in SHUFFLE_TYPES:
         decl.append(f'{V} FERROCL_OVL intel_sub_group_shuffle_xor({V}, uint);')
         decl.append(f'{V} FERROCL_OVL intel_sub_group_shuffle_up({V}, {V}, uint);')
         decl.append(f'{V} FERROCL_OVL intel_sub_group_shuffle_down({V}, {V}, uint);')
-for n in [1, 2, 4, 8]:
-    suffix = '' if n == 1 else str(n)
-    V = 'uint' if n == 1 else f'uint{n}'
-    decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read{suffix}(const __global uint *);')
-    decl.append(f'void FERROCL_OVL intel_sub_group_block_write{suffix}(__global uint *, {V});')
 IMAGES = '!defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_images)'
 RW_IMAGES = ('defined(__opencl_c_read_write_images) || '
              '(__OPENCL_C_VERSION__ >= 200 && __OPENCL_C_VERSION__ < 300)')
-for access, cond in [('read_only', IMAGES), ('write_only', IMAGES), ('read_write', RW_IMAGES)]:
-    decl.append(f'#if {cond}')
-    for n in [1, 2, 4, 8]:
-        suffix = '' if n == 1 else str(n)
-        V = 'uint' if n == 1 else f'uint{n}'
-        if access != 'write_only':
-            decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read{suffix}({access} image2d_t, int2);')
-        if access != 'read_only':
-            decl.append(f'void FERROCL_OVL intel_sub_group_block_write{suffix}({access} image2d_t, int2, {V});')
-    decl.append('#endif')
+
+
+def block_declarations(blocks):
+    """Declarations of the buffer and 2D image block reads and writes of
+    `blocks`, (element type, name) pairs; image ones where the language
+    version has images of that access."""
+    for W, name in blocks:
+        for n in BLOCK_WIDTHS:
+            suffix, V = ('' if n == 1 else str(n)), vt(W, n)
+            decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read{name}{suffix}(const __global {W} *);')
+            decl.append(f'void FERROCL_OVL intel_sub_group_block_write{name}{suffix}(__global {W} *, {V});')
+    for access, cond in [('read_only', IMAGES), ('write_only', IMAGES), ('read_write', RW_IMAGES)]:
+        decl.append(f'#if {cond}')
+        for W, name in blocks:
+            for n in BLOCK_WIDTHS:
+                suffix, V = ('' if n == 1 else str(n)), vt(W, n)
+                if access != 'write_only':
+                    decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read{name}{suffix}({access} image2d_t, int2);')
+                if access != 'read_only':
+                    decl.append(f'void FERROCL_OVL intel_sub_group_block_write{name}{suffix}({access} image2d_t, int2, {V});')
+        decl.append('#endif')
+
+
+block_declarations([('uint', '')])
 decl.append('#if defined(cl_intel_subgroups_short)')
 for T in SHORT_TYPES:
     for V in [T] + [vt(T, n) for n in VW]:
@@ -404,23 +416,7 @@ for T in SHORT_TYPES:
     for op in ['add', 'min', 'max']:
         for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
             decl.append(f'{T} FERROCL_OVL intel_sub_group_{kind}_{op}({T});')
-for n in [1, 2, 4, 8]:
-    suffix = '' if n == 1 else str(n)
-    for W, E, S in [('ushort', 'ushort', 'us'), ('uint', 'uint', 'ui')]:
-        V = W if n == 1 else f'{W}{n}'
-        decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read_{S}{suffix}(const __global {E} *);')
-        decl.append(f'void FERROCL_OVL intel_sub_group_block_write_{S}{suffix}(__global {E} *, {V});')
-for access, cond in [('read_only', IMAGES), ('write_only', IMAGES), ('read_write', RW_IMAGES)]:
-    decl.append(f'#if {cond}')
-    for n in [1, 2, 4, 8]:
-        suffix = '' if n == 1 else str(n)
-        for W, S in [('ushort', 'us'), ('uint', 'ui')]:
-            V = W if n == 1 else f'{W}{n}'
-            if access != 'write_only':
-                decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read_{S}{suffix}({access} image2d_t, int2);')
-            if access != 'read_only':
-                decl.append(f'void FERROCL_OVL intel_sub_group_block_write_{S}{suffix}({access} image2d_t, int2, {V});')
-    decl.append('#endif')
+block_declarations([('ushort', '_us'), ('uint', '_ui')])
 decl.append('#endif // cl_intel_subgroups_short')
 decl += ['#undef FERROCL_OVL', '#endif // cl_intel_subgroups']
 with open('../lib/intel_subgroups.h', 'w') as f:

@@ -3162,18 +3162,18 @@ ushort OVL intel_sub_group_scan_inclusive_max(ushort x) { return sub_group_scan_
 ushort OVL intel_sub_group_scan_exclusive_max(ushort x) { return sub_group_scan_exclusive_max(x); }
 ushort OVL intel_sub_group_block_read_us(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort r; for (int i = 0; i < 1; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
 void OVL intel_sub_group_block_write_us(__global ushort *p, ushort data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 1; i++) p[l + i * m] = ((ushort *)&data)[i]; }
-uint OVL intel_sub_group_block_read_ui(const __global uint *p) { return intel_sub_group_block_read(p); }
-void OVL intel_sub_group_block_write_ui(__global uint *p, uint data) { intel_sub_group_block_write(p, data); }
 ushort2 OVL intel_sub_group_block_read_us2(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort2 r; for (int i = 0; i < 2; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
 void OVL intel_sub_group_block_write_us2(__global ushort *p, ushort2 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 2; i++) p[l + i * m] = ((ushort *)&data)[i]; }
-uint2 OVL intel_sub_group_block_read_ui2(const __global uint *p) { return intel_sub_group_block_read2(p); }
-void OVL intel_sub_group_block_write_ui2(__global uint *p, uint2 data) { intel_sub_group_block_write2(p, data); }
 ushort4 OVL intel_sub_group_block_read_us4(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort4 r; for (int i = 0; i < 4; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
 void OVL intel_sub_group_block_write_us4(__global ushort *p, ushort4 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 4; i++) p[l + i * m] = ((ushort *)&data)[i]; }
-uint4 OVL intel_sub_group_block_read_ui4(const __global uint *p) { return intel_sub_group_block_read4(p); }
-void OVL intel_sub_group_block_write_ui4(__global uint *p, uint4 data) { intel_sub_group_block_write4(p, data); }
 ushort8 OVL intel_sub_group_block_read_us8(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort8 r; for (int i = 0; i < 8; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
 void OVL intel_sub_group_block_write_us8(__global ushort *p, ushort8 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 8; i++) p[l + i * m] = ((ushort *)&data)[i]; }
+uint OVL intel_sub_group_block_read_ui(const __global uint *p) { return intel_sub_group_block_read(p); }
+void OVL intel_sub_group_block_write_ui(__global uint *p, uint data) { intel_sub_group_block_write(p, data); }
+uint2 OVL intel_sub_group_block_read_ui2(const __global uint *p) { return intel_sub_group_block_read2(p); }
+void OVL intel_sub_group_block_write_ui2(__global uint *p, uint2 data) { intel_sub_group_block_write2(p, data); }
+uint4 OVL intel_sub_group_block_read_ui4(const __global uint *p) { return intel_sub_group_block_read4(p); }
+void OVL intel_sub_group_block_write_ui4(__global uint *p, uint4 data) { intel_sub_group_block_write4(p, data); }
 uint8 OVL intel_sub_group_block_read_ui8(const __global uint *p) { return intel_sub_group_block_read8(p); }
 void OVL intel_sub_group_block_write_ui8(__global uint *p, uint8 data) { intel_sub_group_block_write8(p, data); }
 /* A cluster's values combined in sub-group local id order, by every

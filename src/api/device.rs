@@ -374,15 +374,16 @@ fn device_info(
             out.write(&dev.parent.as_ref().map_or(std::ptr::null_mut(), handle_of))
         }
         CL_DEVICE_PARTITION_MAX_SUB_DEVICES => out.write(&dev.compute_units),
-        CL_DEVICE_PARTITION_PROPERTIES if dev.affinity_domains() != 0 => out.write(&[
-            CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property,
-            CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property,
-            CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN as cl_device_partition_property,
-        ]),
-        CL_DEVICE_PARTITION_PROPERTIES => out.write(&[
-            CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property,
-            CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property,
-        ]),
+        CL_DEVICE_PARTITION_PROPERTIES => {
+            let kinds = [
+                CL_DEVICE_PARTITION_EQUALLY as cl_device_partition_property,
+                CL_DEVICE_PARTITION_BY_COUNTS as cl_device_partition_property,
+                CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN as cl_device_partition_property,
+            ];
+            // By affinity domain where the host describes one.
+            let listed = if dev.affinity_domains() != 0 { 3 } else { 2 };
+            out.write(&kinds[..listed])
+        }
         CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.write(&dev.affinity_domains()),
         CL_DEVICE_PARTITION_TYPE => out.write(&dev.partition),
         CL_DEVICE_REFERENCE_COUNT => out.write(&if dev.is_root() {

@@ -25,6 +25,9 @@ pub struct Device {
     /// Its workers run only on `cpus` (made by affinity domain, or a part
     /// of such a device).
     pinned: bool,
+    /// `cpus` split along each affinity domain the host describes for all
+    /// of them, in NEXT_PARTITIONABLE's order (sysfs read once).
+    domains: OnceLock<Vec<(u32, Vec<Vec<usize>>)>>,
     pool: OnceLock<Arc<Pool>>,
 }
 
@@ -106,6 +109,7 @@ impl Device {
             partition,
             cpus: part.cpus,
             pinned: part.pinned,
+            domains: OnceLock::new(),
             pool: OnceLock::new(),
         }
     }
@@ -140,17 +144,29 @@ impl Device {
         })
     }
 
+    /// This device's CPUs split along each domain the host describes for
+    /// every one of them (none when its CPUs are not known): the domain's
+    /// bit and its groups.
+    fn domain_splits(&self) -> &[(u32, Vec<Vec<usize>>)] {
+        self.domains.get_or_init(|| {
+            if self.cpus.is_empty() {
+                return Vec::new();
+            }
+            DOMAIN_BITS
+                .iter()
+                .filter_map(|&(d, bit)| topology::split(d, &self.cpus).map(|g| (bit, g)))
+                .collect()
+        })
+    }
+
     /// CL_DEVICE_PARTITION_AFFINITY_DOMAIN: the domains the host describes
     /// for every CPU of this device (NEXT_PARTITIONABLE with any), 0 when
     /// its CPUs are not known.
     pub fn affinity_domains(&self) -> cl_device_affinity_domain {
-        if self.cpus.is_empty() {
-            return 0;
-        }
-        let known = DOMAIN_BITS
+        let known = self
+            .domain_splits()
             .iter()
-            .filter(|(d, _)| topology::split(*d, &self.cpus).is_some())
-            .fold(0, |bits, (_, bit)| bits | bit);
+            .fold(0, |bits, (bit, _)| bits | bit);
         if known == 0 {
             return 0;
         }
@@ -194,32 +210,20 @@ impl Device {
         if requested.count_ones() != 1 || requested & supported == 0 {
             return Err(CL_INVALID_VALUE);
         }
-        let candidates: Vec<(Domain, u32)> =
-            if requested == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE as isize {
-                DOMAIN_BITS.to_vec()
-            } else {
-                DOMAIN_BITS
-                    .iter()
-                    .copied()
-                    .filter(|&(_, bit)| bit as isize == requested)
-                    .collect()
-            };
-        // The first domain that splits the device in two or more; one
-        // group of all its CPUs is no partition (CL_DEVICE_PARTITION_FAILED:
-        // "could not be further partitioned").
-        let (groups, bit) = candidates
-            .into_iter()
-            .find_map(|(domain, bit)| {
-                topology::split(domain, &self.cpus)
-                    .filter(|groups| groups.len() > 1)
-                    .map(|groups| (groups, bit))
-            })
+        let next = requested == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE as isize;
+        // The first domain asked for that splits the device in two or more;
+        // one group of all its CPUs is no partition
+        // (CL_DEVICE_PARTITION_FAILED: "could not be further partitioned").
+        let (bit, groups) = self
+            .domain_splits()
+            .iter()
+            .find(|(bit, groups)| (next || *bit as isize == requested) && groups.len() > 1)
             .ok_or(CL_DEVICE_PARTITION_FAILED)?;
         let parts = groups
-            .into_iter()
+            .iter()
             .map(|cpus| Part {
                 compute_units: cpus.len() as u32,
-                cpus,
+                cpus: cpus.clone(),
                 pinned: true,
             })
             .collect();
@@ -227,7 +231,7 @@ impl Device {
             parts,
             properties: vec![
                 CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN as isize,
-                bit as isize,
+                *bit as isize,
                 0,
             ],
         })

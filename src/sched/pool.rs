@@ -50,9 +50,14 @@ const RECRUIT_ABOVE: Duration = Duration::from_micros(10);
 /// sleeping workers had answered late was never offered again, and its
 /// helpers never got hot.
 fn worth_sharing(per_index: Duration, left: usize, hot: bool) -> bool {
-    let work = per_index.saturating_mul(left.min(u32::MAX as usize) as u32);
+    let work = work_of(per_index, left);
     work > RECRUIT_ABOVE
         && (hot || work > 2 * Duration::from_nanos(HELP_NS.load(Ordering::Relaxed)))
+}
+
+/// The time `left` indices take at `per_index` each.
+fn work_of(per_index: Duration, left: usize) -> Duration {
+    per_index.saturating_mul(left.min(u32::MAX as usize) as u32)
 }
 
 /// How long an offered loop waited for its first helper, lately (an
@@ -422,7 +427,7 @@ impl Shared {
             job.pace_ns
                 .store(per_index.as_nanos() as u64, Ordering::Relaxed);
             let chunks = left.div_ceil(job.chunk).saturating_sub(1);
-            let worth = helpers_for(per_index.saturating_mul(left.min(u32::MAX as usize) as u32));
+            let worth = helpers_for(work_of(per_index, left));
             self.helpers_wanted
                 .fetch_add(chunks.min(worth.max(1)), Ordering::SeqCst);
             self.offered.store(ready.jobs.len(), Ordering::Release);
@@ -436,9 +441,8 @@ impl Shared {
     fn spread(&self, job: &Job) {
         let left = job.len.saturating_sub(job.next.load(Ordering::Relaxed));
         let participants = job.joined.load(Ordering::Relaxed) + 1;
-        let work = Duration::from_nanos(job.pace_ns.load(Ordering::Relaxed))
-            .saturating_mul(left.min(u32::MAX as usize) as u32);
-        let worth = helpers_for(work).saturating_sub(participants - 1);
+        let pace = Duration::from_nanos(job.pace_ns.load(Ordering::Relaxed));
+        let worth = helpers_for(work_of(pace, left)).saturating_sub(participants - 1);
         let mut want = left
             .div_ceil(job.chunk)
             .saturating_sub(participants)
@@ -684,14 +688,15 @@ fn spin_for_next_loop(s: &Shared) -> Option<Task> {
     let found = if busy >= s.spin_limit {
         None
     } else {
+        // An offered loop with a ticket left for this helper.
+        let wanted = || {
+            s.offered.load(Ordering::Acquire) > 0
+                && s.helpers_wanted
+                    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |w| w.checked_sub(1))
+                    .is_ok()
+        };
         let mut spin = Spin::default();
         loop {
-            let wanted = || {
-                s.offered.load(Ordering::Acquire) > 0
-                    && s.helpers_wanted
-                        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |w| w.checked_sub(1))
-                        .is_ok()
-            };
             if s.queued.load(Ordering::Acquire) > 0 || wanted() {
                 if let Some(task) = s.pop() {
                     break Some(task);

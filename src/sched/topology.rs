@@ -90,13 +90,17 @@ fn read_list(path: &str) -> Option<Vec<usize>> {
 /// say (no NUMA nodes in sysfs, no cache of that level).
 fn sharing(domain: Domain, cpu: usize) -> Option<Vec<usize>> {
     match domain {
-        Domain::Numa => (0..1024)
-            .map_while(|node| {
-                let dir = format!("{SYS_NODE}/node{node}");
-                std::path::Path::new(&dir)
-                    .exists()
-                    .then(|| read_list(&format!("{dir}/cpulist")).unwrap_or_default())
+        // Every nodeN directory: node numbers need not be contiguous.
+        Domain::Numa => std::fs::read_dir(SYS_NODE)
+            .ok()?
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.strip_prefix("node")
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
             })
+            .filter_map(|e| read_list(&format!("{}/cpulist", e.path().display())))
             .find(|cpus| cpus.contains(&cpu)),
         Domain::Cache(level) => (0..16)
             .map_while(|i| {
