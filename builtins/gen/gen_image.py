@@ -408,6 +408,11 @@ def result(kind, expr_bits, depth=False):
     return expr_bits
 
 
+def to_half4(e):
+    """cl_khr_fp16's read_imageh: read_imagef's colour rounded to half."""
+    return f'__builtin_convertvector({e}, half4)'
+
+
 for t, cw, dims, layer, extent in TYPES:
     for access in ['read_only', 'read_write', 'write_only']:
         img = f'{access} {t}'
@@ -430,6 +435,8 @@ for t, cw, dims, layer, extent in TYPES:
                      f'  __global const img_t *d = DESC(image);\n'
                      f'  int4 c4 = {as4("coord", cw, "int")};\n'
                      f'  return {body};\n}}')
+                if k == 'f' and not depth:
+                    emit(f'half4 OVL read_imageh({img} image, {ic} coord) {{ return {to_half4("read_imagef(image, coord)")}; }}')
                 if access != 'read_only' or t == 'image1d_buffer_t':
                     continue
                 for ct, cvec in [('int', ic), ('float', fc)]:
@@ -447,6 +454,9 @@ for t, cw, dims, layer, extent in TYPES:
                          f'  __global const img_t *d = DESC(image);\n'
                          f'  {ct}4 c4 = {as4("coord", cw, ct)};\n'
                          f'  return {body};\n}}')
+                    if k == 'f' and not depth:
+                        emit(f'half4 OVL read_imageh({img} image, sampler_t sampler, {cvec} coord) '
+                             f'{{ return {to_half4("read_imagef(image, sampler, coord)")}; }}')
         if access != 'read_only':
             for k, rt in kinds:
                 store = {'f': 'store_f', 'i': 'store_i', 'ui': 'store_ui'}[k]
@@ -456,6 +466,9 @@ for t, cw, dims, layer, extent in TYPES:
                      f'  int4 c4 = {as4("coord", cw, "int")};\n'
                      f'  __global uchar *p = pixel(d, {xyz}, {extent}.x, {extent}.y, {extent}.z);\n'
                      f'  if (p) {store}(d, p, {"(float4)(color, 0.0f, 0.0f, 0.0f)" if depth else "color"});\n}}')
+                if k == 'f' and not depth:
+                    emit(f'void OVL write_imageh({img} image, {ic} coord, half4 color) '
+                         f'{{ write_imagef(image, coord, __builtin_convertvector(color, float4)); }}')
         # Queries.
         emit(f'int OVL get_image_width({img} image) {{ return DESC(image)->width; }}')
         if t in ('image2d_t', 'image2d_array_t', 'image3d_t') + DEPTH:

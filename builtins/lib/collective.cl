@@ -2276,6 +2276,13 @@ double OVL sub_group_shuffle_up(double x, uint delta) { return __ferrocl_shuffle
 double OVL sub_group_shuffle_down(double x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
 double OVL sub_group_rotate(double x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(double, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
 double OVL sub_group_clustered_rotate(double x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(double, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
+static half OVL __ferrocl_shuffle(half x, size_t source) { __FERROCL_SHUFFLE(half, x, source); }
+half OVL sub_group_shuffle(half x, uint index) { return __ferrocl_shuffle(x, index); }
+half OVL sub_group_shuffle_xor(half x, uint mask) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ mask); }
+half OVL sub_group_shuffle_up(half x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() - delta); }
+half OVL sub_group_shuffle_down(half x, uint delta) { return __ferrocl_shuffle(x, get_sub_group_local_id() + delta); }
+half OVL sub_group_rotate(half x, int delta) { long n = get_sub_group_size(); __FERROCL_SHUFFLE(half, x, (size_t)((((long)get_sub_group_local_id() + delta) % n + n) % n)); }
+half OVL sub_group_clustered_rotate(half x, int delta, uint clustersize) { long c = clustersize, l = get_sub_group_local_id(); __FERROCL_SHUFFLE(half, x, (size_t)(l - l % c + ((l % c + delta) % c + c) % c)); }
 char OVL intel_sub_group_shuffle(char x, uint c) { return __ferrocl_shuffle(x, c); }
 char OVL intel_sub_group_shuffle_xor(char x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
 char OVL intel_sub_group_shuffle_up(char prev, char cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; char a = __ferrocl_shuffle(cur, (size_t)j); char b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
@@ -2516,6 +2523,30 @@ double16 OVL intel_sub_group_shuffle(double16 x, uint c) { double16 r; for (int 
 double16 OVL intel_sub_group_shuffle_xor(double16 x, uint c) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
 double16 OVL intel_sub_group_shuffle_up(double16 p, double16 x, uint d) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
 double16 OVL intel_sub_group_shuffle_down(double16 x, double16 q, uint d) { double16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+half OVL intel_sub_group_shuffle(half x, uint c) { return __ferrocl_shuffle(x, c); }
+half OVL intel_sub_group_shuffle_xor(half x, uint c) { return __ferrocl_shuffle(x, get_sub_group_local_id() ^ c); }
+half OVL intel_sub_group_shuffle_up(half prev, half cur, uint delta) { long j = (long)get_sub_group_local_id() - delta; half a = __ferrocl_shuffle(cur, (size_t)j); half b = __ferrocl_shuffle(prev, (size_t)(j + get_max_sub_group_size())); return j >= 0 ? a : b; }
+half OVL intel_sub_group_shuffle_down(half cur, half next, uint delta) { size_t j = get_sub_group_local_id() + delta, m = get_max_sub_group_size(); half a = __ferrocl_shuffle(cur, j); half b = __ferrocl_shuffle(next, j - m); return j < m ? a : b; }
+half2 OVL intel_sub_group_shuffle(half2 x, uint c) { half2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+half2 OVL intel_sub_group_shuffle_xor(half2 x, uint c) { half2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+half2 OVL intel_sub_group_shuffle_up(half2 p, half2 x, uint d) { half2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+half2 OVL intel_sub_group_shuffle_down(half2 x, half2 q, uint d) { half2 r; for (int i = 0; i < 2; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+half3 OVL intel_sub_group_shuffle(half3 x, uint c) { half3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+half3 OVL intel_sub_group_shuffle_xor(half3 x, uint c) { half3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+half3 OVL intel_sub_group_shuffle_up(half3 p, half3 x, uint d) { half3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+half3 OVL intel_sub_group_shuffle_down(half3 x, half3 q, uint d) { half3 r; for (int i = 0; i < 3; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+half4 OVL intel_sub_group_shuffle(half4 x, uint c) { half4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+half4 OVL intel_sub_group_shuffle_xor(half4 x, uint c) { half4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+half4 OVL intel_sub_group_shuffle_up(half4 p, half4 x, uint d) { half4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+half4 OVL intel_sub_group_shuffle_down(half4 x, half4 q, uint d) { half4 r; for (int i = 0; i < 4; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+half8 OVL intel_sub_group_shuffle(half8 x, uint c) { half8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+half8 OVL intel_sub_group_shuffle_xor(half8 x, uint c) { half8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+half8 OVL intel_sub_group_shuffle_up(half8 p, half8 x, uint d) { half8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+half8 OVL intel_sub_group_shuffle_down(half8 x, half8 q, uint d) { half8 r; for (int i = 0; i < 8; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
+half16 OVL intel_sub_group_shuffle(half16 x, uint c) { half16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle(x[i], c); return r; }
+half16 OVL intel_sub_group_shuffle_xor(half16 x, uint c) { half16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_xor(x[i], c); return r; }
+half16 OVL intel_sub_group_shuffle_up(half16 p, half16 x, uint d) { half16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_up(p[i], x[i], d); return r; }
+half16 OVL intel_sub_group_shuffle_down(half16 x, half16 q, uint d) { half16 r; for (int i = 0; i < 16; i++) r[i] = intel_sub_group_shuffle_down(x[i], q[i], d); return r; }
 char OVL sub_group_broadcast(char x, uint sub_group_local_id) { return __ferrocl_shuffle(x, sub_group_local_id); }
 static char OVL __ferrocl_reduce_add(__ferrocl_span g, char x) {
   __global ulong *s = __ferrocl_slots();
@@ -3072,6 +3103,145 @@ static ushort OVL __ferrocl_scan_exclusive_max(__ferrocl_span g, ushort x) {
 ushort OVL sub_group_reduce_max(ushort x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
 ushort OVL sub_group_scan_inclusive_max(ushort x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
 ushort OVL sub_group_scan_exclusive_max(ushort x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
+half OVL sub_group_broadcast(half x, uint sub_group_local_id) { return __ferrocl_shuffle(x, sub_group_local_id); }
+static half OVL __ferrocl_reduce_add(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = acc + *(__global half *)(s + i);
+    *(__global half *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.result);
+}
+static half OVL __ferrocl_scan_inclusive_add(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global half *p = (__global half *)(s + i);
+      acc = acc + *p;
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.me);
+}
+static half OVL __ferrocl_scan_exclusive_add(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = 0;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global half *p = (__global half *)(s + i);
+      half v = *p;
+      *p = acc;
+      acc = acc + v;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.me);
+}
+half OVL sub_group_reduce_add(half x) { return __ferrocl_reduce_add(__ferrocl_sg_span(), x); }
+half OVL sub_group_scan_inclusive_add(half x) { return __ferrocl_scan_inclusive_add(__ferrocl_sg_span(), x); }
+half OVL sub_group_scan_exclusive_add(half x) { return __ferrocl_scan_exclusive_add(__ferrocl_sg_span(), x); }
+static half OVL __ferrocl_reduce_min(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = (half)INFINITY;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (*(__global half *)(s + i) < acc ? *(__global half *)(s + i) : acc);
+    *(__global half *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.result);
+}
+static half OVL __ferrocl_scan_inclusive_min(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = (half)INFINITY;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global half *p = (__global half *)(s + i);
+      acc = (*p < acc ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.me);
+}
+static half OVL __ferrocl_scan_exclusive_min(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = (half)INFINITY;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global half *p = (__global half *)(s + i);
+      half v = *p;
+      *p = acc;
+      acc = (v < acc ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.me);
+}
+half OVL sub_group_reduce_min(half x) { return __ferrocl_reduce_min(__ferrocl_sg_span(), x); }
+half OVL sub_group_scan_inclusive_min(half x) { return __ferrocl_scan_inclusive_min(__ferrocl_sg_span(), x); }
+half OVL sub_group_scan_exclusive_min(half x) { return __ferrocl_scan_exclusive_min(__ferrocl_sg_span(), x); }
+static half OVL __ferrocl_reduce_max(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = -(half)INFINITY;
+    for (size_t i = g.first; i < g.first + g.count; i++) acc = (acc < *(__global half *)(s + i) ? *(__global half *)(s + i) : acc);
+    *(__global half *)(s + g.result) = acc;
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.result);
+}
+static half OVL __ferrocl_scan_inclusive_max(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = -(half)INFINITY;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global half *p = (__global half *)(s + i);
+      acc = (acc < *p ? *p : acc);
+      *p = acc;
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.me);
+}
+static half OVL __ferrocl_scan_exclusive_max(__ferrocl_span g, half x) {
+  __global ulong *s = __ferrocl_slots();
+  *(__global half *)(s + g.me) = x;
+  __ferrocl_collective_wait(g.sub_group);
+  if (g.me == g.first) {
+    half acc = -(half)INFINITY;
+    for (size_t i = g.first; i < g.first + g.count; i++) {
+      __global half *p = (__global half *)(s + i);
+      half v = *p;
+      *p = acc;
+      acc = (acc < v ? v : acc);
+    }
+  }
+  __ferrocl_collective_wait(g.sub_group);
+  return *(__global half *)(s + g.me);
+}
+half OVL sub_group_reduce_max(half x) { return __ferrocl_reduce_max(__ferrocl_sg_span(), x); }
+half OVL sub_group_scan_inclusive_max(half x) { return __ferrocl_scan_inclusive_max(__ferrocl_sg_span(), x); }
+half OVL sub_group_scan_exclusive_max(half x) { return __ferrocl_scan_exclusive_max(__ferrocl_sg_span(), x); }
 char2 OVL sub_group_broadcast(char2 x, uint sub_group_local_id) { char2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
 char3 OVL sub_group_broadcast(char3 x, uint sub_group_local_id) { char3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
 char4 OVL sub_group_broadcast(char4 x, uint sub_group_local_id) { char4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
@@ -3122,6 +3292,11 @@ double3 OVL sub_group_broadcast(double3 x, uint sub_group_local_id) { double3 r;
 double4 OVL sub_group_broadcast(double4 x, uint sub_group_local_id) { double4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
 double8 OVL sub_group_broadcast(double8 x, uint sub_group_local_id) { double8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
 double16 OVL sub_group_broadcast(double16 x, uint sub_group_local_id) { double16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+half2 OVL sub_group_broadcast(half2 x, uint sub_group_local_id) { half2 r; for (int i = 0; i < 2; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+half3 OVL sub_group_broadcast(half3 x, uint sub_group_local_id) { half3 r; for (int i = 0; i < 3; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+half4 OVL sub_group_broadcast(half4 x, uint sub_group_local_id) { half4 r; for (int i = 0; i < 4; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+half8 OVL sub_group_broadcast(half8 x, uint sub_group_local_id) { half8 r; for (int i = 0; i < 8; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
+half16 OVL sub_group_broadcast(half16 x, uint sub_group_local_id) { half16 r; for (int i = 0; i < 16; i++) r[i] = __ferrocl_shuffle(x[i], sub_group_local_id); return r; }
 uint OVL intel_sub_group_block_read(const __global uint *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uint r; for (int i = 0; i < 1; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }
 void OVL intel_sub_group_block_write(__global uint *p, uint data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 1; i++) p[l + i * m] = ((uint *)&data)[i]; }
 uint2 OVL intel_sub_group_block_read2(const __global uint *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uint2 r; for (int i = 0; i < 2; i++) ((uint *)&r)[i] = p[l + i * m]; return r; }
@@ -3188,6 +3363,7 @@ long OVL sub_group_clustered_reduce_add(long x, uint clustersize) { __ferrocl_sp
 ulong OVL sub_group_clustered_reduce_add(ulong x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global ulong *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); ulong acc = *(__global ulong *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc + *(__global ulong *)(s + i); __ferrocl_collective_wait(1); return acc; }
 float OVL sub_group_clustered_reduce_add(float x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global float *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); float acc = *(__global float *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc + *(__global float *)(s + i); __ferrocl_collective_wait(1); return acc; }
 double OVL sub_group_clustered_reduce_add(double x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global double *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); double acc = *(__global double *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc + *(__global double *)(s + i); __ferrocl_collective_wait(1); return acc; }
+half OVL sub_group_clustered_reduce_add(half x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global half *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); half acc = *(__global half *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc + *(__global half *)(s + i); __ferrocl_collective_wait(1); return acc; }
 char OVL sub_group_clustered_reduce_mul(char x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global char *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); char acc = *(__global char *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc * *(__global char *)(s + i); __ferrocl_collective_wait(1); return acc; }
 uchar OVL sub_group_clustered_reduce_mul(uchar x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global uchar *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); uchar acc = *(__global uchar *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc * *(__global uchar *)(s + i); __ferrocl_collective_wait(1); return acc; }
 short OVL sub_group_clustered_reduce_mul(short x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global short *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); short acc = *(__global short *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc * *(__global short *)(s + i); __ferrocl_collective_wait(1); return acc; }
@@ -3198,6 +3374,7 @@ long OVL sub_group_clustered_reduce_mul(long x, uint clustersize) { __ferrocl_sp
 ulong OVL sub_group_clustered_reduce_mul(ulong x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global ulong *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); ulong acc = *(__global ulong *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc * *(__global ulong *)(s + i); __ferrocl_collective_wait(1); return acc; }
 float OVL sub_group_clustered_reduce_mul(float x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global float *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); float acc = *(__global float *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc * *(__global float *)(s + i); __ferrocl_collective_wait(1); return acc; }
 double OVL sub_group_clustered_reduce_mul(double x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global double *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); double acc = *(__global double *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc * *(__global double *)(s + i); __ferrocl_collective_wait(1); return acc; }
+half OVL sub_group_clustered_reduce_mul(half x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global half *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); half acc = *(__global half *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc * *(__global half *)(s + i); __ferrocl_collective_wait(1); return acc; }
 char OVL sub_group_clustered_reduce_min(char x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global char *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); char acc = *(__global char *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (*(__global char *)(s + i) < acc ? *(__global char *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 uchar OVL sub_group_clustered_reduce_min(uchar x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global uchar *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); uchar acc = *(__global uchar *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (*(__global uchar *)(s + i) < acc ? *(__global uchar *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 short OVL sub_group_clustered_reduce_min(short x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global short *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); short acc = *(__global short *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (*(__global short *)(s + i) < acc ? *(__global short *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
@@ -3208,6 +3385,7 @@ long OVL sub_group_clustered_reduce_min(long x, uint clustersize) { __ferrocl_sp
 ulong OVL sub_group_clustered_reduce_min(ulong x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global ulong *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); ulong acc = *(__global ulong *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (*(__global ulong *)(s + i) < acc ? *(__global ulong *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 float OVL sub_group_clustered_reduce_min(float x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global float *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); float acc = *(__global float *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (*(__global float *)(s + i) < acc ? *(__global float *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 double OVL sub_group_clustered_reduce_min(double x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global double *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); double acc = *(__global double *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (*(__global double *)(s + i) < acc ? *(__global double *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
+half OVL sub_group_clustered_reduce_min(half x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global half *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); half acc = *(__global half *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (*(__global half *)(s + i) < acc ? *(__global half *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 char OVL sub_group_clustered_reduce_max(char x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global char *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); char acc = *(__global char *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (acc < *(__global char *)(s + i) ? *(__global char *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 uchar OVL sub_group_clustered_reduce_max(uchar x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global uchar *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); uchar acc = *(__global uchar *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (acc < *(__global uchar *)(s + i) ? *(__global uchar *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 short OVL sub_group_clustered_reduce_max(short x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global short *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); short acc = *(__global short *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (acc < *(__global short *)(s + i) ? *(__global short *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
@@ -3218,6 +3396,7 @@ long OVL sub_group_clustered_reduce_max(long x, uint clustersize) { __ferrocl_sp
 ulong OVL sub_group_clustered_reduce_max(ulong x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global ulong *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); ulong acc = *(__global ulong *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (acc < *(__global ulong *)(s + i) ? *(__global ulong *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 float OVL sub_group_clustered_reduce_max(float x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global float *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); float acc = *(__global float *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (acc < *(__global float *)(s + i) ? *(__global float *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 double OVL sub_group_clustered_reduce_max(double x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global double *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); double acc = *(__global double *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (acc < *(__global double *)(s + i) ? *(__global double *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
+half OVL sub_group_clustered_reduce_max(half x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global half *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); half acc = *(__global half *)(s + start); for (size_t i = start + 1; i < end; i++) acc = (acc < *(__global half *)(s + i) ? *(__global half *)(s + i) : acc); __ferrocl_collective_wait(1); return acc; }
 char OVL sub_group_clustered_reduce_and(char x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global char *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); char acc = *(__global char *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc & *(__global char *)(s + i); __ferrocl_collective_wait(1); return acc; }
 uchar OVL sub_group_clustered_reduce_and(uchar x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global uchar *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); uchar acc = *(__global uchar *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc & *(__global uchar *)(s + i); __ferrocl_collective_wait(1); return acc; }
 short OVL sub_group_clustered_reduce_and(short x, uint clustersize) { __ferrocl_span g = __ferrocl_sg_span(); __global ulong *s = __ferrocl_slots(); *(__global short *)(s + g.me) = x; __ferrocl_collective_wait(1); size_t start = g.me - (g.me - g.first) % clustersize; size_t end = min(start + clustersize, g.first + g.count); short acc = *(__global short *)(s + start); for (size_t i = start + 1; i < end; i++) acc = acc & *(__global short *)(s + i); __ferrocl_collective_wait(1); return acc; }

@@ -359,16 +359,19 @@ float4 OVL read_imagef(read_only image1d_t image, int coord) {
   int4 c4 = (int4)(coord, 0, 0, 0);
   return fetch_f(d, c4.x, 0, 0, (int3)(d->width, 1, 1));
 }
+half4 OVL read_imageh(read_only image1d_t image, int coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 float4 OVL read_imagef(read_only image1d_t image, sampler_t sampler, int coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
   return sample_f(d, SMP(sampler) & 0xe, 1, convert_float4(c4), (int3)(0), (int3)(d->width, 1, 1));
 }
+half4 OVL read_imageh(read_only image1d_t image, sampler_t sampler, int coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 float4 OVL read_imagef(read_only image1d_t image, sampler_t sampler, float coord) {
   __global const img_t *d = DESC(image);
   float4 c4 = (float4)(coord, 0.0f, 0.0f, 0.0f);
   return sample_f(d, SMP(sampler), 1, c4, (int3)(0), (int3)(d->width, 1, 1));
 }
+half4 OVL read_imageh(read_only image1d_t image, sampler_t sampler, float coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 int4 OVL read_imagei(read_only image1d_t image, int coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
@@ -407,6 +410,7 @@ float4 OVL read_imagef(read_write image1d_t image, int coord) {
   int4 c4 = (int4)(coord, 0, 0, 0);
   return fetch_f(d, c4.x, 0, 0, (int3)(d->width, 1, 1));
 }
+half4 OVL read_imageh(read_write image1d_t image, int coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 int4 OVL read_imagei(read_write image1d_t image, int coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
@@ -423,6 +427,7 @@ void OVL write_imagef(read_write image1d_t image, int coord, float4 color) {
   __global uchar *p = pixel(d, c4.x, 0, 0, (int3)(d->width, 1, 1).x, (int3)(d->width, 1, 1).y, (int3)(d->width, 1, 1).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(read_write image1d_t image, int coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(read_write image1d_t image, int coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
@@ -444,6 +449,7 @@ void OVL write_imagef(write_only image1d_t image, int coord, float4 color) {
   __global uchar *p = pixel(d, c4.x, 0, 0, (int3)(d->width, 1, 1).x, (int3)(d->width, 1, 1).y, (int3)(d->width, 1, 1).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(write_only image1d_t image, int coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(write_only image1d_t image, int coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
@@ -464,6 +470,7 @@ float4 OVL read_imagef(read_only image1d_buffer_t image, int coord) {
   int4 c4 = (int4)(coord, 0, 0, 0);
   return fetch_f(d, c4.x, 0, 0, (int3)(d->width, 1, 1));
 }
+half4 OVL read_imageh(read_only image1d_buffer_t image, int coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 int4 OVL read_imagei(read_only image1d_buffer_t image, int coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
@@ -482,6 +489,7 @@ float4 OVL read_imagef(read_write image1d_buffer_t image, int coord) {
   int4 c4 = (int4)(coord, 0, 0, 0);
   return fetch_f(d, c4.x, 0, 0, (int3)(d->width, 1, 1));
 }
+half4 OVL read_imageh(read_write image1d_buffer_t image, int coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 int4 OVL read_imagei(read_write image1d_buffer_t image, int coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
@@ -498,6 +506,7 @@ void OVL write_imagef(read_write image1d_buffer_t image, int coord, float4 color
   __global uchar *p = pixel(d, c4.x, 0, 0, (int3)(d->width, 1, 1).x, (int3)(d->width, 1, 1).y, (int3)(d->width, 1, 1).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(read_write image1d_buffer_t image, int coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(read_write image1d_buffer_t image, int coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
@@ -519,6 +528,7 @@ void OVL write_imagef(write_only image1d_buffer_t image, int coord, float4 color
   __global uchar *p = pixel(d, c4.x, 0, 0, (int3)(d->width, 1, 1).x, (int3)(d->width, 1, 1).y, (int3)(d->width, 1, 1).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(write_only image1d_buffer_t image, int coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(write_only image1d_buffer_t image, int coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0, 0);
@@ -539,16 +549,19 @@ float4 OVL read_imagef(read_only image1d_array_t image, int2 coord) {
   int4 c4 = (int4)(coord, 0, 0);
   return fetch_f(d, c4.x, c4.y, 0, (int3)(d->width, d->array_size, 1));
 }
+half4 OVL read_imageh(read_only image1d_array_t image, int2 coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 float4 OVL read_imagef(read_only image1d_array_t image, sampler_t sampler, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
   return sample_f(d, SMP(sampler) & 0xe, 1, convert_float4(c4), (int3)(0, clamp(c4.y, 0, d->array_size - 1), 0), (int3)(d->width, d->array_size, 1));
 }
+half4 OVL read_imageh(read_only image1d_array_t image, sampler_t sampler, int2 coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 float4 OVL read_imagef(read_only image1d_array_t image, sampler_t sampler, float2 coord) {
   __global const img_t *d = DESC(image);
   float4 c4 = (float4)(coord, 0.0f, 0.0f);
   return sample_f(d, SMP(sampler), 1, c4, (int3)(0, layer_of(c4.y, d->array_size), 0), (int3)(d->width, d->array_size, 1));
 }
+half4 OVL read_imageh(read_only image1d_array_t image, sampler_t sampler, float2 coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 int4 OVL read_imagei(read_only image1d_array_t image, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
@@ -588,6 +601,7 @@ float4 OVL read_imagef(read_write image1d_array_t image, int2 coord) {
   int4 c4 = (int4)(coord, 0, 0);
   return fetch_f(d, c4.x, c4.y, 0, (int3)(d->width, d->array_size, 1));
 }
+half4 OVL read_imageh(read_write image1d_array_t image, int2 coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 int4 OVL read_imagei(read_write image1d_array_t image, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
@@ -604,6 +618,7 @@ void OVL write_imagef(read_write image1d_array_t image, int2 coord, float4 color
   __global uchar *p = pixel(d, c4.x, c4.y, 0, (int3)(d->width, d->array_size, 1).x, (int3)(d->width, d->array_size, 1).y, (int3)(d->width, d->array_size, 1).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(read_write image1d_array_t image, int2 coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(read_write image1d_array_t image, int2 coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
@@ -626,6 +641,7 @@ void OVL write_imagef(write_only image1d_array_t image, int2 coord, float4 color
   __global uchar *p = pixel(d, c4.x, c4.y, 0, (int3)(d->width, d->array_size, 1).x, (int3)(d->width, d->array_size, 1).y, (int3)(d->width, d->array_size, 1).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(write_only image1d_array_t image, int2 coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(write_only image1d_array_t image, int2 coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
@@ -647,16 +663,19 @@ float4 OVL read_imagef(read_only image2d_t image, int2 coord) {
   int4 c4 = (int4)(coord, 0, 0);
   return fetch_f(d, c4.x, c4.y, 0, (int3)(d->width, d->height, 1));
 }
+half4 OVL read_imageh(read_only image2d_t image, int2 coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 float4 OVL read_imagef(read_only image2d_t image, sampler_t sampler, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
   return sample_f(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0), (int3)(d->width, d->height, 1));
 }
+half4 OVL read_imageh(read_only image2d_t image, sampler_t sampler, int2 coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 float4 OVL read_imagef(read_only image2d_t image, sampler_t sampler, float2 coord) {
   __global const img_t *d = DESC(image);
   float4 c4 = (float4)(coord, 0.0f, 0.0f);
   return sample_f(d, SMP(sampler), 2, c4, (int3)(0), (int3)(d->width, d->height, 1));
 }
+half4 OVL read_imageh(read_only image2d_t image, sampler_t sampler, float2 coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 int4 OVL read_imagei(read_only image2d_t image, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
@@ -700,6 +719,7 @@ float4 OVL read_imagef(read_write image2d_t image, int2 coord) {
   int4 c4 = (int4)(coord, 0, 0);
   return fetch_f(d, c4.x, c4.y, 0, (int3)(d->width, d->height, 1));
 }
+half4 OVL read_imageh(read_write image2d_t image, int2 coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 int4 OVL read_imagei(read_write image2d_t image, int2 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
@@ -716,6 +736,7 @@ void OVL write_imagef(read_write image2d_t image, int2 coord, float4 color) {
   __global uchar *p = pixel(d, c4.x, c4.y, 0, (int3)(d->width, d->height, 1).x, (int3)(d->width, d->height, 1).y, (int3)(d->width, d->height, 1).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(read_write image2d_t image, int2 coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(read_write image2d_t image, int2 coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
@@ -742,6 +763,7 @@ void OVL write_imagef(write_only image2d_t image, int2 coord, float4 color) {
   __global uchar *p = pixel(d, c4.x, c4.y, 0, (int3)(d->width, d->height, 1).x, (int3)(d->width, d->height, 1).y, (int3)(d->width, d->height, 1).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(write_only image2d_t image, int2 coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(write_only image2d_t image, int2 coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord, 0, 0);
@@ -767,16 +789,19 @@ float4 OVL read_imagef(read_only image2d_array_t image, int4 coord) {
   int4 c4 = (int4)(coord);
   return fetch_f(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->array_size));
 }
+half4 OVL read_imageh(read_only image2d_array_t image, int4 coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 float4 OVL read_imagef(read_only image2d_array_t image, sampler_t sampler, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
   return sample_f(d, SMP(sampler) & 0xe, 2, convert_float4(c4), (int3)(0, 0, clamp(c4.z, 0, d->array_size - 1)), (int3)(d->width, d->height, d->array_size));
 }
+half4 OVL read_imageh(read_only image2d_array_t image, sampler_t sampler, int4 coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 float4 OVL read_imagef(read_only image2d_array_t image, sampler_t sampler, float4 coord) {
   __global const img_t *d = DESC(image);
   float4 c4 = (float4)(coord);
   return sample_f(d, SMP(sampler), 2, c4, (int3)(0, 0, layer_of(c4.z, d->array_size)), (int3)(d->width, d->height, d->array_size));
 }
+half4 OVL read_imageh(read_only image2d_array_t image, sampler_t sampler, float4 coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 int4 OVL read_imagei(read_only image2d_array_t image, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
@@ -821,6 +846,7 @@ float4 OVL read_imagef(read_write image2d_array_t image, int4 coord) {
   int4 c4 = (int4)(coord);
   return fetch_f(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->array_size));
 }
+half4 OVL read_imageh(read_write image2d_array_t image, int4 coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 int4 OVL read_imagei(read_write image2d_array_t image, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
@@ -837,6 +863,7 @@ void OVL write_imagef(read_write image2d_array_t image, int4 coord, float4 color
   __global uchar *p = pixel(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->array_size).x, (int3)(d->width, d->height, d->array_size).y, (int3)(d->width, d->height, d->array_size).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(read_write image2d_array_t image, int4 coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(read_write image2d_array_t image, int4 coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
@@ -864,6 +891,7 @@ void OVL write_imagef(write_only image2d_array_t image, int4 coord, float4 color
   __global uchar *p = pixel(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->array_size).x, (int3)(d->width, d->height, d->array_size).y, (int3)(d->width, d->height, d->array_size).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(write_only image2d_array_t image, int4 coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(write_only image2d_array_t image, int4 coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
@@ -890,16 +918,19 @@ float4 OVL read_imagef(read_only image3d_t image, int4 coord) {
   int4 c4 = (int4)(coord);
   return fetch_f(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->depth));
 }
+half4 OVL read_imageh(read_only image3d_t image, int4 coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 float4 OVL read_imagef(read_only image3d_t image, sampler_t sampler, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
   return sample_f(d, SMP(sampler) & 0xe, 3, convert_float4(c4), (int3)(0), (int3)(d->width, d->height, d->depth));
 }
+half4 OVL read_imageh(read_only image3d_t image, sampler_t sampler, int4 coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 float4 OVL read_imagef(read_only image3d_t image, sampler_t sampler, float4 coord) {
   __global const img_t *d = DESC(image);
   float4 c4 = (float4)(coord);
   return sample_f(d, SMP(sampler), 3, c4, (int3)(0), (int3)(d->width, d->height, d->depth));
 }
+half4 OVL read_imageh(read_only image3d_t image, sampler_t sampler, float4 coord) { return __builtin_convertvector(read_imagef(image, sampler, coord), half4); }
 int4 OVL read_imagei(read_only image3d_t image, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
@@ -944,6 +975,7 @@ float4 OVL read_imagef(read_write image3d_t image, int4 coord) {
   int4 c4 = (int4)(coord);
   return fetch_f(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->depth));
 }
+half4 OVL read_imageh(read_write image3d_t image, int4 coord) { return __builtin_convertvector(read_imagef(image, coord), half4); }
 int4 OVL read_imagei(read_write image3d_t image, int4 coord) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
@@ -960,6 +992,7 @@ void OVL write_imagef(read_write image3d_t image, int4 coord, float4 color) {
   __global uchar *p = pixel(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->depth).x, (int3)(d->width, d->height, d->depth).y, (int3)(d->width, d->height, d->depth).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(read_write image3d_t image, int4 coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(read_write image3d_t image, int4 coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);
@@ -987,6 +1020,7 @@ void OVL write_imagef(write_only image3d_t image, int4 coord, float4 color) {
   __global uchar *p = pixel(d, c4.x, c4.y, c4.z, (int3)(d->width, d->height, d->depth).x, (int3)(d->width, d->height, d->depth).y, (int3)(d->width, d->height, d->depth).z);
   if (p) store_f(d, p, color);
 }
+void OVL write_imageh(write_only image3d_t image, int4 coord, half4 color) { write_imagef(image, coord, __builtin_convertvector(color, float4)); }
 void OVL write_imagei(write_only image3d_t image, int4 coord, int4 color) {
   __global const img_t *d = DESC(image);
   int4 c4 = (int4)(coord);

@@ -242,6 +242,34 @@ double16 FERROCL_OVL intel_sub_group_shuffle(double16, uint);
 double16 FERROCL_OVL intel_sub_group_shuffle_xor(double16, uint);
 double16 FERROCL_OVL intel_sub_group_shuffle_up(double16, double16, uint);
 double16 FERROCL_OVL intel_sub_group_shuffle_down(double16, double16, uint);
+#if defined(cl_khr_fp16)
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+half FERROCL_OVL intel_sub_group_shuffle(half, uint);
+half FERROCL_OVL intel_sub_group_shuffle_xor(half, uint);
+half FERROCL_OVL intel_sub_group_shuffle_up(half, half, uint);
+half FERROCL_OVL intel_sub_group_shuffle_down(half, half, uint);
+half2 FERROCL_OVL intel_sub_group_shuffle(half2, uint);
+half2 FERROCL_OVL intel_sub_group_shuffle_xor(half2, uint);
+half2 FERROCL_OVL intel_sub_group_shuffle_up(half2, half2, uint);
+half2 FERROCL_OVL intel_sub_group_shuffle_down(half2, half2, uint);
+half3 FERROCL_OVL intel_sub_group_shuffle(half3, uint);
+half3 FERROCL_OVL intel_sub_group_shuffle_xor(half3, uint);
+half3 FERROCL_OVL intel_sub_group_shuffle_up(half3, half3, uint);
+half3 FERROCL_OVL intel_sub_group_shuffle_down(half3, half3, uint);
+half4 FERROCL_OVL intel_sub_group_shuffle(half4, uint);
+half4 FERROCL_OVL intel_sub_group_shuffle_xor(half4, uint);
+half4 FERROCL_OVL intel_sub_group_shuffle_up(half4, half4, uint);
+half4 FERROCL_OVL intel_sub_group_shuffle_down(half4, half4, uint);
+half8 FERROCL_OVL intel_sub_group_shuffle(half8, uint);
+half8 FERROCL_OVL intel_sub_group_shuffle_xor(half8, uint);
+half8 FERROCL_OVL intel_sub_group_shuffle_up(half8, half8, uint);
+half8 FERROCL_OVL intel_sub_group_shuffle_down(half8, half8, uint);
+half16 FERROCL_OVL intel_sub_group_shuffle(half16, uint);
+half16 FERROCL_OVL intel_sub_group_shuffle_xor(half16, uint);
+half16 FERROCL_OVL intel_sub_group_shuffle_up(half16, half16, uint);
+half16 FERROCL_OVL intel_sub_group_shuffle_down(half16, half16, uint);
+#pragma OPENCL EXTENSION cl_khr_fp16 : disable
+#endif
 uint FERROCL_OVL intel_sub_group_block_read(const __global uint *);
 void FERROCL_OVL intel_sub_group_block_write(__global uint *, uint);
 uint2 FERROCL_OVL intel_sub_group_block_read2(const __global uint *);

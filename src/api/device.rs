@@ -188,9 +188,10 @@ fn device_info(
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
             out.write(&2u32)
         }
-        // No cl_khr_fp16: a width of 0 says so.
+        // cl_khr_fp16: halves are converted to and from float eight at a
+        // time (F16C), and computed as floats.
         CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
-            out.write(&0u32)
+            out.write(&8u32)
         }
         CL_DEVICE_MAX_CLOCK_FREQUENCY => out.write(&h.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => out.write(&64u32),
@@ -252,7 +253,12 @@ fn device_info(
         CL_DEVICE_SINGLE_FP_CONFIG => out.write(&fp_config),
         // cl_khr_fp64: the host's doubles, with the same rounding and FMA.
         CL_DEVICE_DOUBLE_FP_CONFIG => out.write(&fp_config),
-        CL_DEVICE_HALF_FP_CONFIG => out.write(&(0 as cl_device_fp_config)),
+        // cl_khr_fp16: computed in float and rounded once (builtins/gen/
+        // gen_half.py), so denormals, infinities and NaNs as IEEE's
+        // binary16 has them; fma correctly rounded wherever it runs.
+        CL_DEVICE_HALF_FP_CONFIG => {
+            out.write(&(CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA))
+        }
         CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => out.write(&CL_READ_WRITE_CACHE),
         CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => out.write(&h.cache_line),
         CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => out.write(&h.global_cache),

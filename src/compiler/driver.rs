@@ -55,7 +55,7 @@ pub(crate) fn find_tool(env: &str, name: &str, fallback: &str) -> Option<PathBuf
 }
 
 /// clang-19: FERROCL_CLANG, else clang-19 on PATH, else LLVM 19's own directory.
-fn clang() -> Result<&'static Path, BuildError> {
+pub(crate) fn clang() -> Result<&'static Path, BuildError> {
     static CLANG: OnceLock<Option<PathBuf>> = OnceLock::new();
     CLANG
         .get_or_init(|| find_tool("FERROCL_CLANG", "clang-19", "/usr/lib/llvm-19/bin/clang"))

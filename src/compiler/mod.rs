@@ -54,6 +54,11 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     ("cl_khr_int64_base_atomics", (1, 0, 0)),
     ("cl_khr_int64_extended_atomics", (1, 0, 0)),
     ("cl_khr_fp64", (1, 0, 0)),
+    // half arithmetic (the back end computes it in float, rounding each
+    // result: F16C or AVX-512 FP16 conversions) and every builtin's half
+    // overloads (builtins/lib/half.cl, and the sub-group and image
+    // functions' in their files).
+    ("cl_khr_fp16", (1, 0, 0)),
     // float and double atomic add/sub/min/max (builtins/lib/c11_atomic.cl),
     // global and local: CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT.
     ("cl_ext_float_atomics", (1, 0, 0)),
@@ -88,6 +93,7 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
 pub const OPENCL_C_FEATURES: &[(&str, (u32, u32, u32))] = &[
     ("__opencl_c_int64", (3, 0, 0)),
     ("__opencl_c_fp64", (3, 0, 0)),
+    ("__opencl_c_fp16", (3, 0, 0)),
     ("__opencl_c_work_group_collective_functions", (3, 0, 0)),
     ("__opencl_c_subgroups", (3, 0, 0)),
     // C11 atomics (builtins/lib/c11_atomic.cl): every order and scope, as

@@ -287,6 +287,7 @@ pub mod accepted {
         6,    // Kernel
         7,    // Vector16
         8,    // Float16Buffer
+        9,    // Float16
         10,   // Float64
         11,   // Int64
         12,   // Int64Atomics

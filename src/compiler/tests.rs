@@ -1883,3 +1883,69 @@ kernel void next_around(global int *out, global const int *in) {
 // Beside this file: a tests/ folder would be cargo's integration tests.
 #[path = "image_tests.rs"]
 mod images;
+
+/// Every builtin a kernel can call is defined by the builtins library: the
+/// declarations of clang-19's opencl-c.h under the macros the kernels'
+/// front end defines (the reported extensions and features), by mangled
+/// name, against the library's index. (Kernels get clang's lazily made
+/// declarations, which follow the same header; a declaration that nothing
+/// defines fails at link time, in the user's build.)
+#[test]
+fn every_declared_builtin_is_defined() {
+    let dir = std::env::temp_dir().join(format!("ferrocl-declared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("all.cl");
+    std::fs::write(&src, "#include <opencl-c.h>\n").unwrap();
+    let out = std::process::Command::new(driver::clang().unwrap())
+        .args(["-x", "cl", "-target", "x86_64-unknown-linux-gnu"])
+        .args(["-Xclang", "-ffake-address-space-map"])
+        .args(["-Xclang", "-faddress-space-map-mangling=yes"])
+        .args(driver::front_end_args("").unwrap())
+        .args(["-Xclang", "-ast-dump=json", "-fsyntax-only"])
+        .arg(&src)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dump = String::from_utf8_lossy(&out.stdout);
+    let defined: std::collections::HashSet<&str> = inprocess::BUILTIN_INDEX
+        .lines()
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    const KEY: &str = "\"mangledName\": \"";
+    let mut declared = std::collections::BTreeSet::new();
+    let mut rest = dump.as_ref();
+    while let Some(at) = rest.find(KEY) {
+        rest = &rest[at + KEY.len()..];
+        let end = rest.find('"').unwrap();
+        declared.insert(&rest[..end]);
+        rest = &rest[end..];
+    }
+    assert!(
+        declared.len() > 10_000,
+        "only {} declarations",
+        declared.len()
+    );
+    let missing: Vec<&str> = declared
+        .into_iter()
+        .filter(|name| !defined.contains(name))
+        .filter(|name| !handled_by_compiler(name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{} undefined: {:?}",
+        missing.len(),
+        &missing[..missing.len().min(40)]
+    );
+}
+
+/// Declarations that are no library function: what the compiler lowers
+/// itself, and opencl-c.h's block writes to read-only images (nothing can
+/// call them).
+fn handled_by_compiler(name: &str) -> bool {
+    name.contains("block_write") && name.contains("_ro")
+}
