@@ -114,6 +114,16 @@ uint64_t __ferrocl_collective_scratch(void) { return (uint64_t)(uintptr_t)CTX->c
 void __ferrocl_collective_wait(unsigned sub_group) {
     CTX->barrier(CTX, sub_group ? FERROCL_SUB_GROUP_BARRIER : 0);
 }
+/* For the non-uniform sub-group functions (cl_khr_subgroup_non_uniform_*):
+ * waits with the work-items of the caller's sub-group that wait at the same
+ * `site` (FERROCL_NON_UNIFORM_WAIT), and returns their mask. */
+uint64_t __ferrocl_non_uniform_wait(uint64_t site) {
+    uint64_t *s = CTX->collective_scratch;
+    size_t items = group_linear_size(CTX), subs = sub_group_count(items);
+    s[items + 1 + 2 * subs + _Z19get_local_linear_idv()] = site;
+    CTX->barrier(CTX, FERROCL_NON_UNIFORM_WAIT);
+    return s[items + 1 + subs + _Z16get_sub_group_idv()];
+}
 
 void _Z9mem_fencej(unsigned flags) {
     (void)flags;

@@ -70,7 +70,8 @@ struct ferrocl_wg_ctx {
     /* The work-group and sub-group collective functions' scratch (kernels
      * with barriers only): one 8-byte slot per work-item of the group (by
      * local linear id), then the group's result slot, then one result slot
-     * per sub-group. */
+     * per sub-group; on fibers also (FERROCL_NON_UNIFORM_WAIT) one active
+     * mask per sub-group, then one call site per work-item. */
     uint64_t *collective_scratch;
     /* Device-side enqueue (builtins/devenq.c): enqueue_kernel and
      * enqueue_marker (request->entry NULL) return CLK_SUCCESS or a CLK_*
@@ -103,6 +104,13 @@ struct ferrocl_wg_ctx {
 /* Or'ed into barrier()'s flags for sub_group_barrier: only the work-items
  * of the caller's sub-group wait for each other. */
 #define FERROCL_SUB_GROUP_BARRIER 0x80000000u
+/* Or'ed into barrier()'s flags by a non-uniform sub-group function
+ * (cl_khr_subgroup_non_uniform_*, builtins/workitem.c): the caller waits
+ * with the work-items of its sub-group that wait at the same call site (its
+ * scratch slot of sites), until every work-item of the sub-group waits
+ * somewhere or has ended; those at the site run on, with their mask (bit i:
+ * sub-group local id i) in the sub-group's mask slot. */
+#define FERROCL_NON_UNIFORM_WAIT 0x40000000u
 
 /* ndrange_t as opencl-c-base.h lays it out. */
 struct ferrocl_ndrange {

@@ -368,6 +368,127 @@ for op, (combine, types) in CLUSTER_OPS.items():
              f'{T} acc = {first}; for (size_t i = start + 1; i < end; i++) acc = {acc}; '
              f'__ferrocl_collective_wait(1); return acc; }}')
 
+# cl_khr_subgroup_non_uniform_vote, _ballot and _non_uniform_arithmetic:
+# the work-items that call one of these functions together are those of
+# the sub-group waiting at the same call site (__ferrocl_non_uniform_wait,
+# builtins/workitem.c; the executor gathers them, src/sched/ndrange.rs).
+# The site is the function's return address, so the public functions are
+# never inlined; each waits twice, as the collectives above do (after its
+# value is in its slot, and after it has read the others'), at the site's
+# two phases. The mask the wait returns has bit i for sub-group local id i.
+NU_TYPES = ['char', 'uchar', 'short', 'ushort', 'int', 'uint', 'long', 'ulong', 'float', 'double', 'half']
+NU_MIN = dict(MIN_ID, char='CHAR_MAX', uchar='UCHAR_MAX', short='SHRT_MAX', ushort='USHRT_MAX',
+              half='(half)INFINITY')
+NU_MAX = dict(MAX_ID, char='CHAR_MIN', uchar='0', short='SHRT_MIN', ushort='0', half='-(half)INFINITY')
+NU = '__attribute__((overloadable, noinline))'
+SITE = '(ulong)__builtin_return_address(0) << 1'
+emit('''
+/* builtins/workitem.c */
+__attribute__((convergent)) ulong __ferrocl_non_uniform_wait(ulong site);
+
+/* The caller's value in its slot, the wait with the others at `site`; their
+ * mask. */
+#define __FERROCL_NU_ARRIVE(T, x, site) \\
+  __ferrocl_span g = __ferrocl_sg_span(); \\
+  __global ulong *s = __ferrocl_slots(); \\
+  *(__global T *)(s + g.me) = (x); \\
+  ulong mask = __ferrocl_non_uniform_wait(site); \\
+  size_t me = g.me - g.first
+/* The value of sub-group local id i. */
+#define __FERROCL_NU_AT(T, i) (*(__global T *)(s + g.first + (i)))
+/* Before anyone writes its slot again. */
+#define __FERROCL_NU_LEAVE(site) __ferrocl_non_uniform_wait((site) | 1)
+''')
+NU_OPS = {
+    'add': (lambda a, b: f'{a} + {b}', lambda T: '0', NU_TYPES),
+    'mul': (lambda a, b: f'{a} * {b}', lambda T: '1', NU_TYPES),
+    'min': (lambda a, b: f'({b} < {a} ? {b} : {a})', lambda T: NU_MIN[T], NU_TYPES),
+    'max': (lambda a, b: f'({a} < {b} ? {b} : {a})', lambda T: NU_MAX[T], NU_TYPES),
+    'and': (lambda a, b: f'{a} & {b}', lambda T: f'({T})~({T})0', INT_TYPES),
+    'or': (lambda a, b: f'{a} | {b}', lambda T: '0', INT_TYPES),
+    'xor': (lambda a, b: f'{a} ^ {b}', lambda T: '0', INT_TYPES),
+    'logical_and': (lambda a, b: f'(int)({a} && {b})', lambda T: '1', ['int']),
+    'logical_or': (lambda a, b: f'(int)({a} || {b})', lambda T: '0', ['int']),
+    'logical_xor': (lambda a, b: f'(int)(!{a} != !{b})', lambda T: '0', ['int']),
+}
+for op, (combine, identity, types) in NU_OPS.items():
+    for T in types:
+        # The active work-items' values in local id order: all of them
+        # (reduce), up to the caller's (inclusive) or before it (exclusive).
+        for kind, last in [('reduce', 'g.count'), ('scan_inclusive', 'me + 1'), ('scan_exclusive', 'me')]:
+            emit(f'{T} {NU} sub_group_non_uniform_{kind}_{op}({T} x) {{ ulong site = {SITE}; '
+                 f'__FERROCL_NU_ARRIVE({T}, x, site); {T} acc = {identity(T)}; '
+                 f'for (size_t i = 0; i < {last}; i++) if (mask >> i & 1) acc = {combine("acc", f"__FERROCL_NU_AT({T}, i)")}; '
+                 f'__FERROCL_NU_LEAVE(site); return acc; }}')
+
+# Votes and ballots.
+emit(f'''int {NU} sub_group_elect(void) {{
+  ulong mask = __ferrocl_non_uniform_wait({SITE});
+  return get_sub_group_local_id() == (uint)__builtin_ctzl(mask);
+}}
+int {NU} sub_group_non_uniform_all(int predicate) {{ ulong site = {SITE};
+  __FERROCL_NU_ARRIVE(int, predicate != 0, site); int r = 1;
+  for (size_t i = 0; i < g.count; i++) if (mask >> i & 1) r &= __FERROCL_NU_AT(int, i);
+  __FERROCL_NU_LEAVE(site); return r; }}
+int {NU} sub_group_non_uniform_any(int predicate) {{ ulong site = {SITE};
+  __FERROCL_NU_ARRIVE(int, predicate != 0, site); int r = 0;
+  for (size_t i = 0; i < g.count; i++) if (mask >> i & 1) r |= __FERROCL_NU_AT(int, i);
+  __FERROCL_NU_LEAVE(site); return r; }}
+uint4 {NU} sub_group_ballot(int predicate) {{ ulong site = {SITE};
+  __FERROCL_NU_ARRIVE(int, predicate != 0, site); uint bits = 0;
+  for (size_t i = 0; i < g.count; i++) if ((mask >> i & 1) && __FERROCL_NU_AT(int, i)) bits |= 1u << i;
+  __FERROCL_NU_LEAVE(site); return (uint4)(bits, 0, 0, 0); }}''')
+for T in NU_TYPES:
+    # Equal bits (NaN is not equal to itself, as ==).
+    emit(f'int {NU} sub_group_non_uniform_all_equal({T} x) {{ ulong site = {SITE}; '
+         f'__FERROCL_NU_ARRIVE({T}, x, site); int r = 1; '
+         f'for (size_t i = 0; i < g.count; i++) if (mask >> i & 1) r &= __FERROCL_NU_AT({T}, i) == x; '
+         f'__FERROCL_NU_LEAVE(site); return r; }}')
+    for V in [T] + [vt(T, n) for n in VW]:
+        n = 1 if V == T else int(V[len(T):])
+        # A component at a time through the slot (a vector does not fit it).
+        for name, src in [('sub_group_non_uniform_broadcast', 'index'), ('sub_group_broadcast_first', None)]:
+            params = f'{V} x, uint index' if src else f'{V} x'
+            pick = 'index' if src else '(size_t)__builtin_ctzl(mask)'
+            comps = ['x'] if n == 1 else [f'x.s{"0123456789abcdef"[c]}' for c in range(n)]
+            body = f'{V} r; ulong site = {SITE}; '
+            for c, comp in enumerate(comps):
+                dst = 'r' if n == 1 else f'r.s{"0123456789abcdef"[c]}'
+                body += (f'{{ __FERROCL_NU_ARRIVE({T}, {comp}, site); '
+                         f'{dst} = {pick} < g.count ? __FERROCL_NU_AT({T}, {pick}) : {comp}; __FERROCL_NU_LEAVE(site); }} ')
+            emit(f'{V} {NU} {name}({params}) {{ {body}return r; }}')
+
+# The ballot's bit functions, and the masks: no wait (functions of their
+# arguments and the caller's id). Bits at or beyond the maximum sub-group
+# size are not the sub-group's (the Khronos CTS counts a short last
+# sub-group's bits up to that size).
+emit('''static uint __ferrocl_sub_group_bits(void) {
+  uint n = get_max_sub_group_size();
+  return n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+}
+int OVL sub_group_inverse_ballot(uint4 value) { return (value.x >> get_sub_group_local_id()) & 1; }
+int OVL sub_group_ballot_bit_extract(uint4 value, uint index) {
+  return index < 32 ? (value.x >> index) & 1 : 0;
+}
+uint OVL sub_group_ballot_bit_count(uint4 value) { return popcount(value.x & __ferrocl_sub_group_bits()); }
+uint OVL sub_group_ballot_inclusive_scan(uint4 value) {
+  return popcount(value.x & __ferrocl_sub_group_bits() & (uint)((2ul << get_sub_group_local_id()) - 1));
+}
+uint OVL sub_group_ballot_exclusive_scan(uint4 value) {
+  return popcount(value.x & __ferrocl_sub_group_bits() & ((1u << get_sub_group_local_id()) - 1u));
+}
+uint OVL sub_group_ballot_find_lsb(uint4 value) { return ctz(value.x & __ferrocl_sub_group_bits()); }
+uint OVL sub_group_ballot_find_msb(uint4 value) { return 31 - clz(value.x & __ferrocl_sub_group_bits()); }
+uint4 OVL get_sub_group_eq_mask(void) { return (uint4)(1u << get_sub_group_local_id(), 0, 0, 0); }
+uint4 OVL get_sub_group_ge_mask(void) {
+  return (uint4)(__ferrocl_sub_group_bits() & ~((1u << get_sub_group_local_id()) - 1u), 0, 0, 0);
+}
+uint4 OVL get_sub_group_gt_mask(void) {
+  return (uint4)(__ferrocl_sub_group_bits() & ~(uint)((2ul << get_sub_group_local_id()) - 1), 0, 0, 0);
+}
+uint4 OVL get_sub_group_le_mask(void) { return (uint4)((uint)((2ul << get_sub_group_local_id()) - 1), 0, 0, 0); }
+uint4 OVL get_sub_group_lt_mask(void) { return (uint4)((1u << get_sub_group_local_id()) - 1u, 0, 0, 0); }''')
+
 with open('../lib/collective.cl', 'w') as f:
     f.write('\n'.join(out) + '\n')
 

@@ -76,6 +76,11 @@ pub const FRAME_SKEW: usize = 4096;
 /// sub_group_barrier, which waits for the caller's sub-group only.
 pub const SUB_GROUP_BARRIER: u32 = 0x8000_0000;
 
+/// FERROCL_NON_UNIFORM_WAIT: or'ed into the barrier's flags by the
+/// non-uniform sub-group functions, which wait only with the work-items of
+/// their sub-group at the same call site (include/ferrocl_kernel.h).
+pub const NON_UNIFORM_WAIT: u32 = 0x4000_0000;
+
 /// `struct ferrocl_ndrange`: ndrange_t.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

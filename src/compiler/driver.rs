@@ -500,11 +500,11 @@ fn il_front_end(dir: &TempDir, il: &[u8], options: &str) -> Result<(String, Stri
 fn front_end_passes(options: &str) -> String {
     // C99 inline definitions link, integer division cannot trap, relaxed
     // division by a variable keeps its precision, __local variables are
-    // one per worker thread, volatile __local accesses are plain
-    // (passes/).
+    // one per worker thread, volatile __local accesses are plain, calls
+    // of the non-uniform sub-group functions stay apart (passes/).
     let mut passes = "ferrocl-inline-definitions,ferrocl-guard-division,\
                       ferrocl-exact-division,ferrocl-thread-local-locals,\
-                      ferrocl-local-volatiles-as-plain"
+                      ferrocl-local-volatiles-as-plain,ferrocl-non-uniform-calls-apart"
         .to_string();
     // What the options ask of the kernels (passes/kernel_options.cpp).
     if !has_option(options, "-cl-kernel-arg-info") {

@@ -77,6 +77,13 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     // broadcast, reduce and scans for 8- and 16-bit integers, broadcast
     // of vectors (the same file).
     ("cl_khr_subgroup_extended_types", (1, 0, 0)),
+    // Votes, ballots and reductions and scans of the work-items that call
+    // them together (builtins/lib/collective.cl): the fiber executor
+    // gathers a sub-group's work-items waiting at one call site
+    // (sched::ndrange::run_group_fibers).
+    ("cl_khr_subgroup_non_uniform_vote", (1, 0, 0)),
+    ("cl_khr_subgroup_ballot", (1, 0, 0)),
+    ("cl_khr_subgroup_non_uniform_arithmetic", (1, 0, 0)),
     // Shuffles and block reads and writes of buffers (builtins/lib/
     // collective.cl) and 2D images (image.cl); declared to kernels by
     // builtins/lib/intel_subgroups.h (compiler::driver).
@@ -255,6 +262,9 @@ const SPIR_ONLY_MACROS: &[&str] = &[
     "cl_khr_subgroup_rotate",
     "cl_khr_subgroup_clustered_reduce",
     "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
     "cl_intel_subgroups",
     "cl_intel_subgroups_short",
     "cl_intel_required_subgroup_size",

@@ -16,7 +16,9 @@
 use crate::cl::*;
 use crate::compiler::abi::EnqueueRequest;
 use crate::compiler::abi::MAX_ALIGN as BASE_ADDR_ALIGN;
-use crate::compiler::abi::{WorkGroupContext, WorkItemEntry, SUB_GROUP_BARRIER, SUB_GROUP_SIZE};
+use crate::compiler::abi::{
+    WorkGroupContext, WorkItemEntry, NON_UNIFORM_WAIT, SUB_GROUP_BARRIER, SUB_GROUP_SIZE,
+};
 use crate::compiler::{ArgSpace, Executable, KernelInfo};
 use crate::pool::{Claims, Pool};
 use crate::printf::{printf_entry, PrintfBuffer};
@@ -193,11 +195,14 @@ unsafe extern "C" fn barrier_unexpected(ctx: *mut WorkGroupContext, _flags: u32)
 }
 
 /// Where a suspended work-item waits: at a work-group barrier (every
-/// work-item of the group), or a sub-group barrier (its sub-group's only).
+/// work-item of the group), a sub-group barrier (its sub-group's only), or
+/// a non-uniform sub-group function (with those of its sub-group at the
+/// same call site).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Wait {
     Group,
     SubGroup,
+    NonUniform,
 }
 
 /// The fiber state ctx->executor points to while a group with barriers
@@ -216,7 +221,9 @@ unsafe extern "C" fn barrier_fiber(ctx: *mut WorkGroupContext, flags: u32) {
     // SAFETY: `current` is the running fiber's yielder (set when the fiber
     // started or last resumed), alive as long as the fiber.
     let yielder = unsafe { &*(*fibers).current };
-    yielder.suspend(if flags & SUB_GROUP_BARRIER != 0 {
+    yielder.suspend(if flags & NON_UNIFORM_WAIT != 0 {
+        Wait::NonUniform
+    } else if flags & SUB_GROUP_BARRIER != 0 {
         Wait::SubGroup
     } else {
         Wait::Group
@@ -328,9 +335,13 @@ unsafe fn run_group_loop(
 
 /// Runs a group's work-items on fibers, in rounds from work-group barrier
 /// to work-group barrier. Within a round each sub-group runs on its own,
-/// in passes from sub-group barrier to sub-group barrier, until all its
-/// work-items wait at the work-group barrier (or have ended): a sub-group
-/// barrier never waits for another sub-group.
+/// in passes, until all its work-items wait at the work-group barrier (or
+/// have ended): a sub-group barrier never waits for another sub-group.
+/// After each pass every work-item of the sub-group waits somewhere; those
+/// at a non-uniform function's call site run on together, with their mask,
+/// the site lowest in the code first (as SIMD hardware reconverges: those
+/// ahead of a branch wait for the ones still in it); only when none waits
+/// at one do those at a sub-group barrier.
 ///
 /// # Safety
 /// As for run_group_loop.
@@ -343,13 +354,19 @@ unsafe fn run_group_fibers(
         current: std::ptr::null(),
     };
     let ids: Vec<[usize; 3]> = local_ids(ctx.local_size).collect();
-    // One slot per work-item, the group's result, one per sub-group.
-    let mut scratch = vec![0u64; ids.len() + 1 + ids.len().div_ceil(SUB_GROUP_SIZE)];
+    // One slot per work-item, the group's result, one per sub-group, one
+    // active mask per sub-group, one call site per work-item
+    // (include/ferrocl_kernel.h).
+    let sub_groups = ids.len().div_ceil(SUB_GROUP_SIZE);
+    let masks = ids.len() + 1 + sub_groups;
+    let sites = masks + sub_groups;
+    let mut scratch = vec![0u64; sites + ids.len()];
     ctx.barrier = barrier_fiber;
     ctx.executor = &mut fibers as *mut Fibers as *mut c_void;
     ctx.collective_scratch = scratch.as_mut_ptr();
     let ctx_ptr: *mut WorkGroupContext = ctx;
     let state: *mut Fibers = &mut fibers;
+    let scratch_ptr = scratch.as_mut_ptr();
     let mut items = Vec::with_capacity(ids.len());
     // Each fiber's stack top: private memory for to_private.
     let mut tops = Vec::with_capacity(ids.len());
@@ -369,17 +386,16 @@ unsafe fn run_group_fibers(
             },
         )));
     }
-    // Per work-item: None while it runs (or may run), the barrier it waits at.
+    // Per work-item: None while it may run, else where it waits.
     let mut waits: Vec<Option<Wait>> = vec![None; ids.len()];
     let mut running = items.len();
     while running > 0 {
-        for first in (0..items.len()).step_by(SUB_GROUP_SIZE) {
+        for (sub_group_id, first) in (0..items.len()).step_by(SUB_GROUP_SIZE).enumerate() {
             let sub_group = first..(first + SUB_GROUP_SIZE).min(items.len());
             loop {
-                let mut at_sub_group_barrier = false;
                 for i in sub_group.clone() {
                     let Some(fiber) = &mut items[i] else { continue };
-                    if waits[i] == Some(Wait::Group) {
+                    if waits[i].is_some() {
                         continue;
                     }
                     // SAFETY: no fiber runs now; the next one reads its id here.
@@ -388,10 +404,7 @@ unsafe fn run_group_fibers(
                         (*ctx_ptr).stack_top = tops[i];
                     }
                     match fiber.resume(()) {
-                        CoroutineResult::Yield(wait) => {
-                            at_sub_group_barrier |= wait == Wait::SubGroup;
-                            waits[i] = Some(wait);
-                        }
+                        CoroutineResult::Yield(wait) => waits[i] = Some(wait),
                         CoroutineResult::Return(()) => {
                             let done = items[i].take().expect("the fiber just ran");
                             STACKS.with(|s| s.borrow_mut().push(done.into_stack()));
@@ -399,7 +412,33 @@ unsafe fn run_group_fibers(
                         }
                     }
                 }
-                if !at_sub_group_barrier {
+                // Every live work-item of the sub-group waits: release the
+                // next set, or end the sub-group's part of the round.
+                let non_uniform: Vec<usize> = sub_group
+                    .clone()
+                    .filter(|&i| waits[i] == Some(Wait::NonUniform))
+                    .collect();
+                // SAFETY: no fiber runs now, and the scratch outlives them;
+                // the fibers wrote their sites before they waited.
+                let site = |i: usize| unsafe { *scratch_ptr.add(sites + i) };
+                // The site lowest in the code first: work-items waiting
+                // further on (after a branch the others are still in) wait
+                // until those behind them have caught up.
+                if let Some(next) = non_uniform.iter().map(|&i| site(i)).min() {
+                    let mut mask = 0u64;
+                    for &i in non_uniform.iter().filter(|&&i| site(i) == next) {
+                        mask |= 1 << (i - first);
+                        waits[i] = None;
+                    }
+                    // SAFETY: as above; the mask slot of this sub-group.
+                    unsafe { *scratch_ptr.add(masks + sub_group_id) = mask };
+                } else if sub_group.clone().any(|i| waits[i] == Some(Wait::SubGroup)) {
+                    for i in sub_group.clone() {
+                        if waits[i] == Some(Wait::SubGroup) {
+                            waits[i] = None;
+                        }
+                    }
+                } else {
                     break;
                 }
             }

@@ -86,6 +86,12 @@ struct LocalVolatilesAsPlainPass : llvm::PassInfoMixin<LocalVolatilesAsPlainPass
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-non-uniform-calls-apart`: calls of the non-uniform sub-group
+// functions are never merged (non_uniform_calls_apart.cpp).
+struct NonUniformCallsApartPass : llvm::PassInfoMixin<NonUniformCallsApartPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // The region pipeline (driver.rs REGIONS_PIPELINE), in its order.
 
 // The named metadata by which `ferrocl-inline-into-kernels` tells

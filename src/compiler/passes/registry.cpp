@@ -36,6 +36,7 @@ const struct {
     {"ferrocl-exact-division", add<ExactDivisionPass>},
     {"ferrocl-thread-local-locals", add<ThreadLocalLocalsPass>},
     {"ferrocl-local-volatiles-as-plain", add<LocalVolatilesAsPlainPass>},
+    {"ferrocl-non-uniform-calls-apart", add<NonUniformCallsApartPass>},
     {"ferrocl-drop-kernel-arg-names", add<DropKernelArgNamesPass>},
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},

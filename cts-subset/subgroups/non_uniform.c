@@ -1,0 +1,130 @@
+/* subgroups: cl_khr_subgroup_non_uniform_vote, _ballot and
+ * _non_uniform_arithmetic. The work-items of a sub-group that call one of
+ * them at one call site together are its active set: each branch of an
+ * if/else (the same code in both, which a compiler may merge) gets its own
+ * answer, and a loop's iterations theirs. */
+#include "harness.h"
+
+/* Runs kernel "k" over 64 work-items in groups of 32 (sub-groups of the
+ * device's size), out: 64 ints. */
+static void run(const char *src, int *out, size_t *sg)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, src, NULL);
+    REQUIRE(p, "build failed");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    cl_mem O = clCreateBuffer(c, 0, 64 * sizeof(int), NULL, &e);
+    clSetKernelArg(k, 0, sizeof O, &O);
+    size_t g = 64, l = 32;
+    REQUIRE_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    REQUIRE_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, 64 * sizeof(int), out, 0, NULL, NULL));
+    REQUIRE_OK(clGetKernelSubGroupInfo(k, h_device(), CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                       sizeof l, &l, sizeof *sg, sg, NULL));
+    clReleaseMemObject(O); clReleaseKernel(k); clReleaseProgram(p);
+    clReleaseCommandQueue(q); clReleaseContext(c);
+}
+
+static int reported(const char *ext)
+{
+    char *all = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int on = all && strstr(all, ext);
+    free(all);
+    return on;
+}
+
+/* The same call in both branches of an if/else: two active sets. */
+TEST(branches_are_separate_sets)
+{
+    if (!reported("cl_khr_subgroup_non_uniform_arithmetic")) { h_skip("not reported"); return; }
+    int out[64];
+    size_t sg = 0;
+    run("#pragma OPENCL EXTENSION cl_khr_subgroup_non_uniform_arithmetic : enable\n"
+        "kernel void k(global int *out) {\n"
+        "  int x = (int)get_sub_group_local_id() + 1;\n"
+        "  if (get_sub_group_local_id() % 3 == 0) out[get_global_id(0)] = sub_group_non_uniform_reduce_add(x);\n"
+        "  else out[get_global_id(0)] = sub_group_non_uniform_reduce_add(x); }\n",
+        out, &sg);
+    REQUIRE(sg > 0 && 32 % sg == 0, "sub-group size %zu", sg);
+    int sum[2] = {0, 0};
+    for (size_t i = 0; i < sg; i++) sum[i % 3 == 0] += (int)i + 1;
+    for (int i = 0; i < 64; i++)
+        CHECK(out[i] == sum[(i % sg) % 3 == 0], "work-item %d: %d, expected %d", i, out[i],
+              sum[(i % sg) % 3 == 0]);
+}
+
+/* Scans, min and a bitwise reduction over the odd work-items only. */
+TEST(scans_over_the_active_items)
+{
+    if (!reported("cl_khr_subgroup_non_uniform_arithmetic")) { h_skip("not reported"); return; }
+    int out[64];
+    size_t sg = 0;
+    run("#pragma OPENCL EXTENSION cl_khr_subgroup_non_uniform_arithmetic : enable\n"
+        "kernel void k(global int *out) {\n"
+        "  uint l = get_sub_group_local_id(); int x = (int)l * 10;\n"
+        "  out[get_global_id(0)] = -1;\n"
+        "  if (l & 1) out[get_global_id(0)] = sub_group_non_uniform_scan_exclusive_add(x) * 1000\n"
+        "      + sub_group_non_uniform_scan_inclusive_min(x) / 10 * 100 + sub_group_non_uniform_reduce_or(1 << l) % 97; }\n",
+        out, &sg);
+    for (int i = 0; i < 64; i++) {
+        int l = i % (int)sg;
+        if (!(l & 1)) { CHECK(out[i] == -1, "inactive work-item %d wrote %d", i, out[i]); continue; }
+        int before = 0, bits = 0;
+        for (int j = 1; j < (int)sg; j += 2) {
+            if (j < l) before += j * 10;
+            bits |= 1 << j;
+        }
+        int want = before * 1000 + 1 * 100 + bits % 97;
+        CHECK(out[i] == want, "work-item %d: %d, expected %d", i, out[i], want);
+    }
+}
+
+/* elect, ballot, all/any, broadcast_first and the ballot's bit counts in
+ * a branch; the same call in each iteration of a loop. */
+TEST(votes_and_ballots)
+{
+    if (!reported("cl_khr_subgroup_ballot") || !reported("cl_khr_subgroup_non_uniform_vote")) {
+        h_skip("not reported");
+        return;
+    }
+    int out[64];
+    size_t sg = 0;
+    run("#pragma OPENCL EXTENSION cl_khr_subgroup_ballot : enable\n"
+        "kernel void k(global int *out) {\n"
+        "  uint l = get_sub_group_local_id(); int r = 0;\n"
+        "  if (l >= 2) {\n"
+        "    r = sub_group_elect();\n"
+        "    uint4 b = sub_group_ballot(l % 2 == 0);\n"
+        "    r |= (int)sub_group_ballot_bit_count(b) << 1;\n"
+        "    r |= sub_group_non_uniform_all(l >= 2) << 6;\n"
+        "    r |= sub_group_non_uniform_any(l == 0) << 7;\n"
+        "    r |= (int)sub_group_broadcast_first(l) << 8;\n"
+        "    r |= (int)sub_group_ballot_exclusive_scan(b) << 12;\n"
+        "  }\n"
+        "  int s = 0;\n"
+        "  for (int it = 0; it < 3; it++) s += sub_group_non_uniform_reduce_add(it);\n"
+        "  out[get_global_id(0)] = r | s << 16; }\n",
+        out, &sg);
+    for (int i = 0; i < 64; i++) {
+        int l = i % (int)sg;
+        int want = 0;
+        if (l >= 2) {
+            int evens = 0, evens_before = 0;
+            for (int j = 2; j < (int)sg; j++)
+                if (j % 2 == 0) { evens++; if (j < l) evens_before++; }
+            want = (l == 2) | evens << 1 | 1 << 6 | 0 << 7 | 2 << 8 | evens_before << 12;
+        }
+        want |= (0 + (int)sg + 2 * (int)sg) << 16;
+        CHECK(out[i] == want, "work-item %d: %#x, expected %#x", i, out[i], want);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    h_init("subgroups", argc, argv);
+    H_RUN(branches_are_separate_sets);
+    H_RUN(scans_over_the_active_items);
+    H_RUN(votes_and_ballots);
+    return h_done();
+}
