@@ -1,8 +1,8 @@
 """Generates builtins/lib/c11_atomic.cl: the OpenCL C 2.0/3.0 atomic
 functions (atomic_init, atomic_load/store/exchange, atomic_compare_exchange_*,
 atomic_fetch_*, atomic_flag_*, with and without _explicit, on generic,
-__global and __local atomic objects), cl_ext_float_atomics' float and double
-fetch_add/sub/min/max included.
+__global and __local atomic objects), cl_ext_float_atomics' half, float and
+double load/store/exchange and fetch_add/sub/min/max included.
 
 The overload set is read from clang-19's own opencl-c.h (the section
 "OpenCL v2.0 s6.13.11 - Atomics Functions"), so that every declaration a
@@ -11,8 +11,9 @@ __opencl_c_atomic_order_*, __opencl_c_atomic_scope_*,
 __opencl_c_generic_address_space and __opencl_c_ext_* feature macros) decide
 what a kernel sees; this library defines the whole set unconditionally
 (the feature macros the device reports are set on the kernel's side, see
-src/compiler/mod.rs), except the atomic_half overloads (no cl_khr_fp16
-arithmetic on this device) and atomic_work_item_fence (builtins/workitem.c).
+src/compiler/mod.rs), except atomic_work_item_fence (builtins/workitem.c).
+The atomic_half read-modify-writes are compare-and-swap loops of 16 bits
+(LLVM's expansion of atomicrmw on half for x86).
 
 Each function is one clang __opencl_atomic_* builtin, which lowers to the
 LLVM atomic instruction (load, store, atomicrmw, cmpxchg) with the same
@@ -118,11 +119,22 @@ def define(decl):
 
 def main():
     decls = [d for d in declarations(open(OPENCL_C_H).read())
-             if 'atomic_half' not in d and 'atomic_work_item_fence' not in d]
+             if 'atomic_work_item_fence' not in d]
     out = [HEADER.format(gen='gen_c11_atomic.py')]
     out.append('// OpenCL C 2.0/3.0 atomics: one definition per declaration of '
                'opencl-c.h (see the generator).')
     out.extend(define(d) for d in decls)
+    # clang-19's own declarations of the builtins (-fdeclare-opencl-builtins,
+    # what kernels get) give atomic_half's atomic_store_explicit an
+    # atomic_half value (`U7_AtomicDhS_` in its name): those overloads too.
+    for space in ['__global ', '__local ', '']:
+        obj = f'volatile {space}atomic_half *p, atomic_half v, memory_order o'
+        out.append(f'void OVL atomic_store_explicit({obj}, memory_scope s) '
+                   f'{{ half h = v; __opencl_atomic_store(p, h, o, s); }}')
+        out.append(f'void OVL atomic_store_explicit({obj}) '
+                   f'{{ half h = v; __opencl_atomic_store(p, h, o, {DEFAULT_SCOPE}); }}')
+        out.append(f'void OVL atomic_store(volatile {space}atomic_half *p, atomic_half v) '
+                   f'{{ half h = v; __opencl_atomic_store(p, h, {DEFAULT_ORDER}, {DEFAULT_SCOPE}); }}')
     open('../lib/c11_atomic.cl', 'w').write('\n'.join(out) + '\n')
 
 

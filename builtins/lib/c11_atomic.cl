@@ -351,6 +351,51 @@ long OVL atomic_fetch_max_explicit(volatile __global atomic_long * p, long v0, m
 long OVL atomic_fetch_max_explicit(volatile __local atomic_long * p, long v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_max(p, (long)v0, o0, s); }
 ulong OVL atomic_fetch_max_explicit(volatile __global atomic_ulong * p, ulong v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_max(p, (ulong)v0, o0, s); }
 ulong OVL atomic_fetch_max_explicit(volatile __local atomic_ulong * p, ulong v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_max(p, (ulong)v0, o0, s); }
+void OVL atomic_store(volatile __global atomic_half * p, half v0) { __opencl_atomic_store(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+void OVL atomic_store_explicit(volatile __global atomic_half * p, half v0, memory_order o0) { __opencl_atomic_store(p, (half)v0, o0, memory_scope_device); }
+void OVL atomic_store_explicit(volatile __global atomic_half * p, half v0, memory_order o0, memory_scope s) { __opencl_atomic_store(p, (half)v0, o0, s); }
+half OVL atomic_load(volatile __global atomic_half * p) { return __opencl_atomic_load(p, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_load_explicit(volatile __global atomic_half * p, memory_order o0) { return __opencl_atomic_load(p, o0, memory_scope_device); }
+half OVL atomic_load_explicit(volatile __global atomic_half * p, memory_order o0, memory_scope s) { return __opencl_atomic_load(p, o0, s); }
+half OVL atomic_exchange(volatile __global atomic_half * p, half v0) { return __opencl_atomic_exchange(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_exchange_explicit(volatile __global atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_exchange(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_exchange_explicit(volatile __global atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_exchange(p, (half)v0, o0, s); }
+void OVL atomic_store(volatile __local atomic_half * p, half v0) { __opencl_atomic_store(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+void OVL atomic_store_explicit(volatile __local atomic_half * p, half v0, memory_order o0) { __opencl_atomic_store(p, (half)v0, o0, memory_scope_device); }
+void OVL atomic_store_explicit(volatile __local atomic_half * p, half v0, memory_order o0, memory_scope s) { __opencl_atomic_store(p, (half)v0, o0, s); }
+half OVL atomic_load(volatile __local atomic_half * p) { return __opencl_atomic_load(p, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_load_explicit(volatile __local atomic_half * p, memory_order o0) { return __opencl_atomic_load(p, o0, memory_scope_device); }
+half OVL atomic_load_explicit(volatile __local atomic_half * p, memory_order o0, memory_scope s) { return __opencl_atomic_load(p, o0, s); }
+half OVL atomic_exchange(volatile __local atomic_half * p, half v0) { return __opencl_atomic_exchange(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_exchange_explicit(volatile __local atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_exchange(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_exchange_explicit(volatile __local atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_exchange(p, (half)v0, o0, s); }
+void OVL atomic_store(volatile atomic_half * p, half v0) { __opencl_atomic_store(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+void OVL atomic_store_explicit(volatile atomic_half * p, half v0, memory_order o0) { __opencl_atomic_store(p, (half)v0, o0, memory_scope_device); }
+void OVL atomic_store_explicit(volatile atomic_half * p, half v0, memory_order o0, memory_scope s) { __opencl_atomic_store(p, (half)v0, o0, s); }
+half OVL atomic_load(volatile atomic_half * p) { return __opencl_atomic_load(p, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_load_explicit(volatile atomic_half * p, memory_order o0) { return __opencl_atomic_load(p, o0, memory_scope_device); }
+half OVL atomic_load_explicit(volatile atomic_half * p, memory_order o0, memory_scope s) { return __opencl_atomic_load(p, o0, s); }
+half OVL atomic_exchange(volatile atomic_half * p, half v0) { return __opencl_atomic_exchange(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_exchange_explicit(volatile atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_exchange(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_exchange_explicit(volatile atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_exchange(p, (half)v0, o0, s); }
+half OVL atomic_fetch_min(volatile __global atomic_half * p, half v0) { return __opencl_atomic_fetch_min(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_max(volatile __global atomic_half * p, half v0) { return __opencl_atomic_fetch_max(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_min_explicit(volatile __global atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_min(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_max_explicit(volatile __global atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_max(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_min_explicit(volatile __global atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_min(p, (half)v0, o0, s); }
+half OVL atomic_fetch_max_explicit(volatile __global atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_max(p, (half)v0, o0, s); }
+half OVL atomic_fetch_min(volatile __local atomic_half * p, half v0) { return __opencl_atomic_fetch_min(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_max(volatile __local atomic_half * p, half v0) { return __opencl_atomic_fetch_max(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_min_explicit(volatile __local atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_min(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_max_explicit(volatile __local atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_max(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_min_explicit(volatile __local atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_min(p, (half)v0, o0, s); }
+half OVL atomic_fetch_max_explicit(volatile __local atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_max(p, (half)v0, o0, s); }
+half OVL atomic_fetch_min(volatile atomic_half * p, half v0) { return __opencl_atomic_fetch_min(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_max(volatile atomic_half * p, half v0) { return __opencl_atomic_fetch_max(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_min_explicit(volatile atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_min(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_max_explicit(volatile atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_max(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_min_explicit(volatile atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_min(p, (half)v0, o0, s); }
+half OVL atomic_fetch_max_explicit(volatile atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_max(p, (half)v0, o0, s); }
 float OVL atomic_fetch_min(volatile __global atomic_float * p, float v0) { return __opencl_atomic_fetch_min(p, (float)v0, memory_order_seq_cst, memory_scope_device); }
 float OVL atomic_fetch_max(volatile __global atomic_float * p, float v0) { return __opencl_atomic_fetch_max(p, (float)v0, memory_order_seq_cst, memory_scope_device); }
 float OVL atomic_fetch_min_explicit(volatile __global atomic_float * p, float v0, memory_order o0) { return __opencl_atomic_fetch_min(p, (float)v0, o0, memory_scope_device); }
@@ -387,6 +432,24 @@ double OVL atomic_fetch_min_explicit(volatile atomic_double * p, double v0, memo
 double OVL atomic_fetch_max_explicit(volatile atomic_double * p, double v0, memory_order o0) { return __opencl_atomic_fetch_max(p, (double)v0, o0, memory_scope_device); }
 double OVL atomic_fetch_min_explicit(volatile atomic_double * p, double v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_min(p, (double)v0, o0, s); }
 double OVL atomic_fetch_max_explicit(volatile atomic_double * p, double v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_max(p, (double)v0, o0, s); }
+half OVL atomic_fetch_add(volatile __global atomic_half * p, half v0) { return __opencl_atomic_fetch_add(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_sub(volatile __global atomic_half * p, half v0) { return __opencl_atomic_fetch_sub(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_add_explicit(volatile __global atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_add(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_sub_explicit(volatile __global atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_sub(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_add_explicit(volatile __global atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_add(p, (half)v0, o0, s); }
+half OVL atomic_fetch_sub_explicit(volatile __global atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_sub(p, (half)v0, o0, s); }
+half OVL atomic_fetch_add(volatile __local atomic_half * p, half v0) { return __opencl_atomic_fetch_add(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_sub(volatile __local atomic_half * p, half v0) { return __opencl_atomic_fetch_sub(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_add_explicit(volatile __local atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_add(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_sub_explicit(volatile __local atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_sub(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_add_explicit(volatile __local atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_add(p, (half)v0, o0, s); }
+half OVL atomic_fetch_sub_explicit(volatile __local atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_sub(p, (half)v0, o0, s); }
+half OVL atomic_fetch_add(volatile atomic_half * p, half v0) { return __opencl_atomic_fetch_add(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_sub(volatile atomic_half * p, half v0) { return __opencl_atomic_fetch_sub(p, (half)v0, memory_order_seq_cst, memory_scope_device); }
+half OVL atomic_fetch_add_explicit(volatile atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_add(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_sub_explicit(volatile atomic_half * p, half v0, memory_order o0) { return __opencl_atomic_fetch_sub(p, (half)v0, o0, memory_scope_device); }
+half OVL atomic_fetch_add_explicit(volatile atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_add(p, (half)v0, o0, s); }
+half OVL atomic_fetch_sub_explicit(volatile atomic_half * p, half v0, memory_order o0, memory_scope s) { return __opencl_atomic_fetch_sub(p, (half)v0, o0, s); }
 float OVL atomic_fetch_add(volatile __global atomic_float * p, float v0) { return __opencl_atomic_fetch_add(p, (float)v0, memory_order_seq_cst, memory_scope_device); }
 float OVL atomic_fetch_sub(volatile __global atomic_float * p, float v0) { return __opencl_atomic_fetch_sub(p, (float)v0, memory_order_seq_cst, memory_scope_device); }
 float OVL atomic_fetch_add_explicit(volatile __global atomic_float * p, float v0, memory_order o0) { return __opencl_atomic_fetch_add(p, (float)v0, o0, memory_scope_device); }
@@ -855,3 +918,12 @@ bool OVL atomic_flag_test_and_set_explicit(volatile __global atomic_flag * p, me
 bool OVL atomic_flag_test_and_set_explicit(volatile __local atomic_flag * p, memory_order o0, memory_scope s) { return __opencl_atomic_exchange(p, 1, o0, s) != 0; }
 void OVL atomic_flag_clear_explicit(volatile __global atomic_flag * p, memory_order o0, memory_scope s) { __opencl_atomic_store(p, 0, o0, s); }
 void OVL atomic_flag_clear_explicit(volatile __local atomic_flag * p, memory_order o0, memory_scope s) { __opencl_atomic_store(p, 0, o0, s); }
+void OVL atomic_store_explicit(volatile __global atomic_half *p, atomic_half v, memory_order o, memory_scope s) { half h = v; __opencl_atomic_store(p, h, o, s); }
+void OVL atomic_store_explicit(volatile __global atomic_half *p, atomic_half v, memory_order o) { half h = v; __opencl_atomic_store(p, h, o, memory_scope_device); }
+void OVL atomic_store(volatile __global atomic_half *p, atomic_half v) { half h = v; __opencl_atomic_store(p, h, memory_order_seq_cst, memory_scope_device); }
+void OVL atomic_store_explicit(volatile __local atomic_half *p, atomic_half v, memory_order o, memory_scope s) { half h = v; __opencl_atomic_store(p, h, o, s); }
+void OVL atomic_store_explicit(volatile __local atomic_half *p, atomic_half v, memory_order o) { half h = v; __opencl_atomic_store(p, h, o, memory_scope_device); }
+void OVL atomic_store(volatile __local atomic_half *p, atomic_half v) { half h = v; __opencl_atomic_store(p, h, memory_order_seq_cst, memory_scope_device); }
+void OVL atomic_store_explicit(volatile atomic_half *p, atomic_half v, memory_order o, memory_scope s) { half h = v; __opencl_atomic_store(p, h, o, s); }
+void OVL atomic_store_explicit(volatile atomic_half *p, atomic_half v, memory_order o) { half h = v; __opencl_atomic_store(p, h, o, memory_scope_device); }
+void OVL atomic_store(volatile atomic_half *p, atomic_half v) { half h = v; __opencl_atomic_store(p, h, memory_order_seq_cst, memory_scope_device); }

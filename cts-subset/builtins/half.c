@@ -465,6 +465,65 @@ TEST(images_read_and_write_half)
     clReleaseCommandQueue(q); clReleaseContext(c);
 }
 
+/* cl_ext_float_atomics (not in every system's CL/cl_ext.h). */
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+
+/* cl_ext_float_atomics in half: add, min, max, exchange, load and store
+ * on a global and a local atomic_half, 256 work-items at once. */
+TEST(atomics)
+{
+    cl_bitfield caps = 0;
+    REQUIRE_OK(clGetDeviceInfo(h_device(), CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT, sizeof caps,
+                               &caps, NULL));
+    /* load/store, add and min/max, global (bits 0-2) and local (16-18) */
+    REQUIRE(caps == (0x7 | 0x7 << 16),
+            "half atomic capabilities %#llx", (unsigned long long)caps);
+    enum { N = 256 };
+    uint16_t in[4] = {0}, out[8];
+    const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "#define R memory_order_relaxed\n"
+        "kernel void k(global atomic_half *g, global half *out) {\n"
+        "  local atomic_half l;\n"
+        "  size_t i = get_global_id(0); half x = (half)(float)i;\n"
+        "  if (i == 0) atomic_store_explicit(&l, 0.5h, R, memory_scope_work_group);\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  atomic_fetch_add_explicit(&g[0], 1.0h, R, memory_scope_device);\n"
+        "  atomic_fetch_max_explicit(&g[1], x, R, memory_scope_device);\n"
+        "  atomic_fetch_min_explicit(&g[2], -x, R, memory_scope_device);\n"
+        "  atomic_fetch_sub_explicit(&l, 0.25h, R, memory_scope_work_group);\n"
+        "  half old = atomic_exchange_explicit(&g[3], x, R, memory_scope_device);\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  if (i == 0) { out[4] = atomic_load_explicit(&l, R, memory_scope_work_group); }\n"
+        "  if (old == (half)-1.0h) out[5] = 1.0h; }\n";
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, src, "-cl-std=CL3.0");
+    REQUIRE(p, "build failed");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    in[3] = 0xbc00; /* -1: the one exchange that sees it writes out[5] */
+    cl_mem G = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    memset(out, 0, sizeof out);
+    cl_mem O = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof out, out, &e);
+    clSetKernelArg(k, 0, sizeof G, &G);
+    clSetKernelArg(k, 1, sizeof O, &O);
+    size_t g = N, l = N;
+    REQUIRE_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    REQUIRE_OK(clEnqueueReadBuffer(q, G, CL_TRUE, 0, sizeof in, in, 0, NULL, NULL));
+    REQUIRE_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    CHECK((float)half_of(in[0]) == (float)N, "sum %g, expected %d", (double)half_of(in[0]), N);
+    CHECK((float)half_of(in[1]) == (float)(N - 1), "max %g", (double)half_of(in[1]));
+    CHECK((float)half_of(in[2]) == -(float)(N - 1), "min %g", (double)half_of(in[2]));
+    CHECK((float)half_of(in[3]) >= 0.0f && (float)half_of(in[3]) < (float)N, "exchange left %g",
+          (double)half_of(in[3]));
+    CHECK((float)half_of(out[4]) == 0.5f - 0.25f * N, "local %g, expected %g", (double)half_of(out[4]),
+          0.5 - 0.25 * N);
+    CHECK(out[5] == 0x3c00, "no exchange returned the initial -1");
+    clReleaseMemObject(G); clReleaseMemObject(O); clReleaseKernel(k); clReleaseProgram(p);
+    clReleaseCommandQueue(q); clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("builtins", argc, argv);
@@ -477,5 +536,6 @@ int main(int argc, char **argv)
     H_RUN(bits_relational_and_steps);
     H_RUN(kernel_argument_and_sub_groups);
     H_RUN(images_read_and_write_half);
+    H_RUN(atomics);
     return h_done();
 }

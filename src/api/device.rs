@@ -441,12 +441,12 @@ fn device_info(
             &(ATOMIC_ORDERS_AND_SCOPES
                 | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM as cl_device_atomic_capabilities),
         ),
-        // cl_ext_float_atomics: float and double atomics are LLVM's
-        // atomicrmw fadd/fsub/fmin/fmax (builtins/lib/c11_atomic.cl); no
-        // half ones.
-        CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+        // cl_ext_float_atomics: half, float and double atomics are LLVM's
+        // atomicrmw fadd/fsub/fmin/fmax (builtins/lib/c11_atomic.cl; half's
+        // a 16-bit compare-and-swap loop).
+        CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT
+        | CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
         | CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT => out.write(&FP_ATOMICS_GLOBAL_AND_LOCAL),
-        CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT => out.write(&(0 as cl_bitfield)),
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => out.write(&caps().non_uniform_work_groups),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => out.write(&true),
         // __opencl_c_generic_address_space (compiler::OPENCL_C_FEATURES).

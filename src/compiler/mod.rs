@@ -59,8 +59,9 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     // overloads (builtins/lib/half.cl, and the sub-group and image
     // functions' in their files).
     ("cl_khr_fp16", (1, 0, 0)),
-    // float and double atomic add/sub/min/max (builtins/lib/c11_atomic.cl),
-    // global and local: CL_DEVICE_{SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT.
+    // half, float and double atomic add/sub/min/max, and half's
+    // load/store/exchange (builtins/lib/c11_atomic.cl), global and local:
+    // CL_DEVICE_{HALF,SINGLE,DOUBLE}_FP_ATOMIC_CAPABILITIES_EXT.
     ("cl_ext_float_atomics", (1, 0, 0)),
     // bitfield_insert/extract, bit_reverse (builtins/lib/extended_integer.cl).
     ("cl_khr_extended_bit_ops", (1, 0, 0)),
@@ -249,8 +250,8 @@ pub fn extension_option() -> String {
 /// The extensions clang-19 knows only for SPIR targets (its header
 /// declares their functions when their macros are defined), and
 /// cl_intel_required_subgroup_size, whose attribute it knows but not its
-/// macro: their macros and feature macros, defined directly. cl_ext_float_atomics: fp32 and
-/// fp64, global and local; no fp16.
+/// macro: their macros and feature macros, defined directly. cl_ext_float_atomics: fp16,
+/// fp32 and fp64, global and local.
 const SPIR_ONLY_MACROS: &[&str] = &[
     "cl_khr_extended_bit_ops",
     "cl_khr_integer_dot_product",
@@ -277,6 +278,12 @@ const SPIR_ONLY_MACROS: &[&str] = &[
     "__opencl_c_ext_fp64_local_atomic_add",
     "__opencl_c_ext_fp64_global_atomic_min_max",
     "__opencl_c_ext_fp64_local_atomic_min_max",
+    "__opencl_c_ext_fp16_global_atomic_load_store",
+    "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add",
+    "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max",
+    "__opencl_c_ext_fp16_local_atomic_min_max",
 ];
 
 /// cl_khr_kernel_clock: clock_read_* read the time-stamp counter
