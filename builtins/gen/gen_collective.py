@@ -302,12 +302,18 @@ for T in SHUFFLE_TYPES:
 # element l, and component i of a vector i maximum sub-group sizes further.
 # No work-item reads another's value: no wait.
 BLOCK_WIDTHS = [1, 2, 4, 8]
+# cl_intel_subgroups_char's byte blocks go to 16.
+CHAR_BLOCK_WIDTHS = [1, 2, 4, 8, 16]
+
+
+def block_widths(W):
+    return CHAR_BLOCK_WIDTHS if W == 'uchar' else BLOCK_WIDTHS
 
 
 def block_buffer_functions(W, name):
     """The buffer block reads and writes of elements of type W, named
     intel_sub_group_block_read{name}{n} and _write{name}{n}."""
-    for n in BLOCK_WIDTHS:
+    for n in block_widths(W):
         suffix = '' if n == 1 else str(n)
         V = vt(W, n)
         emit(f'{V} OVL intel_sub_group_block_read{name}{suffix}(const __global {W} *p) {{ '
@@ -332,6 +338,15 @@ for T in SHORT_TYPES:
         for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
             emit(f'{T} OVL intel_sub_group_{kind}_{op}({T} x) {{ return sub_group_{kind}_{op}(x); }}')
 block_buffer_functions('ushort', '_us')
+# cl_intel_subgroups_char: the same of 8-bit integers, and uchar blocks.
+CHAR_TYPES = ['char', 'uchar']
+for T in CHAR_TYPES:
+    for V in [T] + [vt(T, n) for n in VW]:
+        emit(f'{V} OVL intel_sub_group_broadcast({V} x, uint id) {{ return sub_group_broadcast(x, id); }}')
+    for op in ['add', 'min', 'max']:
+        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
+            emit(f'{T} OVL intel_sub_group_{kind}_{op}({T} x) {{ return sub_group_{kind}_{op}(x); }}')
+block_buffer_functions('uchar', '_uc')
 for n in BLOCK_WIDTHS:
     suffix = '' if n == 1 else str(n)
     U = vt('uint', n)
@@ -523,14 +538,14 @@ def block_declarations(blocks):
     `blocks`, (element type, name) pairs; image ones where the language
     version has images of that access."""
     for W, name in blocks:
-        for n in BLOCK_WIDTHS:
+        for n in block_widths(W):
             suffix, V = ('' if n == 1 else str(n)), vt(W, n)
             decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read{name}{suffix}(const __global {W} *);')
             decl.append(f'void FERROCL_OVL intel_sub_group_block_write{name}{suffix}(__global {W} *, {V});')
     for access, cond in [('read_only', IMAGES), ('write_only', IMAGES), ('read_write', RW_IMAGES)]:
         decl.append(f'#if {cond}')
         for W, name in blocks:
-            for n in BLOCK_WIDTHS:
+            for n in block_widths(W):
                 suffix, V = ('' if n == 1 else str(n)), vt(W, n)
                 if access != 'write_only':
                     decl.append(f'{V} FERROCL_OVL intel_sub_group_block_read{name}{suffix}({access} image2d_t, int2);')
@@ -549,6 +564,15 @@ for T in SHORT_TYPES:
             decl.append(f'{T} FERROCL_OVL intel_sub_group_{kind}_{op}({T});')
 block_declarations([('ushort', '_us'), ('uint', '_ui')])
 decl.append('#endif // cl_intel_subgroups_short')
+decl.append('#if defined(cl_intel_subgroups_char)')
+for T in CHAR_TYPES:
+    for V in [T] + [vt(T, n) for n in VW]:
+        decl.append(f'{V} FERROCL_OVL intel_sub_group_broadcast({V}, uint);')
+    for op in ['add', 'min', 'max']:
+        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
+            decl.append(f'{T} FERROCL_OVL intel_sub_group_{kind}_{op}({T});')
+block_declarations([('uchar', '_uc')])
+decl.append('#endif // cl_intel_subgroups_char')
 decl += ['#undef FERROCL_OVL', '#endif // cl_intel_subgroups']
 with open('../lib/intel_subgroups.h', 'w') as f:
     f.write('\n'.join(decl) + '\n')

@@ -36,6 +36,8 @@ static uint ld32(__global const uchar *p, int i) {
   return (uint)p[4 * i] | ((uint)p[4 * i + 1] << 8) | ((uint)p[4 * i + 2] << 16) |
          ((uint)p[4 * i + 3] << 24);
 }
+static uint ld8(__global const uchar *p, int i) { return p[i]; }
+static void st8(__global uchar *p, int i, uint v) { p[i] = (uchar)v; }
 static void st16(__global uchar *p, int i, uint v) {
   p[2 * i] = (uchar)v;
   p[2 * i + 1] = (uchar)(v >> 8);
@@ -499,10 +501,14 @@ static __global uchar *block_at(__global const img_t *d, int2 byte_coord, int ro
 }""")
 # (cl_intel_subgroups_short: the same of ushort at byte x + 2 l, _us, and
 # the uint ones under their _ui names.)
+# (cl_intel_subgroups_char: uchar at byte x + l, _uc, up to 16 rows.)
 for access in ['read_only', 'read_write', 'write_only']:
-    for n in [1, 2, 4, 8]:
+    for n in [1, 2, 4, 8, 16]:
         suffix = '' if n == 1 else str(n)
-        for W, size, ld, st, names in [('uint', 4, 'ld32', 'st32', ['', '_ui']), ('ushort', 2, 'ld16', 'st16', ['_us'])]:
+        for W, size, ld, st, names in [('uint', 4, 'ld32', 'st32', ['', '_ui']), ('ushort', 2, 'ld16', 'st16', ['_us']),
+                                       ('uchar', 1, 'ld8', 'st8', ['_uc'])]:
+            if n == 16 and W != 'uchar':
+                continue
             V = W if n == 1 else f'{W}{n}'
             for name in names:
                 if access != 'write_only':

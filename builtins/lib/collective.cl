@@ -3343,6 +3343,46 @@ ushort4 OVL intel_sub_group_block_read_us4(const __global ushort *p) { size_t l 
 void OVL intel_sub_group_block_write_us4(__global ushort *p, ushort4 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 4; i++) p[l + i * m] = ((ushort *)&data)[i]; }
 ushort8 OVL intel_sub_group_block_read_us8(const __global ushort *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ushort8 r; for (int i = 0; i < 8; i++) ((ushort *)&r)[i] = p[l + i * m]; return r; }
 void OVL intel_sub_group_block_write_us8(__global ushort *p, ushort8 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 8; i++) p[l + i * m] = ((ushort *)&data)[i]; }
+char OVL intel_sub_group_broadcast(char x, uint id) { return sub_group_broadcast(x, id); }
+char2 OVL intel_sub_group_broadcast(char2 x, uint id) { return sub_group_broadcast(x, id); }
+char3 OVL intel_sub_group_broadcast(char3 x, uint id) { return sub_group_broadcast(x, id); }
+char4 OVL intel_sub_group_broadcast(char4 x, uint id) { return sub_group_broadcast(x, id); }
+char8 OVL intel_sub_group_broadcast(char8 x, uint id) { return sub_group_broadcast(x, id); }
+char16 OVL intel_sub_group_broadcast(char16 x, uint id) { return sub_group_broadcast(x, id); }
+char OVL intel_sub_group_reduce_add(char x) { return sub_group_reduce_add(x); }
+char OVL intel_sub_group_scan_inclusive_add(char x) { return sub_group_scan_inclusive_add(x); }
+char OVL intel_sub_group_scan_exclusive_add(char x) { return sub_group_scan_exclusive_add(x); }
+char OVL intel_sub_group_reduce_min(char x) { return sub_group_reduce_min(x); }
+char OVL intel_sub_group_scan_inclusive_min(char x) { return sub_group_scan_inclusive_min(x); }
+char OVL intel_sub_group_scan_exclusive_min(char x) { return sub_group_scan_exclusive_min(x); }
+char OVL intel_sub_group_reduce_max(char x) { return sub_group_reduce_max(x); }
+char OVL intel_sub_group_scan_inclusive_max(char x) { return sub_group_scan_inclusive_max(x); }
+char OVL intel_sub_group_scan_exclusive_max(char x) { return sub_group_scan_exclusive_max(x); }
+uchar OVL intel_sub_group_broadcast(uchar x, uint id) { return sub_group_broadcast(x, id); }
+uchar2 OVL intel_sub_group_broadcast(uchar2 x, uint id) { return sub_group_broadcast(x, id); }
+uchar3 OVL intel_sub_group_broadcast(uchar3 x, uint id) { return sub_group_broadcast(x, id); }
+uchar4 OVL intel_sub_group_broadcast(uchar4 x, uint id) { return sub_group_broadcast(x, id); }
+uchar8 OVL intel_sub_group_broadcast(uchar8 x, uint id) { return sub_group_broadcast(x, id); }
+uchar16 OVL intel_sub_group_broadcast(uchar16 x, uint id) { return sub_group_broadcast(x, id); }
+uchar OVL intel_sub_group_reduce_add(uchar x) { return sub_group_reduce_add(x); }
+uchar OVL intel_sub_group_scan_inclusive_add(uchar x) { return sub_group_scan_inclusive_add(x); }
+uchar OVL intel_sub_group_scan_exclusive_add(uchar x) { return sub_group_scan_exclusive_add(x); }
+uchar OVL intel_sub_group_reduce_min(uchar x) { return sub_group_reduce_min(x); }
+uchar OVL intel_sub_group_scan_inclusive_min(uchar x) { return sub_group_scan_inclusive_min(x); }
+uchar OVL intel_sub_group_scan_exclusive_min(uchar x) { return sub_group_scan_exclusive_min(x); }
+uchar OVL intel_sub_group_reduce_max(uchar x) { return sub_group_reduce_max(x); }
+uchar OVL intel_sub_group_scan_inclusive_max(uchar x) { return sub_group_scan_inclusive_max(x); }
+uchar OVL intel_sub_group_scan_exclusive_max(uchar x) { return sub_group_scan_exclusive_max(x); }
+uchar OVL intel_sub_group_block_read_uc(const __global uchar *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uchar r; for (int i = 0; i < 1; i++) ((uchar *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_uc(__global uchar *p, uchar data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 1; i++) p[l + i * m] = ((uchar *)&data)[i]; }
+uchar2 OVL intel_sub_group_block_read_uc2(const __global uchar *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uchar2 r; for (int i = 0; i < 2; i++) ((uchar *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_uc2(__global uchar *p, uchar2 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 2; i++) p[l + i * m] = ((uchar *)&data)[i]; }
+uchar4 OVL intel_sub_group_block_read_uc4(const __global uchar *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uchar4 r; for (int i = 0; i < 4; i++) ((uchar *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_uc4(__global uchar *p, uchar4 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 4; i++) p[l + i * m] = ((uchar *)&data)[i]; }
+uchar8 OVL intel_sub_group_block_read_uc8(const __global uchar *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uchar8 r; for (int i = 0; i < 8; i++) ((uchar *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_uc8(__global uchar *p, uchar8 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 8; i++) p[l + i * m] = ((uchar *)&data)[i]; }
+uchar16 OVL intel_sub_group_block_read_uc16(const __global uchar *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uchar16 r; for (int i = 0; i < 16; i++) ((uchar *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_uc16(__global uchar *p, uchar16 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 16; i++) p[l + i * m] = ((uchar *)&data)[i]; }
 uint OVL intel_sub_group_block_read_ui(const __global uint *p) { return intel_sub_group_block_read(p); }
 void OVL intel_sub_group_block_write_ui(__global uint *p, uint data) { intel_sub_group_block_write(p, data); }
 uint2 OVL intel_sub_group_block_read_ui2(const __global uint *p) { return intel_sub_group_block_read2(p); }

@@ -386,5 +386,73 @@ uint8 FERROCL_OVL intel_sub_group_block_read_ui8(read_write image2d_t, int2);
 void FERROCL_OVL intel_sub_group_block_write_ui8(read_write image2d_t, int2, uint8);
 #endif
 #endif // cl_intel_subgroups_short
+#if defined(cl_intel_subgroups_char)
+char FERROCL_OVL intel_sub_group_broadcast(char, uint);
+char2 FERROCL_OVL intel_sub_group_broadcast(char2, uint);
+char3 FERROCL_OVL intel_sub_group_broadcast(char3, uint);
+char4 FERROCL_OVL intel_sub_group_broadcast(char4, uint);
+char8 FERROCL_OVL intel_sub_group_broadcast(char8, uint);
+char16 FERROCL_OVL intel_sub_group_broadcast(char16, uint);
+char FERROCL_OVL intel_sub_group_reduce_add(char);
+char FERROCL_OVL intel_sub_group_scan_inclusive_add(char);
+char FERROCL_OVL intel_sub_group_scan_exclusive_add(char);
+char FERROCL_OVL intel_sub_group_reduce_min(char);
+char FERROCL_OVL intel_sub_group_scan_inclusive_min(char);
+char FERROCL_OVL intel_sub_group_scan_exclusive_min(char);
+char FERROCL_OVL intel_sub_group_reduce_max(char);
+char FERROCL_OVL intel_sub_group_scan_inclusive_max(char);
+char FERROCL_OVL intel_sub_group_scan_exclusive_max(char);
+uchar FERROCL_OVL intel_sub_group_broadcast(uchar, uint);
+uchar2 FERROCL_OVL intel_sub_group_broadcast(uchar2, uint);
+uchar3 FERROCL_OVL intel_sub_group_broadcast(uchar3, uint);
+uchar4 FERROCL_OVL intel_sub_group_broadcast(uchar4, uint);
+uchar8 FERROCL_OVL intel_sub_group_broadcast(uchar8, uint);
+uchar16 FERROCL_OVL intel_sub_group_broadcast(uchar16, uint);
+uchar FERROCL_OVL intel_sub_group_reduce_add(uchar);
+uchar FERROCL_OVL intel_sub_group_scan_inclusive_add(uchar);
+uchar FERROCL_OVL intel_sub_group_scan_exclusive_add(uchar);
+uchar FERROCL_OVL intel_sub_group_reduce_min(uchar);
+uchar FERROCL_OVL intel_sub_group_scan_inclusive_min(uchar);
+uchar FERROCL_OVL intel_sub_group_scan_exclusive_min(uchar);
+uchar FERROCL_OVL intel_sub_group_reduce_max(uchar);
+uchar FERROCL_OVL intel_sub_group_scan_inclusive_max(uchar);
+uchar FERROCL_OVL intel_sub_group_scan_exclusive_max(uchar);
+uchar FERROCL_OVL intel_sub_group_block_read_uc(const __global uchar *);
+void FERROCL_OVL intel_sub_group_block_write_uc(__global uchar *, uchar);
+uchar2 FERROCL_OVL intel_sub_group_block_read_uc2(const __global uchar *);
+void FERROCL_OVL intel_sub_group_block_write_uc2(__global uchar *, uchar2);
+uchar4 FERROCL_OVL intel_sub_group_block_read_uc4(const __global uchar *);
+void FERROCL_OVL intel_sub_group_block_write_uc4(__global uchar *, uchar4);
+uchar8 FERROCL_OVL intel_sub_group_block_read_uc8(const __global uchar *);
+void FERROCL_OVL intel_sub_group_block_write_uc8(__global uchar *, uchar8);
+uchar16 FERROCL_OVL intel_sub_group_block_read_uc16(const __global uchar *);
+void FERROCL_OVL intel_sub_group_block_write_uc16(__global uchar *, uchar16);
+#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_images)
+uchar FERROCL_OVL intel_sub_group_block_read_uc(read_only image2d_t, int2);
+uchar2 FERROCL_OVL intel_sub_group_block_read_uc2(read_only image2d_t, int2);
+uchar4 FERROCL_OVL intel_sub_group_block_read_uc4(read_only image2d_t, int2);
+uchar8 FERROCL_OVL intel_sub_group_block_read_uc8(read_only image2d_t, int2);
+uchar16 FERROCL_OVL intel_sub_group_block_read_uc16(read_only image2d_t, int2);
+#endif
+#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_images)
+void FERROCL_OVL intel_sub_group_block_write_uc(write_only image2d_t, int2, uchar);
+void FERROCL_OVL intel_sub_group_block_write_uc2(write_only image2d_t, int2, uchar2);
+void FERROCL_OVL intel_sub_group_block_write_uc4(write_only image2d_t, int2, uchar4);
+void FERROCL_OVL intel_sub_group_block_write_uc8(write_only image2d_t, int2, uchar8);
+void FERROCL_OVL intel_sub_group_block_write_uc16(write_only image2d_t, int2, uchar16);
+#endif
+#if defined(__opencl_c_read_write_images) || (__OPENCL_C_VERSION__ >= 200 && __OPENCL_C_VERSION__ < 300)
+uchar FERROCL_OVL intel_sub_group_block_read_uc(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_uc(read_write image2d_t, int2, uchar);
+uchar2 FERROCL_OVL intel_sub_group_block_read_uc2(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_uc2(read_write image2d_t, int2, uchar2);
+uchar4 FERROCL_OVL intel_sub_group_block_read_uc4(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_uc4(read_write image2d_t, int2, uchar4);
+uchar8 FERROCL_OVL intel_sub_group_block_read_uc8(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_uc8(read_write image2d_t, int2, uchar8);
+uchar16 FERROCL_OVL intel_sub_group_block_read_uc16(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_uc16(read_write image2d_t, int2, uchar16);
+#endif
+#endif // cl_intel_subgroups_char
 #undef FERROCL_OVL
 #endif // cl_intel_subgroups

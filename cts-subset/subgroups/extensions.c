@@ -510,6 +510,90 @@ TEST(intel_subgroups_short)
     clReleaseContext(c);
 }
 
+/* cl_intel_subgroups_char: uchar block reads and writes of a buffer (up
+ * to 16 rows) and of a 2D image (a byte a work-item), the intel_ 8-bit
+ * reduction, scan and broadcast. */
+static const char *CHAR_SRC =
+    "kernel void k(global const uchar *in, global int *out, global uchar *wr,\n"
+    "              read_only image2d_t src, write_only image2d_t dst) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    uint l = get_sub_group_local_id(), m = get_max_sub_group_size(), s = get_sub_group_id();\n"
+    "    const global uchar *p = in + s * m * 16;\n"
+    "    uchar16 b = intel_sub_group_block_read_uc16(p);\n"
+    "    intel_sub_group_block_write_uc2(wr + s * m * 2, (uchar2)(g, g + 100));\n"
+    "    uchar2 v = intel_sub_group_block_read_uc2(src, (int2)(s * m, 1));\n"
+    "    intel_sub_group_block_write_uc(dst, (int2)(s * m, 3), v.y);\n"
+    "    global int *o = out + 8 * g;\n"
+    "    o[0] = b.s0; o[1] = b.sf; o[2] = v.x; o[3] = v.y;\n"
+    "    o[4] = intel_sub_group_reduce_max((char)b.s0);\n"
+    "    o[5] = intel_sub_group_broadcast((uchar2)(g, g * 2), 1u).y;\n"
+    "    o[6] = intel_sub_group_scan_inclusive_add((uchar)1);\n"
+    "    o[7] = (int)(l | s << 8 | m << 16);\n"
+    "}\n";
+
+TEST(intel_subgroups_char)
+{
+    if (!has_ext("cl_intel_subgroups_char")) {
+        h_skip("no cl_intel_subgroups_char");
+        return;
+    }
+    enum { G = 32, W = 32, H = 8 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, CHAR_SRC, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    REQUIRE_OK(e);
+    cl_uchar in[16 * G], wr[2 * G], pix[W * H], back[W * H];
+    cl_int out[8 * G];
+    for (int i = 0; i < 16 * G; i++) in[i] = (cl_uchar)(i * 37 + 3);
+    for (int i = 0; i < W * H; i++) pix[i] = (cl_uchar)(i * 61 + 11);
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    cl_mem mw = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof wr, NULL, &e);
+    cl_image_format fmt = {CL_R, CL_UNSIGNED_INT8};
+    cl_mem src = image2d(c, q, fmt, W, H, pix), dst = image2d(c, q, fmt, W, H, NULL);
+    REQUIRE(src && dst, "images");
+    size_t origin[3] = {0}, region[3] = {W, H, 1};
+    clSetKernelArg(k, 0, sizeof mi, &mi);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    clSetKernelArg(k, 2, sizeof mw, &mw);
+    clSetKernelArg(k, 3, sizeof src, &src);
+    clSetKernelArg(k, 4, sizeof dst, &dst);
+    size_t g = G, l = G;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mw, CL_TRUE, 0, sizeof wr, wr, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadImage(q, dst, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
+    for (int i = 0; i < G && !h_failed(); i++) {
+        cl_int *o = out + 8 * i;
+        int li = o[7] & 0xff, s = (o[7] >> 8) & 0xff, m = o[7] >> 16;
+        const cl_uchar *b = in + s * m * 16;
+        CHECK(o[0] == b[li] && o[1] == b[li + 15 * m], "%d: uchar16 block read %d %d", i, o[0], o[1]);
+        CHECK(wr[s * m * 2 + li] == (cl_uchar)i && wr[s * m * 2 + li + m] == (cl_uchar)(i + 100),
+              "%d: block write", i);
+        int x = s * m + li;
+        CHECK(o[2] == pix[W + x] && o[3] == pix[2 * W + x], "%d: image block read %d %d", i, o[2], o[3]);
+        CHECK(back[3 * W + x] == pix[2 * W + x], "%d: image block write", i);
+        int max = -128;
+        for (int j = 0; j < m; j++)
+            if ((cl_char)b[j] > max) max = (cl_char)b[j];
+        CHECK(o[4] == max, "%d: intel_sub_group_reduce_max %d, not %d", i, o[4], max);
+        CHECK(o[5] == (cl_uchar)((s * m + 1) * 2), "%d: intel_sub_group_broadcast %d", i, o[5]);
+        CHECK(o[6] == li + 1, "%d: intel_sub_group_scan_inclusive_add %d", i, o[6]);
+    }
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseMemObject(mw);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 /* cl_intel_required_subgroup_size: the device's sizes; a kernel requiring
  * one of them builds, reports it (CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL)
  * and runs with sub-groups of that size; one requiring another size does
@@ -596,6 +680,7 @@ int main(int argc, char **argv)
     H_RUN_T(intel_shuffles, 60);
     H_RUN_T(intel_block_io, 60);
     H_RUN_T(intel_subgroups_short, 60);
+    H_RUN_T(intel_subgroups_char, 60);
     H_RUN_T(required_size, 60);
     return h_done();
 }
