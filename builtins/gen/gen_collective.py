@@ -331,21 +331,31 @@ block_buffer_functions('uint', '')
 # above), block reads and writes of ushort buffers (as the uint ones), and
 # the uint block functions under their _ui names.
 SHORT_TYPES = ['short', 'ushort']
-for T in SHORT_TYPES:
-    for V in [T] + [vt(T, n) for n in VW]:
-        emit(f'{V} OVL intel_sub_group_broadcast({V} x, uint id) {{ return sub_group_broadcast(x, id); }}')
-    for op in ['add', 'min', 'max']:
-        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
-            emit(f'{T} OVL intel_sub_group_{kind}_{op}({T} x) {{ return sub_group_{kind}_{op}(x); }}')
-block_buffer_functions('ushort', '_us')
 # cl_intel_subgroups_char: the same of 8-bit integers, and uchar blocks.
 CHAR_TYPES = ['char', 'uchar']
-for T in CHAR_TYPES:
-    for V in [T] + [vt(T, n) for n in VW]:
-        emit(f'{V} OVL intel_sub_group_broadcast({V} x, uint id) {{ return sub_group_broadcast(x, id); }}')
-    for op in ['add', 'min', 'max']:
-        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
-            emit(f'{T} OVL intel_sub_group_{kind}_{op}({T} x) {{ return sub_group_{kind}_{op}(x); }}')
+
+
+def intel_collectives(types):
+    """The intel_ broadcasts (scalars and vectors), reductions and scans of
+    `types`, as (result, name, parameters as (type, name), the call)."""
+    out = []
+    for T in types:
+        for V in [T] + [vt(T, n) for n in VW]:
+            out.append((V, 'intel_sub_group_broadcast', [(V, 'x'), ('uint', 'id')], 'sub_group_broadcast(x, id)'))
+        for op in ['add', 'min', 'max']:
+            for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
+                out.append((T, f'intel_sub_group_{kind}_{op}', [(T, 'x')], f'sub_group_{kind}_{op}(x)'))
+    return out
+
+
+def define_intel_collectives(types):
+    for r, name, params, call in intel_collectives(types):
+        emit(f'{r} OVL {name}({", ".join(f"{t} {n}" for t, n in params)}) {{ return {call}; }}')
+
+
+define_intel_collectives(SHORT_TYPES)
+block_buffer_functions('ushort', '_us')
+define_intel_collectives(CHAR_TYPES)
 block_buffer_functions('uchar', '_uc')
 for n in BLOCK_WIDTHS:
     suffix = '' if n == 1 else str(n)
@@ -554,23 +564,18 @@ def block_declarations(blocks):
         decl.append('#endif')
 
 
+def declare_intel_collectives(types):
+    for r, name, params, _ in intel_collectives(types):
+        decl.append(f'{r} FERROCL_OVL {name}({", ".join(t for t, _ in params)});')
+
+
 block_declarations([('uint', '')])
 decl.append('#if defined(cl_intel_subgroups_short)')
-for T in SHORT_TYPES:
-    for V in [T] + [vt(T, n) for n in VW]:
-        decl.append(f'{V} FERROCL_OVL intel_sub_group_broadcast({V}, uint);')
-    for op in ['add', 'min', 'max']:
-        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
-            decl.append(f'{T} FERROCL_OVL intel_sub_group_{kind}_{op}({T});')
+declare_intel_collectives(SHORT_TYPES)
 block_declarations([('ushort', '_us'), ('uint', '_ui')])
 decl.append('#endif // cl_intel_subgroups_short')
 decl.append('#if defined(cl_intel_subgroups_char)')
-for T in CHAR_TYPES:
-    for V in [T] + [vt(T, n) for n in VW]:
-        decl.append(f'{V} FERROCL_OVL intel_sub_group_broadcast({V}, uint);')
-    for op in ['add', 'min', 'max']:
-        for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
-            decl.append(f'{T} FERROCL_OVL intel_sub_group_{kind}_{op}({T});')
+declare_intel_collectives(CHAR_TYPES)
 block_declarations([('uchar', '_uc')])
 decl.append('#endif // cl_intel_subgroups_char')
 decl += ['#undef FERROCL_OVL', '#endif // cl_intel_subgroups']
