@@ -357,6 +357,8 @@ define_intel_collectives(SHORT_TYPES)
 block_buffer_functions('ushort', '_us')
 define_intel_collectives(CHAR_TYPES)
 block_buffer_functions('uchar', '_uc')
+# cl_intel_subgroups_long: ulong blocks.
+block_buffer_functions('ulong', '_ul')
 for n in BLOCK_WIDTHS:
     suffix = '' if n == 1 else str(n)
     U = vt('uint', n)
@@ -578,6 +580,9 @@ decl.append('#if defined(cl_intel_subgroups_char)')
 declare_intel_collectives(CHAR_TYPES)
 block_declarations([('uchar', '_uc')])
 decl.append('#endif // cl_intel_subgroups_char')
+decl.append('#if defined(cl_intel_subgroups_long)')
+block_declarations([('ulong', '_ul')])
+decl.append('#endif // cl_intel_subgroups_long')
 decl += ['#undef FERROCL_OVL', '#endif // cl_intel_subgroups']
 with open('../lib/intel_subgroups.h', 'w') as f:
     f.write('\n'.join(decl) + '\n')

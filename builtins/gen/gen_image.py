@@ -38,6 +38,9 @@ static uint ld32(__global const uchar *p, int i) {
 }
 static uint ld8(__global const uchar *p, int i) { return p[i]; }
 static void st8(__global uchar *p, int i, uint v) { p[i] = (uchar)v; }
+static ulong ld64(__global const uchar *p, int i) {
+  return (ulong)ld32(p, 2 * i) | (ulong)ld32(p, 2 * i + 1) << 32;
+}
 static void st16(__global uchar *p, int i, uint v) {
   p[2 * i] = (uchar)v;
   p[2 * i + 1] = (uchar)(v >> 8);
@@ -47,6 +50,10 @@ static void st32(__global uchar *p, int i, uint v) {
   p[4 * i + 1] = (uchar)(v >> 8);
   p[4 * i + 2] = (uchar)(v >> 16);
   p[4 * i + 3] = (uchar)(v >> 24);
+}
+static void st64(__global uchar *p, int i, ulong v) {
+  st32(p, 2 * i, (uint)v);
+  st32(p, 2 * i + 1, (uint)(v >> 32));
 }
 
 static int nchan(int order) {
@@ -501,12 +508,13 @@ static __global uchar *block_at(__global const img_t *d, int2 byte_coord, int ro
 }""")
 # (cl_intel_subgroups_short: the same of ushort at byte x + 2 l, _us, and
 # the uint ones under their _ui names.)
-# (cl_intel_subgroups_char: uchar at byte x + l, _uc, up to 16 rows.)
+# (cl_intel_subgroups_char: uchar at byte x + l, _uc, up to 16 rows;
+# cl_intel_subgroups_long: ulong at byte x + 8 l, _ul.)
 for access in ['read_only', 'read_write', 'write_only']:
     for n in [1, 2, 4, 8, 16]:
         suffix = '' if n == 1 else str(n)
         for W, size, ld, st, names in [('uint', 4, 'ld32', 'st32', ['', '_ui']), ('ushort', 2, 'ld16', 'st16', ['_us']),
-                                       ('uchar', 1, 'ld8', 'st8', ['_uc'])]:
+                                       ('uchar', 1, 'ld8', 'st8', ['_uc']), ('ulong', 8, 'ld64', 'st64', ['_ul'])]:
             if n == 16 and W != 'uchar':
                 continue
             V = W if n == 1 else f'{W}{n}'

@@ -3383,6 +3383,14 @@ uchar8 OVL intel_sub_group_block_read_uc8(const __global uchar *p) { size_t l = 
 void OVL intel_sub_group_block_write_uc8(__global uchar *p, uchar8 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 8; i++) p[l + i * m] = ((uchar *)&data)[i]; }
 uchar16 OVL intel_sub_group_block_read_uc16(const __global uchar *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); uchar16 r; for (int i = 0; i < 16; i++) ((uchar *)&r)[i] = p[l + i * m]; return r; }
 void OVL intel_sub_group_block_write_uc16(__global uchar *p, uchar16 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 16; i++) p[l + i * m] = ((uchar *)&data)[i]; }
+ulong OVL intel_sub_group_block_read_ul(const __global ulong *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ulong r; for (int i = 0; i < 1; i++) ((ulong *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_ul(__global ulong *p, ulong data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 1; i++) p[l + i * m] = ((ulong *)&data)[i]; }
+ulong2 OVL intel_sub_group_block_read_ul2(const __global ulong *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ulong2 r; for (int i = 0; i < 2; i++) ((ulong *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_ul2(__global ulong *p, ulong2 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 2; i++) p[l + i * m] = ((ulong *)&data)[i]; }
+ulong4 OVL intel_sub_group_block_read_ul4(const __global ulong *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ulong4 r; for (int i = 0; i < 4; i++) ((ulong *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_ul4(__global ulong *p, ulong4 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 4; i++) p[l + i * m] = ((ulong *)&data)[i]; }
+ulong8 OVL intel_sub_group_block_read_ul8(const __global ulong *p) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); ulong8 r; for (int i = 0; i < 8; i++) ((ulong *)&r)[i] = p[l + i * m]; return r; }
+void OVL intel_sub_group_block_write_ul8(__global ulong *p, ulong8 data) { size_t l = get_sub_group_local_id(), m = get_max_sub_group_size(); for (int i = 0; i < 8; i++) p[l + i * m] = ((ulong *)&data)[i]; }
 uint OVL intel_sub_group_block_read_ui(const __global uint *p) { return intel_sub_group_block_read(p); }
 void OVL intel_sub_group_block_write_ui(__global uint *p, uint data) { intel_sub_group_block_write(p, data); }
 uint2 OVL intel_sub_group_block_read_ui2(const __global uint *p) { return intel_sub_group_block_read2(p); }

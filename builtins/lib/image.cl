@@ -36,6 +36,9 @@ static uint ld32(__global const uchar *p, int i) {
 }
 static uint ld8(__global const uchar *p, int i) { return p[i]; }
 static void st8(__global uchar *p, int i, uint v) { p[i] = (uchar)v; }
+static ulong ld64(__global const uchar *p, int i) {
+  return (ulong)ld32(p, 2 * i) | (ulong)ld32(p, 2 * i + 1) << 32;
+}
 static void st16(__global uchar *p, int i, uint v) {
   p[2 * i] = (uchar)v;
   p[2 * i + 1] = (uchar)(v >> 8);
@@ -45,6 +48,10 @@ static void st32(__global uchar *p, int i, uint v) {
   p[4 * i + 1] = (uchar)(v >> 8);
   p[4 * i + 2] = (uchar)(v >> 16);
   p[4 * i + 3] = (uchar)(v >> 24);
+}
+static void st64(__global uchar *p, int i, ulong v) {
+  st32(p, 2 * i, (uint)v);
+  st32(p, 2 * i + 1, (uint)(v >> 32));
 }
 
 static int nchan(int order) {
@@ -1169,18 +1176,22 @@ uint OVL intel_sub_group_block_read(read_only image2d_t image, int2 byte_coord) 
 uint OVL intel_sub_group_block_read_ui(read_only image2d_t image, int2 byte_coord) { uint r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 ushort OVL intel_sub_group_block_read_us(read_only image2d_t image, int2 byte_coord) { ushort r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); ((ushort *)&r)[i] = p ? (ushort)ld16(p, 0) : 0; } return r; }
 uchar OVL intel_sub_group_block_read_uc(read_only image2d_t image, int2 byte_coord) { uchar r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
+ulong OVL intel_sub_group_block_read_ul(read_only image2d_t image, int2 byte_coord) { ulong r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); ((ulong *)&r)[i] = p ? (ulong)ld64(p, 0) : 0; } return r; }
 uint2 OVL intel_sub_group_block_read2(read_only image2d_t image, int2 byte_coord) { uint2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 uint2 OVL intel_sub_group_block_read_ui2(read_only image2d_t image, int2 byte_coord) { uint2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 ushort2 OVL intel_sub_group_block_read_us2(read_only image2d_t image, int2 byte_coord) { ushort2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); ((ushort *)&r)[i] = p ? (ushort)ld16(p, 0) : 0; } return r; }
 uchar2 OVL intel_sub_group_block_read_uc2(read_only image2d_t image, int2 byte_coord) { uchar2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
+ulong2 OVL intel_sub_group_block_read_ul2(read_only image2d_t image, int2 byte_coord) { ulong2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); ((ulong *)&r)[i] = p ? (ulong)ld64(p, 0) : 0; } return r; }
 uint4 OVL intel_sub_group_block_read4(read_only image2d_t image, int2 byte_coord) { uint4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 uint4 OVL intel_sub_group_block_read_ui4(read_only image2d_t image, int2 byte_coord) { uint4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 ushort4 OVL intel_sub_group_block_read_us4(read_only image2d_t image, int2 byte_coord) { ushort4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); ((ushort *)&r)[i] = p ? (ushort)ld16(p, 0) : 0; } return r; }
 uchar4 OVL intel_sub_group_block_read_uc4(read_only image2d_t image, int2 byte_coord) { uchar4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
+ulong4 OVL intel_sub_group_block_read_ul4(read_only image2d_t image, int2 byte_coord) { ulong4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); ((ulong *)&r)[i] = p ? (ulong)ld64(p, 0) : 0; } return r; }
 uint8 OVL intel_sub_group_block_read8(read_only image2d_t image, int2 byte_coord) { uint8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 uint8 OVL intel_sub_group_block_read_ui8(read_only image2d_t image, int2 byte_coord) { uint8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 ushort8 OVL intel_sub_group_block_read_us8(read_only image2d_t image, int2 byte_coord) { ushort8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); ((ushort *)&r)[i] = p ? (ushort)ld16(p, 0) : 0; } return r; }
 uchar8 OVL intel_sub_group_block_read_uc8(read_only image2d_t image, int2 byte_coord) { uchar8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
+ulong8 OVL intel_sub_group_block_read_ul8(read_only image2d_t image, int2 byte_coord) { ulong8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); ((ulong *)&r)[i] = p ? (ulong)ld64(p, 0) : 0; } return r; }
 uchar16 OVL intel_sub_group_block_read_uc16(read_only image2d_t image, int2 byte_coord) { uchar16 r; for (int i = 0; i < 16; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
 uint OVL intel_sub_group_block_read(read_write image2d_t image, int2 byte_coord) { uint r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write(read_write image2d_t image, int2 byte_coord, uint data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
@@ -1190,6 +1201,8 @@ ushort OVL intel_sub_group_block_read_us(read_write image2d_t image, int2 byte_c
 void OVL intel_sub_group_block_write_us(read_write image2d_t image, int2 byte_coord, ushort data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); if (p) st16(p, 0, ((ushort *)&data)[i]); } }
 uchar OVL intel_sub_group_block_read_uc(read_write image2d_t image, int2 byte_coord) { uchar r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write_uc(read_write image2d_t image, int2 byte_coord, uchar data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
+ulong OVL intel_sub_group_block_read_ul(read_write image2d_t image, int2 byte_coord) { ulong r; for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); ((ulong *)&r)[i] = p ? (ulong)ld64(p, 0) : 0; } return r; }
+void OVL intel_sub_group_block_write_ul(read_write image2d_t image, int2 byte_coord, ulong data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); if (p) st64(p, 0, ((ulong *)&data)[i]); } }
 uint2 OVL intel_sub_group_block_read2(read_write image2d_t image, int2 byte_coord) { uint2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write2(read_write image2d_t image, int2 byte_coord, uint2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 uint2 OVL intel_sub_group_block_read_ui2(read_write image2d_t image, int2 byte_coord) { uint2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
@@ -1198,6 +1211,8 @@ ushort2 OVL intel_sub_group_block_read_us2(read_write image2d_t image, int2 byte
 void OVL intel_sub_group_block_write_us2(read_write image2d_t image, int2 byte_coord, ushort2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); if (p) st16(p, 0, ((ushort *)&data)[i]); } }
 uchar2 OVL intel_sub_group_block_read_uc2(read_write image2d_t image, int2 byte_coord) { uchar2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write_uc2(read_write image2d_t image, int2 byte_coord, uchar2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
+ulong2 OVL intel_sub_group_block_read_ul2(read_write image2d_t image, int2 byte_coord) { ulong2 r; for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); ((ulong *)&r)[i] = p ? (ulong)ld64(p, 0) : 0; } return r; }
+void OVL intel_sub_group_block_write_ul2(read_write image2d_t image, int2 byte_coord, ulong2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); if (p) st64(p, 0, ((ulong *)&data)[i]); } }
 uint4 OVL intel_sub_group_block_read4(read_write image2d_t image, int2 byte_coord) { uint4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write4(read_write image2d_t image, int2 byte_coord, uint4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 uint4 OVL intel_sub_group_block_read_ui4(read_write image2d_t image, int2 byte_coord) { uint4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
@@ -1206,6 +1221,8 @@ ushort4 OVL intel_sub_group_block_read_us4(read_write image2d_t image, int2 byte
 void OVL intel_sub_group_block_write_us4(read_write image2d_t image, int2 byte_coord, ushort4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); if (p) st16(p, 0, ((ushort *)&data)[i]); } }
 uchar4 OVL intel_sub_group_block_read_uc4(read_write image2d_t image, int2 byte_coord) { uchar4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write_uc4(read_write image2d_t image, int2 byte_coord, uchar4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
+ulong4 OVL intel_sub_group_block_read_ul4(read_write image2d_t image, int2 byte_coord) { ulong4 r; for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); ((ulong *)&r)[i] = p ? (ulong)ld64(p, 0) : 0; } return r; }
+void OVL intel_sub_group_block_write_ul4(read_write image2d_t image, int2 byte_coord, ulong4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); if (p) st64(p, 0, ((ulong *)&data)[i]); } }
 uint8 OVL intel_sub_group_block_read8(read_write image2d_t image, int2 byte_coord) { uint8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write8(read_write image2d_t image, int2 byte_coord, uint8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 uint8 OVL intel_sub_group_block_read_ui8(read_write image2d_t image, int2 byte_coord) { uint8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); ((uint *)&r)[i] = p ? (uint)ld32(p, 0) : 0; } return r; }
@@ -1214,22 +1231,28 @@ ushort8 OVL intel_sub_group_block_read_us8(read_write image2d_t image, int2 byte
 void OVL intel_sub_group_block_write_us8(read_write image2d_t image, int2 byte_coord, ushort8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); if (p) st16(p, 0, ((ushort *)&data)[i]); } }
 uchar8 OVL intel_sub_group_block_read_uc8(read_write image2d_t image, int2 byte_coord) { uchar8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write_uc8(read_write image2d_t image, int2 byte_coord, uchar8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
+ulong8 OVL intel_sub_group_block_read_ul8(read_write image2d_t image, int2 byte_coord) { ulong8 r; for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); ((ulong *)&r)[i] = p ? (ulong)ld64(p, 0) : 0; } return r; }
+void OVL intel_sub_group_block_write_ul8(read_write image2d_t image, int2 byte_coord, ulong8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); if (p) st64(p, 0, ((ulong *)&data)[i]); } }
 uchar16 OVL intel_sub_group_block_read_uc16(read_write image2d_t image, int2 byte_coord) { uchar16 r; for (int i = 0; i < 16; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); ((uchar *)&r)[i] = p ? (uchar)ld8(p, 0) : 0; } return r; }
 void OVL intel_sub_group_block_write_uc16(read_write image2d_t image, int2 byte_coord, uchar16 data) { for (int i = 0; i < 16; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
 void OVL intel_sub_group_block_write(write_only image2d_t image, int2 byte_coord, uint data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 void OVL intel_sub_group_block_write_ui(write_only image2d_t image, int2 byte_coord, uint data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 void OVL intel_sub_group_block_write_us(write_only image2d_t image, int2 byte_coord, ushort data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); if (p) st16(p, 0, ((ushort *)&data)[i]); } }
 void OVL intel_sub_group_block_write_uc(write_only image2d_t image, int2 byte_coord, uchar data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
+void OVL intel_sub_group_block_write_ul(write_only image2d_t image, int2 byte_coord, ulong data) { for (int i = 0; i < 1; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); if (p) st64(p, 0, ((ulong *)&data)[i]); } }
 void OVL intel_sub_group_block_write2(write_only image2d_t image, int2 byte_coord, uint2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 void OVL intel_sub_group_block_write_ui2(write_only image2d_t image, int2 byte_coord, uint2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 void OVL intel_sub_group_block_write_us2(write_only image2d_t image, int2 byte_coord, ushort2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); if (p) st16(p, 0, ((ushort *)&data)[i]); } }
 void OVL intel_sub_group_block_write_uc2(write_only image2d_t image, int2 byte_coord, uchar2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
+void OVL intel_sub_group_block_write_ul2(write_only image2d_t image, int2 byte_coord, ulong2 data) { for (int i = 0; i < 2; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); if (p) st64(p, 0, ((ulong *)&data)[i]); } }
 void OVL intel_sub_group_block_write4(write_only image2d_t image, int2 byte_coord, uint4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 void OVL intel_sub_group_block_write_ui4(write_only image2d_t image, int2 byte_coord, uint4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 void OVL intel_sub_group_block_write_us4(write_only image2d_t image, int2 byte_coord, ushort4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); if (p) st16(p, 0, ((ushort *)&data)[i]); } }
 void OVL intel_sub_group_block_write_uc4(write_only image2d_t image, int2 byte_coord, uchar4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
+void OVL intel_sub_group_block_write_ul4(write_only image2d_t image, int2 byte_coord, ulong4 data) { for (int i = 0; i < 4; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); if (p) st64(p, 0, ((ulong *)&data)[i]); } }
 void OVL intel_sub_group_block_write8(write_only image2d_t image, int2 byte_coord, uint8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 void OVL intel_sub_group_block_write_ui8(write_only image2d_t image, int2 byte_coord, uint8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 4); if (p) st32(p, 0, ((uint *)&data)[i]); } }
 void OVL intel_sub_group_block_write_us8(write_only image2d_t image, int2 byte_coord, ushort8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 2); if (p) st16(p, 0, ((ushort *)&data)[i]); } }
 void OVL intel_sub_group_block_write_uc8(write_only image2d_t image, int2 byte_coord, uchar8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }
+void OVL intel_sub_group_block_write_ul8(write_only image2d_t image, int2 byte_coord, ulong8 data) { for (int i = 0; i < 8; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 8); if (p) st64(p, 0, ((ulong *)&data)[i]); } }
 void OVL intel_sub_group_block_write_uc16(write_only image2d_t image, int2 byte_coord, uchar16 data) { for (int i = 0; i < 16; i++) { __global uchar *p = block_at(DESC(image), byte_coord, i, 1); if (p) st8(p, 0, ((uchar *)&data)[i]); } }

@@ -454,5 +454,37 @@ uchar16 FERROCL_OVL intel_sub_group_block_read_uc16(read_write image2d_t, int2);
 void FERROCL_OVL intel_sub_group_block_write_uc16(read_write image2d_t, int2, uchar16);
 #endif
 #endif // cl_intel_subgroups_char
+#if defined(cl_intel_subgroups_long)
+ulong FERROCL_OVL intel_sub_group_block_read_ul(const __global ulong *);
+void FERROCL_OVL intel_sub_group_block_write_ul(__global ulong *, ulong);
+ulong2 FERROCL_OVL intel_sub_group_block_read_ul2(const __global ulong *);
+void FERROCL_OVL intel_sub_group_block_write_ul2(__global ulong *, ulong2);
+ulong4 FERROCL_OVL intel_sub_group_block_read_ul4(const __global ulong *);
+void FERROCL_OVL intel_sub_group_block_write_ul4(__global ulong *, ulong4);
+ulong8 FERROCL_OVL intel_sub_group_block_read_ul8(const __global ulong *);
+void FERROCL_OVL intel_sub_group_block_write_ul8(__global ulong *, ulong8);
+#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_images)
+ulong FERROCL_OVL intel_sub_group_block_read_ul(read_only image2d_t, int2);
+ulong2 FERROCL_OVL intel_sub_group_block_read_ul2(read_only image2d_t, int2);
+ulong4 FERROCL_OVL intel_sub_group_block_read_ul4(read_only image2d_t, int2);
+ulong8 FERROCL_OVL intel_sub_group_block_read_ul8(read_only image2d_t, int2);
+#endif
+#if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ < 300 || defined(__opencl_c_images)
+void FERROCL_OVL intel_sub_group_block_write_ul(write_only image2d_t, int2, ulong);
+void FERROCL_OVL intel_sub_group_block_write_ul2(write_only image2d_t, int2, ulong2);
+void FERROCL_OVL intel_sub_group_block_write_ul4(write_only image2d_t, int2, ulong4);
+void FERROCL_OVL intel_sub_group_block_write_ul8(write_only image2d_t, int2, ulong8);
+#endif
+#if defined(__opencl_c_read_write_images) || (__OPENCL_C_VERSION__ >= 200 && __OPENCL_C_VERSION__ < 300)
+ulong FERROCL_OVL intel_sub_group_block_read_ul(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_ul(read_write image2d_t, int2, ulong);
+ulong2 FERROCL_OVL intel_sub_group_block_read_ul2(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_ul2(read_write image2d_t, int2, ulong2);
+ulong4 FERROCL_OVL intel_sub_group_block_read_ul4(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_ul4(read_write image2d_t, int2, ulong4);
+ulong8 FERROCL_OVL intel_sub_group_block_read_ul8(read_write image2d_t, int2);
+void FERROCL_OVL intel_sub_group_block_write_ul8(read_write image2d_t, int2, ulong8);
+#endif
+#endif // cl_intel_subgroups_long
 #undef FERROCL_OVL
 #endif // cl_intel_subgroups

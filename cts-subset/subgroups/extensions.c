@@ -426,6 +426,53 @@ TEST(intel_block_io)
     clReleaseContext(c);
 }
 
+/* Runs kernel k of `src` (-cl-std=CL3.0) over one group of G work-items
+ * with (in, out, wr, src image, dst image): `pix` fills the W x H source
+ * image of `fmt`; `back` gets the destination image. 0 on success. */
+static int run_block_kernel(const char *src, const void *in, size_t in_size, void *out,
+                            size_t out_size, void *wr, size_t wr_size, cl_image_format fmt,
+                            const void *pix, void *back)
+{
+    enum { G = 32, W = 32, H = 8 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, src, "-cl-std=CL3.0");
+    if (!p) return -1;
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, in_size, (void *)in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, out_size, NULL, &e);
+    cl_mem mw = clCreateBuffer(c, CL_MEM_WRITE_ONLY, wr_size, NULL, &e);
+    cl_mem si = image2d(c, q, fmt, W, H, (void *)pix), di = image2d(c, q, fmt, W, H, NULL);
+    int rc = -1;
+    if (k && si && di) {
+        size_t origin[3] = {0}, region[3] = {W, H, 1};
+        clSetKernelArg(k, 0, sizeof mi, &mi);
+        clSetKernelArg(k, 1, sizeof mo, &mo);
+        clSetKernelArg(k, 2, sizeof mw, &mw);
+        clSetKernelArg(k, 3, sizeof si, &si);
+        clSetKernelArg(k, 4, sizeof di, &di);
+        size_t g = G, l = G;
+        rc = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL) == CL_SUCCESS &&
+                     clEnqueueReadBuffer(q, mo, CL_TRUE, 0, out_size, out, 0, NULL, NULL) == CL_SUCCESS &&
+                     clEnqueueReadBuffer(q, mw, CL_TRUE, 0, wr_size, wr, 0, NULL, NULL) == CL_SUCCESS &&
+                     clEnqueueReadImage(q, di, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL) ==
+                         CL_SUCCESS
+                 ? 0
+                 : -1;
+    }
+    if (si) clReleaseMemObject(si);
+    if (di) clReleaseMemObject(di);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseMemObject(mw);
+    if (k) clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+    return rc;
+}
+
 /* cl_intel_subgroups_short: ushort block reads and writes of a buffer and
  * of a 2D image (2 bytes a work-item), the intel_ 16-bit reduction and
  * broadcast, a _ui block read. */
@@ -454,34 +501,14 @@ TEST(intel_subgroups_short)
         return;
     }
     enum { G = 32, W = 32, H = 8 };
-    cl_context c = h_context();
-    cl_command_queue q = h_queue(c, 0);
-    cl_program p = h_build(c, SHORT_SRC, "-cl-std=CL3.0");
-    REQUIRE(p, "build");
-    cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e);
-    REQUIRE_OK(e);
     cl_ushort in[2 * G], wr[2 * G], pix[W * H], back[W * H];
     cl_int out[8 * G];
     for (int i = 0; i < 2 * G; i++) in[i] = (cl_ushort)(i * 977 + 3);
     for (int i = 0; i < W * H; i++) pix[i] = (cl_ushort)(i * 613 + 11);
-    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
-    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
-    cl_mem mw = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof wr, NULL, &e);
     cl_image_format fmt = {CL_R, CL_UNSIGNED_INT16};
-    cl_mem src = image2d(c, q, fmt, W, H, pix), dst = image2d(c, q, fmt, W, H, NULL);
-    REQUIRE(src && dst, "images");
-    size_t origin[3] = {0}, region[3] = {W, H, 1};
-    clSetKernelArg(k, 0, sizeof mi, &mi);
-    clSetKernelArg(k, 1, sizeof mo, &mo);
-    clSetKernelArg(k, 2, sizeof mw, &mw);
-    clSetKernelArg(k, 3, sizeof src, &src);
-    clSetKernelArg(k, 4, sizeof dst, &dst);
-    size_t g = G, l = G;
-    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(q, mw, CL_TRUE, 0, sizeof wr, wr, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadImage(q, dst, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
+    REQUIRE(run_block_kernel(SHORT_SRC, in, sizeof in, out, sizeof out, wr, sizeof wr, fmt, pix,
+                             back) == 0,
+            "the kernel did not build or run");
     for (int i = 0; i < G && !h_failed(); i++) {
         cl_int *o = out + 8 * i;
         int li = o[7] & 0xff, s = (o[7] >> 8) & 0xff, m = o[7] >> 16;
@@ -499,15 +526,6 @@ TEST(intel_subgroups_short)
         const cl_uint *u = (const cl_uint *)b;
         CHECK((cl_uint)o[6] == u[li], "%d: _ui block read", i);
     }
-    clReleaseMemObject(src);
-    clReleaseMemObject(dst);
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
-    clReleaseMemObject(mw);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(c);
 }
 
 /* cl_intel_subgroups_char: uchar block reads and writes of a buffer (up
@@ -538,34 +556,14 @@ TEST(intel_subgroups_char)
         return;
     }
     enum { G = 32, W = 32, H = 8 };
-    cl_context c = h_context();
-    cl_command_queue q = h_queue(c, 0);
-    cl_program p = h_build(c, CHAR_SRC, "-cl-std=CL3.0");
-    REQUIRE(p, "build");
-    cl_int e;
-    cl_kernel k = clCreateKernel(p, "k", &e);
-    REQUIRE_OK(e);
     cl_uchar in[16 * G], wr[2 * G], pix[W * H], back[W * H];
     cl_int out[8 * G];
     for (int i = 0; i < 16 * G; i++) in[i] = (cl_uchar)(i * 37 + 3);
     for (int i = 0; i < W * H; i++) pix[i] = (cl_uchar)(i * 61 + 11);
-    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
-    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
-    cl_mem mw = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof wr, NULL, &e);
     cl_image_format fmt = {CL_R, CL_UNSIGNED_INT8};
-    cl_mem src = image2d(c, q, fmt, W, H, pix), dst = image2d(c, q, fmt, W, H, NULL);
-    REQUIRE(src && dst, "images");
-    size_t origin[3] = {0}, region[3] = {W, H, 1};
-    clSetKernelArg(k, 0, sizeof mi, &mi);
-    clSetKernelArg(k, 1, sizeof mo, &mo);
-    clSetKernelArg(k, 2, sizeof mw, &mw);
-    clSetKernelArg(k, 3, sizeof src, &src);
-    clSetKernelArg(k, 4, sizeof dst, &dst);
-    size_t g = G, l = G;
-    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadBuffer(q, mw, CL_TRUE, 0, sizeof wr, wr, 0, NULL, NULL));
-    CHECK_OK(clEnqueueReadImage(q, dst, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
+    REQUIRE(run_block_kernel(CHAR_SRC, in, sizeof in, out, sizeof out, wr, sizeof wr, fmt, pix,
+                             back) == 0,
+            "the kernel did not build or run");
     for (int i = 0; i < G && !h_failed(); i++) {
         cl_int *o = out + 8 * i;
         int li = o[7] & 0xff, s = (o[7] >> 8) & 0xff, m = o[7] >> 16;
@@ -583,15 +581,48 @@ TEST(intel_subgroups_char)
         CHECK(o[5] == (cl_uchar)((s * m + 1) * 2), "%d: intel_sub_group_broadcast %d", i, o[5]);
         CHECK(o[6] == li + 1, "%d: intel_sub_group_scan_inclusive_add %d", i, o[6]);
     }
-    clReleaseMemObject(src);
-    clReleaseMemObject(dst);
-    clReleaseMemObject(mi);
-    clReleaseMemObject(mo);
-    clReleaseMemObject(mw);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(c);
+}
+
+/* cl_intel_subgroups_long: ulong block reads and writes of a buffer and
+ * of a 2D image (8 bytes a work-item). */
+static const char *LONG_SRC =
+    "kernel void k(global const ulong *in, global ulong *out, global ulong *wr,\n"
+    "              read_only image2d_t src, write_only image2d_t dst) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    uint l = get_sub_group_local_id(), m = get_max_sub_group_size(), s = get_sub_group_id();\n"
+    "    ulong4 b = intel_sub_group_block_read_ul4(in + s * m * 4);\n"
+    "    intel_sub_group_block_write_ul2(wr + s * m * 2, (ulong2)(g, g << 40));\n"
+    "    ulong2 v = intel_sub_group_block_read_ul2(src, (int2)(s * m * 8, 1));\n"
+    "    intel_sub_group_block_write_ul(dst, (int2)(s * m * 8, 3), v.y);\n"
+    "    global ulong *o = out + 4 * g;\n"
+    "    o[0] = b.x; o[1] = b.w; o[2] = v.x; o[3] = (ulong)(l | s << 8 | m << 16);\n"
+    "}\n";
+
+TEST(intel_subgroups_long)
+{
+    if (!has_ext("cl_intel_subgroups_long")) {
+        h_skip("no cl_intel_subgroups_long");
+        return;
+    }
+    enum { G = 32, W = 32, H = 8 };
+    cl_ulong in[4 * G], wr[2 * G], pix[W * H], back[W * H], out[4 * G];
+    for (int i = 0; i < 4 * G; i++) in[i] = 0x0123456789abcdefull * (cl_ulong)(i + 1);
+    for (int i = 0; i < W * H; i++) pix[i] = 0xfedcba9876543210ull ^ ((cl_ulong)i << 33 | (cl_ulong)i);
+    cl_image_format fmt = {CL_RG, CL_UNSIGNED_INT32};
+    REQUIRE(run_block_kernel(LONG_SRC, in, sizeof in, out, sizeof out, wr, sizeof wr, fmt, pix,
+                             back) == 0,
+            "the kernel did not build or run");
+    for (int i = 0; i < G && !h_failed(); i++) {
+        cl_ulong *o = out + 4 * i;
+        int li = (int)(o[3] & 0xff), s = (int)(o[3] >> 8 & 0xff), m = (int)(o[3] >> 16);
+        const cl_ulong *b = in + s * m * 4;
+        CHECK(o[0] == b[li] && o[1] == b[li + 3 * m], "%d: ulong4 block read", i);
+        CHECK(wr[s * m * 2 + li] == (cl_ulong)i && wr[s * m * 2 + li + m] == (cl_ulong)i << 40,
+              "%d: block write", i);
+        int x = s * m + li;
+        CHECK(o[2] == pix[W + x], "%d: image block read %#llx", i, (unsigned long long)o[2]);
+        CHECK(back[3 * W + x] == pix[2 * W + x], "%d: image block write", i);
+    }
 }
 
 /* cl_intel_required_subgroup_size: the device's sizes; a kernel requiring
@@ -681,6 +712,7 @@ int main(int argc, char **argv)
     H_RUN_T(intel_block_io, 60);
     H_RUN_T(intel_subgroups_short, 60);
     H_RUN_T(intel_subgroups_char, 60);
+    H_RUN_T(intel_subgroups_long, 60);
     H_RUN_T(required_size, 60);
     return h_done();
 }

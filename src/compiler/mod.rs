@@ -95,6 +95,8 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     // Its 8-bit functions: intel_ broadcasts, reductions and scans of char
     // and uchar, uchar block reads and writes of buffers and 2D images.
     ("cl_intel_subgroups_char", (1, 0, 0)),
+    // ulong block reads and writes of buffers and 2D images.
+    ("cl_intel_subgroups_long", (1, 0, 0)),
     // intel_reqd_sub_group_size(8) and CL_DEVICE_SUB_GROUP_SIZES_INTEL;
     // DPC++ reads the device's sub-group sizes only where it is reported.
     ("cl_intel_required_subgroup_size", (1, 0, 0)),
@@ -272,6 +274,7 @@ const SPIR_ONLY_MACROS: &[&str] = &[
     "cl_intel_subgroups",
     "cl_intel_subgroups_short",
     "cl_intel_subgroups_char",
+    "cl_intel_subgroups_long",
     "cl_intel_required_subgroup_size",
     "cl_ext_float_atomics",
     "__opencl_c_ext_fp32_global_atomic_add",
