@@ -1885,9 +1885,10 @@ kernel void next_around(global int *out, global const int *in) {
 mod images;
 
 /// Every builtin a kernel can call is defined by the builtins library: the
-/// declarations of clang-19's opencl-c.h under the macros the kernels'
-/// front end defines (the reported extensions and features), by mangled
-/// name, against the library's index. (Kernels get clang's lazily made
+/// declarations of clang-19's opencl-c.h and of the header the driver
+/// includes ahead of every source (cl_intel_subgroups' functions) under the
+/// macros the kernels' front end defines (the reported extensions and
+/// features), by mangled name, against the library's index. (Kernels get clang's lazily made
 /// declarations, which follow the same header; a declaration that nothing
 /// defines fails at link time, in the user's build.)
 #[test]
@@ -1895,7 +1896,8 @@ fn every_declared_builtin_is_defined() {
     let dir = std::env::temp_dir().join(format!("ferrocl-declared-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let src = dir.join("all.cl");
-    std::fs::write(&src, "#include <opencl-c.h>\n").unwrap();
+    std::fs::write(dir.join("intel.h"), driver::INTEL_SUBGROUPS_H).unwrap();
+    std::fs::write(&src, "#include <opencl-c.h>\n#include \"intel.h\"\n").unwrap();
     let out = std::process::Command::new(driver::clang().unwrap())
         .args(["-x", "cl", "-target", "x86_64-unknown-linux-gnu"])
         .args(["-Xclang", "-ffake-address-space-map"])
@@ -1930,6 +1932,10 @@ fn every_declared_builtin_is_defined() {
         "only {} declarations",
         declared.len()
     );
+    // cl_khr_fp16's overloads are among them (sin(half)), and the intel
+    // header's (a uchar16 block read).
+    assert!(declared.contains("_Z3sinDh"));
+    assert!(declared.contains("_Z31intel_sub_group_block_read_uc16PU3AS1Kh"));
     let missing: Vec<&str> = declared
         .into_iter()
         .filter(|name| !defined.contains(name))
