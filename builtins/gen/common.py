@@ -17,6 +17,16 @@ for _s in ['char', 'short', 'int', 'long']:
 FINT = {'float': 'int', 'double': 'long', 'half': 'short'}
 FUINT = {'float': 'uint', 'double': 'ulong', 'half': 'ushort'}
 
+# cl_intel_subgroups' block reads and writes: vectors of these widths
+# (gen_collective.py for buffers, gen_image.py for images); the byte
+# blocks of cl_intel_subgroups_char go to 16.
+BLOCK_WIDTHS = [1, 2, 4, 8]
+
+
+def block_widths(W):
+    return BLOCK_WIDTHS + [16] if W == 'uchar' else BLOCK_WIDTHS
+
+
 AS_OUT = ['__private', '__global', '__local', '']   # '' = generic; private first (split helpers use it)
 AS_IN = ['__global', '__local', '__private', '__constant', '']
 

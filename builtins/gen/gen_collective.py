@@ -35,10 +35,13 @@ barrier: other sub-groups go on (src/sched/ndrange.rs)."""
 from common import *
 
 TYPES = ['int', 'uint', 'long', 'ulong', 'float', 'double']
+# The identities of min and max, for every type a sub-group reduces.
 MIN_ID = {'int': 'INT_MAX', 'uint': 'UINT_MAX', 'long': 'LONG_MAX', 'ulong': 'ULONG_MAX',
-          'float': 'INFINITY', 'double': '(double)INFINITY'}
+          'float': 'INFINITY', 'double': '(double)INFINITY', 'char': 'CHAR_MAX',
+          'uchar': 'UCHAR_MAX', 'short': 'SHRT_MAX', 'ushort': 'USHRT_MAX', 'half': '(half)INFINITY'}
 MAX_ID = {'int': 'INT_MIN', 'uint': '0', 'long': 'LONG_MIN', 'ulong': '0',
-          'float': '-INFINITY', 'double': '-(double)INFINITY'}
+          'float': '-INFINITY', 'double': '-(double)INFINITY', 'char': 'CHAR_MIN',
+          'uchar': '0', 'short': 'SHRT_MIN', 'ushort': '0', 'half': '-(half)INFINITY'}
 OPS = {
     'add': (lambda a, b: f'{a} + {b}', lambda T: '0'),
     'min': (lambda a, b: f'({b} < {a} ? {b} : {a})', lambda T: MIN_ID[T]),
@@ -277,15 +280,12 @@ for T in SHUFFLE_TYPES:
 # max) for char, uchar, short, ushort and half (cl_khr_fp16), and broadcast for the vectors of
 # every type, a component at a time (a vector does not fit the result slot;
 # a broadcast is a shuffle from the same work-item everywhere).
-EXT_TYPES = {'char': ('CHAR_MAX', 'CHAR_MIN'), 'uchar': ('UCHAR_MAX', '0'),
-             'short': ('SHRT_MAX', 'SHRT_MIN'), 'ushort': ('USHRT_MAX', '0'),
-             'half': ('(half)INFINITY', '-(half)INFINITY')}
-for T, (min_id, max_id) in EXT_TYPES.items():
+EXT_TYPES = ['char', 'uchar', 'short', 'ushort', 'half']
+for T in EXT_TYPES:
     emit(f'{T} OVL sub_group_broadcast({T} x, uint sub_group_local_id) '
          f'{{ return __ferrocl_shuffle(x, sub_group_local_id); }}')
-    ext_ops = {'add': (OPS['add'][0], lambda T: '0'), 'min': (OPS['min'][0], lambda T: min_id),
-               'max': (OPS['max'][0], lambda T: max_id)}
-    for op, (combine, identity) in ext_ops.items():
+    for op in ['add', 'min', 'max']:
+        combine, identity = OPS[op]
         emit(reduce_scan_helpers(T, op, combine, identity))
         for kind in ['reduce', 'scan_inclusive', 'scan_exclusive']:
             emit(f'{T} OVL sub_group_{kind}_{op}({T} x) '
@@ -301,13 +301,7 @@ for T in SHUFFLE_TYPES:
 # work-items read or write a block from a pointer they share, work-item l
 # element l, and component i of a vector i maximum sub-group sizes further.
 # No work-item reads another's value: no wait.
-BLOCK_WIDTHS = [1, 2, 4, 8]
-# cl_intel_subgroups_char's byte blocks go to 16.
-CHAR_BLOCK_WIDTHS = [1, 2, 4, 8, 16]
-
-
-def block_widths(W):
-    return CHAR_BLOCK_WIDTHS if W == 'uchar' else BLOCK_WIDTHS
+# (BLOCK_WIDTHS and block_widths: common.py, which gen_image.py shares.)
 
 
 def block_buffer_functions(W, name):
@@ -404,9 +398,6 @@ for op, (combine, types) in CLUSTER_OPS.items():
 # value is in its slot, and after it has read the others'), at the site's
 # two phases. The mask the wait returns has bit i for sub-group local id i.
 NU_TYPES = ['char', 'uchar', 'short', 'ushort', 'int', 'uint', 'long', 'ulong', 'float', 'double', 'half']
-NU_MIN = dict(MIN_ID, char='CHAR_MAX', uchar='UCHAR_MAX', short='SHRT_MAX', ushort='USHRT_MAX',
-              half='(half)INFINITY')
-NU_MAX = dict(MAX_ID, char='CHAR_MIN', uchar='0', short='SHRT_MIN', ushort='0', half='-(half)INFINITY')
 NU = '__attribute__((overloadable, noinline))'
 SITE = '(ulong)__builtin_return_address(0) << 1'
 emit('''
@@ -426,64 +417,51 @@ __attribute__((convergent)) ulong __ferrocl_non_uniform_wait(ulong site);
 /* Before anyone writes its slot again. */
 #define __FERROCL_NU_LEAVE(site) __ferrocl_non_uniform_wait((site) | 1)
 ''')
-NU_OPS = {
-    'add': (lambda a, b: f'{a} + {b}', lambda T: '0', NU_TYPES),
-    'mul': (lambda a, b: f'{a} * {b}', lambda T: '1', NU_TYPES),
-    'min': (lambda a, b: f'({b} < {a} ? {b} : {a})', lambda T: NU_MIN[T], NU_TYPES),
-    'max': (lambda a, b: f'({a} < {b} ? {b} : {a})', lambda T: NU_MAX[T], NU_TYPES),
-    'and': (lambda a, b: f'{a} & {b}', lambda T: f'({T})~({T})0', INT_TYPES),
-    'or': (lambda a, b: f'{a} | {b}', lambda T: '0', INT_TYPES),
-    'xor': (lambda a, b: f'{a} ^ {b}', lambda T: '0', INT_TYPES),
-    'logical_and': (lambda a, b: f'(int)({a} && {b})', lambda T: '1', ['int']),
-    'logical_or': (lambda a, b: f'(int)({a} || {b})', lambda T: '0', ['int']),
-    'logical_xor': (lambda a, b: f'(int)(!{a} != !{b})', lambda T: '0', ['int']),
-}
+# The operations of the uniform reductions above, over the same types.
+NU_OPS = {op: (combine, identity, NU_TYPES if op in OPS else INT_TYPES if op in INTEGER_OPS else ['int'])
+          for op, (combine, identity) in {**OPS, **INTEGER_OPS, **LOGICAL_OPS}.items()}
+
+
+def nu_fold(T, value, R, init, update, last='g.count', result='acc'):
+    """A non-uniform function's body: `value` (of type T) in the caller's
+    slot, then the statement `update(v)` (of `acc`, of type R, from `init`)
+    for each active work-item i below `last` in local id order, whose value
+    is v."""
+    v = f'__FERROCL_NU_AT({T}, i)'
+    return (f'ulong site = {SITE}; __FERROCL_NU_ARRIVE({T}, {value}, site); {R} acc = {init}; '
+            f'for (size_t i = 0; i < {last}; i++) if (mask >> i & 1) {update(v)}; '
+            f'__FERROCL_NU_LEAVE(site); return {result};')
+
+
 for op, (combine, identity, types) in NU_OPS.items():
     for T in types:
         # The active work-items' values in local id order: all of them
         # (reduce), up to the caller's (inclusive) or before it (exclusive).
         for kind, last in [('reduce', 'g.count'), ('scan_inclusive', 'me + 1'), ('scan_exclusive', 'me')]:
-            emit(f'{T} {NU} sub_group_non_uniform_{kind}_{op}({T} x) {{ ulong site = {SITE}; '
-                 f'__FERROCL_NU_ARRIVE({T}, x, site); {T} acc = {identity(T)}; '
-                 f'for (size_t i = 0; i < {last}; i++) if (mask >> i & 1) acc = {combine("acc", f"__FERROCL_NU_AT({T}, i)")}; '
-                 f'__FERROCL_NU_LEAVE(site); return acc; }}')
+            body = nu_fold(T, 'x', T, identity(T), lambda v: f'acc = {combine("acc", v)}', last)
+            emit(f'{T} {NU} sub_group_non_uniform_{kind}_{op}({T} x) {{ {body} }}')
 
 # Votes and ballots.
 emit(f'''int {NU} sub_group_elect(void) {{
   ulong mask = __ferrocl_non_uniform_wait({SITE});
   return get_sub_group_local_id() == (uint)__builtin_ctzl(mask);
 }}
-int {NU} sub_group_non_uniform_all(int predicate) {{ ulong site = {SITE};
-  __FERROCL_NU_ARRIVE(int, predicate != 0, site); int r = 1;
-  for (size_t i = 0; i < g.count; i++) if (mask >> i & 1) r &= __FERROCL_NU_AT(int, i);
-  __FERROCL_NU_LEAVE(site); return r; }}
-int {NU} sub_group_non_uniform_any(int predicate) {{ ulong site = {SITE};
-  __FERROCL_NU_ARRIVE(int, predicate != 0, site); int r = 0;
-  for (size_t i = 0; i < g.count; i++) if (mask >> i & 1) r |= __FERROCL_NU_AT(int, i);
-  __FERROCL_NU_LEAVE(site); return r; }}
-uint4 {NU} sub_group_ballot(int predicate) {{ ulong site = {SITE};
-  __FERROCL_NU_ARRIVE(int, predicate != 0, site); uint bits = 0;
-  for (size_t i = 0; i < g.count; i++) if ((mask >> i & 1) && __FERROCL_NU_AT(int, i)) bits |= 1u << i;
-  __FERROCL_NU_LEAVE(site); return (uint4)(bits, 0, 0, 0); }}''')
+int {NU} sub_group_non_uniform_all(int predicate) {{ {nu_fold('int', 'predicate != 0', 'int', '1', lambda v: f'acc &= {v}')} }}
+int {NU} sub_group_non_uniform_any(int predicate) {{ {nu_fold('int', 'predicate != 0', 'int', '0', lambda v: f'acc |= {v}')} }}
+uint4 {NU} sub_group_ballot(int predicate) {{ {nu_fold('int', 'predicate != 0', 'uint', '0', lambda v: f'acc |= (uint)({v} != 0) << i', result='(uint4)(acc, 0, 0, 0)')} }}''')
 for T in NU_TYPES:
     # Equal bits (NaN is not equal to itself, as ==).
-    emit(f'int {NU} sub_group_non_uniform_all_equal({T} x) {{ ulong site = {SITE}; '
-         f'__FERROCL_NU_ARRIVE({T}, x, site); int r = 1; '
-         f'for (size_t i = 0; i < g.count; i++) if (mask >> i & 1) r &= __FERROCL_NU_AT({T}, i) == x; '
-         f'__FERROCL_NU_LEAVE(site); return r; }}')
-    for V in [T] + [vt(T, n) for n in VW]:
-        n = 1 if V == T else int(V[len(T):])
+    emit(f'int {NU} sub_group_non_uniform_all_equal({T} x) {{ {nu_fold(T, "x", "int", "1", lambda v: f"acc &= {v} == x")} }}')
+    for n in W:
+        V = vt(T, n)
         # A component at a time through the slot (a vector does not fit it).
-        for name, src in [('sub_group_non_uniform_broadcast', 'index'), ('sub_group_broadcast_first', None)]:
-            params = f'{V} x, uint index' if src else f'{V} x'
-            pick = 'index' if src else '(size_t)__builtin_ctzl(mask)'
-            comps = ['x'] if n == 1 else [f'x.s{"0123456789abcdef"[c]}' for c in range(n)]
-            body = f'{V} r; ulong site = {SITE}; '
-            for c, comp in enumerate(comps):
-                dst = 'r' if n == 1 else f'r.s{"0123456789abcdef"[c]}'
-                body += (f'{{ __FERROCL_NU_ARRIVE({T}, {comp}, site); '
-                         f'{dst} = {pick} < g.count ? __FERROCL_NU_AT({T}, {pick}) : {comp}; __FERROCL_NU_LEAVE(site); }} ')
-            emit(f'{V} {NU} {name}({params}) {{ {body}return r; }}')
+        x, r = ('x', 'r') if n == 1 else ('x[c]', 'r[c]')
+        for name, params, pick in [('sub_group_non_uniform_broadcast', f'{V} x, uint index', 'index'),
+                                   ('sub_group_broadcast_first', f'{V} x', '(size_t)__builtin_ctzl(mask)')]:
+            emit(f'{V} {NU} {name}({params}) {{ {V} r; ulong site = {SITE}; '
+                 f'for (int c = 0; c < {n}; c++) {{ __FERROCL_NU_ARRIVE({T}, {x}, site); '
+                 f'{r} = {pick} < g.count ? __FERROCL_NU_AT({T}, {pick}) : {x}; __FERROCL_NU_LEAVE(site); }} '
+                 f'return r; }}')
 
 # The ballot's bit functions, and the masks: no wait (functions of their
 # arguments and the caller's id). Bits at or beyond the maximum sub-group

@@ -57,7 +57,17 @@ def call(f, *args):
     return f'{f}({", ".join(args)})'
 
 
+def in_float(f, n, *names):
+    """`f` called on the half arguments `names` (width n) converted to float."""
+    return call(f, *(f_of(v, n) for v in names))
+
+
 H = lambda n: vt('half', n)
+
+# The relational functions computed on floats (their results as half's).
+RELATIONAL_BINARY = ['isequal', 'isnotequal', 'isgreater', 'isgreaterequal', 'isless',
+                     'islessequal', 'islessgreater', 'isordered', 'isunordered']
+RELATIONAL_UNARY = ['isfinite', 'isinf', 'isnan']
 
 UNARY = ['acos', 'acosh', 'acospi', 'asin', 'asinh', 'asinpi', 'atan', 'atanh',
          'atanpi', 'cbrt', 'ceil', 'cos', 'cosh', 'cospi', 'erfc', 'erf', 'exp',
@@ -90,7 +100,6 @@ for n in W:
 
     # fma: double's product is exact; its sum rounded to odd, then to half.
     D, L = vt('double', n), vt('long', n)
-    true_ = '1' if n == 1 else '-1'
     emit(f'''{V} CNFN fma({V} a, {V} b, {V} c) {{
   {D} p = {ad} * {bd}, cd = {cd};
   {D} s = p + cd, bb = s - p;
@@ -134,7 +143,7 @@ for AS in AS_OUT:
 emit('\n/* ================ common (6.15.4) ================ */')
 for n in W:
     V = H(n)
-    fc = lambda f, *vs: call(f, *(f_of(v, n) for v in vs))
+    fc = lambda f, *vs: in_float(f, n, *vs)
     emit(f'{V} CNFN clamp({V} x, {V} lo, {V} hi) {{ return {h_of(fc("clamp", "x", "lo", "hi"), n)}; }}')
     emit(f'{V} CNFN degrees({V} r) {{ return {h_of(fc("degrees", "r"), n)}; }}')
     emit(f'{V} CNFN radians({V} d) {{ return {h_of(fc("radians", "d"), n)}; }}')
@@ -155,7 +164,7 @@ for n in W:
 emit('\n/* ================ geometric (6.15.5) ================ */')
 for n in [1, 2, 3, 4]:
     V = H(n)
-    fc = lambda f, *vs: call(f, *(f_of(v, n) for v in vs))
+    fc = lambda f, *vs: in_float(f, n, *vs)
     emit(f'half CNFN dot({V} x, {V} y) {{ return (half){fc("dot", "x", "y")}; }}')
     emit(f'half CNFN distance({V} x, {V} y) {{ return (half){fc("distance", "x", "y")}; }}')
     emit(f'half CNFN length({V} x) {{ return (half){fc("length", "x")}; }}')
@@ -168,11 +177,10 @@ for n in W:
     V = H(n)
     M = 'int' if n == 1 else f'short{n}'
     U = vt('ushort', n)
-    fc = lambda f, *vs: call(f, *(f_of(v, n) for v in vs))
-    for f in ['isequal', 'isnotequal', 'isgreater', 'isgreaterequal', 'isless',
-              'islessequal', 'islessgreater', 'isordered', 'isunordered']:
+    fc = lambda f, *vs: in_float(f, n, *vs)
+    for f in RELATIONAL_BINARY:
         emit(f'{M} CNFN {f}({V} x, {V} y) {{ return {mask_of(fc(f, "x", "y"), n)}; }}')
-    for f in ['isfinite', 'isinf', 'isnan']:
+    for f in RELATIONAL_UNARY:
         emit(f'{M} CNFN {f}({V} x) {{ return {mask_of(fc(f, "x"), n)}; }}')
     # Half's own normal range (its subnormals are normal floats), and the
     # sign on the bits.
@@ -192,22 +200,25 @@ MODES = ['', '_rte', '_rtz', '_rtp', '_rtn']
 SMALL_INT = ['char', 'uchar', 'short', 'ushort']
 
 
-def to_half_exact(S):
-    """(type, expression of x) holding the source exactly, and wide enough
-    to round to half once: see the docstring."""
-    if S in SMALL_INT or S == 'float':
-        return 'float', '(float)x'
-    if S in ('int', 'uint', 'double'):
-        return 'double', '(double)x'
-    if S == 'long':
-        return 'double', '(double)(x < -0x100000L ? -0x100000L : (x > 0x100000L ? 0x100000L : x))'
-    return 'double', '(double)(x > 0x100000UL ? 0x100000UL : x)'  # ulong
+def exact_source(S, n):
+    """(type, expression of x) holding x (S of width n) exactly in a type
+    wide enough to round to half once from: see the docstring. 64-bit
+    integers are clamped to +-2^20 first."""
+    X = 'float' if S in SMALL_INT or S == 'float' else 'double'
+    x = 'x'
+    if S in ('long', 'ulong'):
+        V = vt(S, n)
+        lim = f'({V})0x100000'
+        x = f'(x > {lim} ? {lim} : x)'
+        if S == 'long':
+            x = f'(x < -{lim} ? -{lim} : {x})'
+    return X, (f'({X}){x}' if n == 1 else f'__builtin_convertvector({x}, {X}{n})')
 
 
 def to_half_scalar(S, mode):
     if S == 'half':
         return 'return x;'
-    X, w = to_half_exact(S)
+    X, w = exact_source(S, 1)
     if mode in ('', '_rte'):
         return f'return (half){w};'
     code = f'{X} w = {w}; half r = (half)w; {X} b = ({X})r; int c = b > w ? 1 : (b < w ? -1 : 0); '
@@ -226,17 +237,7 @@ for S in IT + FT + ['half']:
             if S == 'half':
                 body = '{ return x; }'
             elif mode in ('', '_rte'):
-                X, _ = to_half_exact(S)
-                if S in ('long', 'ulong'):
-                    SV = vt(S, n)
-                    lim = '0x100000L' if S == 'long' else '0x100000UL'
-                    body = (f'{{ {SV} c = x > ({SV}){lim} ? ({SV}){lim} : x; '
-                            f'return __builtin_convertvector(__builtin_convertvector(c, {vt(X, n)}), {V}); }}')
-                    if S == 'long':
-                        body = (f'{{ {SV} c = x < ({SV})(-{lim}) ? ({SV})(-{lim}) : (x > ({SV}){lim} ? ({SV}){lim} : x); '
-                                f'return __builtin_convertvector(__builtin_convertvector(c, {vt(X, n)}), {V}); }}')
-                else:
-                    body = f'{{ return __builtin_convertvector(__builtin_convertvector(x, {vt(X, n)}), {V}); }}'
+                body = f'{{ return __builtin_convertvector({exact_source(S, n)[1]}, {V}); }}'
             else:
                 lw, ls, hw, hs = halves(n)
                 body = (f'{{ return ({V})(convert_{vt("half", lw)}{mode}(x{ls}), '
@@ -285,10 +286,9 @@ for n in W:
     decl('F', 'remquo', 'F', 'F', 'pI')
     for f in ['modf', 'sincos', 'fract']:
         decl('F', f, 'F', 'pF')
-    for f in ['isfinite', 'isinf', 'isnan', 'signbit']:
+    for f in RELATIONAL_UNARY:
         decl('R', f, 'F')
-    for f in ['isequal', 'isnotequal', 'isgreater', 'isgreaterequal', 'isless',
-              'islessequal', 'islessgreater', 'isordered', 'isunordered']:
+    for f in RELATIONAL_BINARY:
         decl('R', f, 'F', 'F')
     if n <= 4:
         decl('s', 'length', 'F')

@@ -515,7 +515,7 @@ for access in ['read_only', 'read_write', 'write_only']:
         suffix = '' if n == 1 else str(n)
         for W, size, ld, st, names in [('uint', 4, 'ld32', 'st32', ['', '_ui']), ('ushort', 2, 'ld16', 'st16', ['_us']),
                                        ('uchar', 1, 'ld8', 'st8', ['_uc']), ('ulong', 8, 'ld64', 'st64', ['_ul'])]:
-            if n == 16 and W != 'uchar':
+            if n not in block_widths(W):
                 continue
             V = W if n == 1 else f'{W}{n}'
             for name in names:

@@ -91,7 +91,6 @@ float OVL fract(float, __private float *);
 int OVL isfinite(float);
 int OVL isinf(float);
 int OVL isnan(float);
-int OVL signbit(float);
 int OVL isequal(float, float);
 int OVL isnotequal(float, float);
 int OVL isgreater(float, float);
@@ -264,7 +263,6 @@ float2 OVL fract(float2, __private float2 *);
 int2 OVL isfinite(float2);
 int2 OVL isinf(float2);
 int2 OVL isnan(float2);
-int2 OVL signbit(float2);
 int2 OVL isequal(float2, float2);
 int2 OVL isnotequal(float2, float2);
 int2 OVL isgreater(float2, float2);
@@ -438,7 +436,6 @@ float3 OVL fract(float3, __private float3 *);
 int3 OVL isfinite(float3);
 int3 OVL isinf(float3);
 int3 OVL isnan(float3);
-int3 OVL signbit(float3);
 int3 OVL isequal(float3, float3);
 int3 OVL isnotequal(float3, float3);
 int3 OVL isgreater(float3, float3);
@@ -612,7 +609,6 @@ float4 OVL fract(float4, __private float4 *);
 int4 OVL isfinite(float4);
 int4 OVL isinf(float4);
 int4 OVL isnan(float4);
-int4 OVL signbit(float4);
 int4 OVL isequal(float4, float4);
 int4 OVL isnotequal(float4, float4);
 int4 OVL isgreater(float4, float4);
@@ -785,7 +781,6 @@ float8 OVL fract(float8, __private float8 *);
 int8 OVL isfinite(float8);
 int8 OVL isinf(float8);
 int8 OVL isnan(float8);
-int8 OVL signbit(float8);
 int8 OVL isequal(float8, float8);
 int8 OVL isnotequal(float8, float8);
 int8 OVL isgreater(float8, float8);
@@ -955,7 +950,6 @@ float16 OVL fract(float16, __private float16 *);
 int16 OVL isfinite(float16);
 int16 OVL isinf(float16);
 int16 OVL isnan(float16);
-int16 OVL signbit(float16);
 int16 OVL isequal(float16, float16);
 int16 OVL isnotequal(float16, float16);
 int16 OVL isgreater(float16, float16);
@@ -2028,61 +2022,61 @@ half3 CNFN convert_half3_rtn(uint3 x) { return (half3)(convert_half2_rtn(x.s01),
 half4 CNFN convert_half4_rtn(uint4 x) { return (half4)(convert_half2_rtn(x.lo), convert_half2_rtn(x.hi)); }
 half8 CNFN convert_half8_rtn(uint8 x) { return (half8)(convert_half4_rtn(x.lo), convert_half4_rtn(x.hi)); }
 half16 CNFN convert_half16_rtn(uint16 x) { return (half16)(convert_half8_rtn(x.lo), convert_half8_rtn(x.hi)); }
-half CNFN convert_half(long x) { return (half)(double)(x < -0x100000L ? -0x100000L : (x > 0x100000L ? 0x100000L : x)); }
-half2 CNFN convert_half2(long2 x) { long2 c = x < (long2)(-0x100000L) ? (long2)(-0x100000L) : (x > (long2)0x100000L ? (long2)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double2), half2); }
-half3 CNFN convert_half3(long3 x) { long3 c = x < (long3)(-0x100000L) ? (long3)(-0x100000L) : (x > (long3)0x100000L ? (long3)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double3), half3); }
-half4 CNFN convert_half4(long4 x) { long4 c = x < (long4)(-0x100000L) ? (long4)(-0x100000L) : (x > (long4)0x100000L ? (long4)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double4), half4); }
-half8 CNFN convert_half8(long8 x) { long8 c = x < (long8)(-0x100000L) ? (long8)(-0x100000L) : (x > (long8)0x100000L ? (long8)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double8), half8); }
-half16 CNFN convert_half16(long16 x) { long16 c = x < (long16)(-0x100000L) ? (long16)(-0x100000L) : (x > (long16)0x100000L ? (long16)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double16), half16); }
-half CNFN convert_half_rte(long x) { return (half)(double)(x < -0x100000L ? -0x100000L : (x > 0x100000L ? 0x100000L : x)); }
-half2 CNFN convert_half2_rte(long2 x) { long2 c = x < (long2)(-0x100000L) ? (long2)(-0x100000L) : (x > (long2)0x100000L ? (long2)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double2), half2); }
-half3 CNFN convert_half3_rte(long3 x) { long3 c = x < (long3)(-0x100000L) ? (long3)(-0x100000L) : (x > (long3)0x100000L ? (long3)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double3), half3); }
-half4 CNFN convert_half4_rte(long4 x) { long4 c = x < (long4)(-0x100000L) ? (long4)(-0x100000L) : (x > (long4)0x100000L ? (long4)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double4), half4); }
-half8 CNFN convert_half8_rte(long8 x) { long8 c = x < (long8)(-0x100000L) ? (long8)(-0x100000L) : (x > (long8)0x100000L ? (long8)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double8), half8); }
-half16 CNFN convert_half16_rte(long16 x) { long16 c = x < (long16)(-0x100000L) ? (long16)(-0x100000L) : (x > (long16)0x100000L ? (long16)0x100000L : x); return __builtin_convertvector(__builtin_convertvector(c, double16), half16); }
-half CNFN convert_half_rtz(long x) { double w = (double)(x < -0x100000L ? -0x100000L : (x > 0x100000L ? 0x100000L : x)); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (w >= 0 ? c > 0 : c < 0) r = nextafter(r, (half)0.0f); return r; }
+half CNFN convert_half(long x) { return (half)(double)(x < -(long)0x100000 ? -(long)0x100000 : (x > (long)0x100000 ? (long)0x100000 : x)); }
+half2 CNFN convert_half2(long2 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long2)0x100000 ? -(long2)0x100000 : (x > (long2)0x100000 ? (long2)0x100000 : x)), double2), half2); }
+half3 CNFN convert_half3(long3 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long3)0x100000 ? -(long3)0x100000 : (x > (long3)0x100000 ? (long3)0x100000 : x)), double3), half3); }
+half4 CNFN convert_half4(long4 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long4)0x100000 ? -(long4)0x100000 : (x > (long4)0x100000 ? (long4)0x100000 : x)), double4), half4); }
+half8 CNFN convert_half8(long8 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long8)0x100000 ? -(long8)0x100000 : (x > (long8)0x100000 ? (long8)0x100000 : x)), double8), half8); }
+half16 CNFN convert_half16(long16 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long16)0x100000 ? -(long16)0x100000 : (x > (long16)0x100000 ? (long16)0x100000 : x)), double16), half16); }
+half CNFN convert_half_rte(long x) { return (half)(double)(x < -(long)0x100000 ? -(long)0x100000 : (x > (long)0x100000 ? (long)0x100000 : x)); }
+half2 CNFN convert_half2_rte(long2 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long2)0x100000 ? -(long2)0x100000 : (x > (long2)0x100000 ? (long2)0x100000 : x)), double2), half2); }
+half3 CNFN convert_half3_rte(long3 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long3)0x100000 ? -(long3)0x100000 : (x > (long3)0x100000 ? (long3)0x100000 : x)), double3), half3); }
+half4 CNFN convert_half4_rte(long4 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long4)0x100000 ? -(long4)0x100000 : (x > (long4)0x100000 ? (long4)0x100000 : x)), double4), half4); }
+half8 CNFN convert_half8_rte(long8 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long8)0x100000 ? -(long8)0x100000 : (x > (long8)0x100000 ? (long8)0x100000 : x)), double8), half8); }
+half16 CNFN convert_half16_rte(long16 x) { return __builtin_convertvector(__builtin_convertvector((x < -(long16)0x100000 ? -(long16)0x100000 : (x > (long16)0x100000 ? (long16)0x100000 : x)), double16), half16); }
+half CNFN convert_half_rtz(long x) { double w = (double)(x < -(long)0x100000 ? -(long)0x100000 : (x > (long)0x100000 ? (long)0x100000 : x)); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (w >= 0 ? c > 0 : c < 0) r = nextafter(r, (half)0.0f); return r; }
 half2 CNFN convert_half2_rtz(long2 x) { return (half2)(convert_half_rtz(x.lo), convert_half_rtz(x.hi)); }
 half3 CNFN convert_half3_rtz(long3 x) { return (half3)(convert_half2_rtz(x.s01), convert_half_rtz(x.s2)); }
 half4 CNFN convert_half4_rtz(long4 x) { return (half4)(convert_half2_rtz(x.lo), convert_half2_rtz(x.hi)); }
 half8 CNFN convert_half8_rtz(long8 x) { return (half8)(convert_half4_rtz(x.lo), convert_half4_rtz(x.hi)); }
 half16 CNFN convert_half16_rtz(long16 x) { return (half16)(convert_half8_rtz(x.lo), convert_half8_rtz(x.hi)); }
-half CNFN convert_half_rtp(long x) { double w = (double)(x < -0x100000L ? -0x100000L : (x > 0x100000L ? 0x100000L : x)); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (c < 0) r = nextafter(r, (half)__builtin_inff()); return r; }
+half CNFN convert_half_rtp(long x) { double w = (double)(x < -(long)0x100000 ? -(long)0x100000 : (x > (long)0x100000 ? (long)0x100000 : x)); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (c < 0) r = nextafter(r, (half)__builtin_inff()); return r; }
 half2 CNFN convert_half2_rtp(long2 x) { return (half2)(convert_half_rtp(x.lo), convert_half_rtp(x.hi)); }
 half3 CNFN convert_half3_rtp(long3 x) { return (half3)(convert_half2_rtp(x.s01), convert_half_rtp(x.s2)); }
 half4 CNFN convert_half4_rtp(long4 x) { return (half4)(convert_half2_rtp(x.lo), convert_half2_rtp(x.hi)); }
 half8 CNFN convert_half8_rtp(long8 x) { return (half8)(convert_half4_rtp(x.lo), convert_half4_rtp(x.hi)); }
 half16 CNFN convert_half16_rtp(long16 x) { return (half16)(convert_half8_rtp(x.lo), convert_half8_rtp(x.hi)); }
-half CNFN convert_half_rtn(long x) { double w = (double)(x < -0x100000L ? -0x100000L : (x > 0x100000L ? 0x100000L : x)); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (c > 0) r = nextafter(r, -(half)__builtin_inff()); return r; }
+half CNFN convert_half_rtn(long x) { double w = (double)(x < -(long)0x100000 ? -(long)0x100000 : (x > (long)0x100000 ? (long)0x100000 : x)); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (c > 0) r = nextafter(r, -(half)__builtin_inff()); return r; }
 half2 CNFN convert_half2_rtn(long2 x) { return (half2)(convert_half_rtn(x.lo), convert_half_rtn(x.hi)); }
 half3 CNFN convert_half3_rtn(long3 x) { return (half3)(convert_half2_rtn(x.s01), convert_half_rtn(x.s2)); }
 half4 CNFN convert_half4_rtn(long4 x) { return (half4)(convert_half2_rtn(x.lo), convert_half2_rtn(x.hi)); }
 half8 CNFN convert_half8_rtn(long8 x) { return (half8)(convert_half4_rtn(x.lo), convert_half4_rtn(x.hi)); }
 half16 CNFN convert_half16_rtn(long16 x) { return (half16)(convert_half8_rtn(x.lo), convert_half8_rtn(x.hi)); }
-half CNFN convert_half(ulong x) { return (half)(double)(x > 0x100000UL ? 0x100000UL : x); }
-half2 CNFN convert_half2(ulong2 x) { ulong2 c = x > (ulong2)0x100000UL ? (ulong2)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double2), half2); }
-half3 CNFN convert_half3(ulong3 x) { ulong3 c = x > (ulong3)0x100000UL ? (ulong3)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double3), half3); }
-half4 CNFN convert_half4(ulong4 x) { ulong4 c = x > (ulong4)0x100000UL ? (ulong4)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double4), half4); }
-half8 CNFN convert_half8(ulong8 x) { ulong8 c = x > (ulong8)0x100000UL ? (ulong8)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double8), half8); }
-half16 CNFN convert_half16(ulong16 x) { ulong16 c = x > (ulong16)0x100000UL ? (ulong16)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double16), half16); }
-half CNFN convert_half_rte(ulong x) { return (half)(double)(x > 0x100000UL ? 0x100000UL : x); }
-half2 CNFN convert_half2_rte(ulong2 x) { ulong2 c = x > (ulong2)0x100000UL ? (ulong2)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double2), half2); }
-half3 CNFN convert_half3_rte(ulong3 x) { ulong3 c = x > (ulong3)0x100000UL ? (ulong3)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double3), half3); }
-half4 CNFN convert_half4_rte(ulong4 x) { ulong4 c = x > (ulong4)0x100000UL ? (ulong4)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double4), half4); }
-half8 CNFN convert_half8_rte(ulong8 x) { ulong8 c = x > (ulong8)0x100000UL ? (ulong8)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double8), half8); }
-half16 CNFN convert_half16_rte(ulong16 x) { ulong16 c = x > (ulong16)0x100000UL ? (ulong16)0x100000UL : x; return __builtin_convertvector(__builtin_convertvector(c, double16), half16); }
-half CNFN convert_half_rtz(ulong x) { double w = (double)(x > 0x100000UL ? 0x100000UL : x); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (w >= 0 ? c > 0 : c < 0) r = nextafter(r, (half)0.0f); return r; }
+half CNFN convert_half(ulong x) { return (half)(double)(x > (ulong)0x100000 ? (ulong)0x100000 : x); }
+half2 CNFN convert_half2(ulong2 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong2)0x100000 ? (ulong2)0x100000 : x), double2), half2); }
+half3 CNFN convert_half3(ulong3 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong3)0x100000 ? (ulong3)0x100000 : x), double3), half3); }
+half4 CNFN convert_half4(ulong4 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong4)0x100000 ? (ulong4)0x100000 : x), double4), half4); }
+half8 CNFN convert_half8(ulong8 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong8)0x100000 ? (ulong8)0x100000 : x), double8), half8); }
+half16 CNFN convert_half16(ulong16 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong16)0x100000 ? (ulong16)0x100000 : x), double16), half16); }
+half CNFN convert_half_rte(ulong x) { return (half)(double)(x > (ulong)0x100000 ? (ulong)0x100000 : x); }
+half2 CNFN convert_half2_rte(ulong2 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong2)0x100000 ? (ulong2)0x100000 : x), double2), half2); }
+half3 CNFN convert_half3_rte(ulong3 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong3)0x100000 ? (ulong3)0x100000 : x), double3), half3); }
+half4 CNFN convert_half4_rte(ulong4 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong4)0x100000 ? (ulong4)0x100000 : x), double4), half4); }
+half8 CNFN convert_half8_rte(ulong8 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong8)0x100000 ? (ulong8)0x100000 : x), double8), half8); }
+half16 CNFN convert_half16_rte(ulong16 x) { return __builtin_convertvector(__builtin_convertvector((x > (ulong16)0x100000 ? (ulong16)0x100000 : x), double16), half16); }
+half CNFN convert_half_rtz(ulong x) { double w = (double)(x > (ulong)0x100000 ? (ulong)0x100000 : x); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (w >= 0 ? c > 0 : c < 0) r = nextafter(r, (half)0.0f); return r; }
 half2 CNFN convert_half2_rtz(ulong2 x) { return (half2)(convert_half_rtz(x.lo), convert_half_rtz(x.hi)); }
 half3 CNFN convert_half3_rtz(ulong3 x) { return (half3)(convert_half2_rtz(x.s01), convert_half_rtz(x.s2)); }
 half4 CNFN convert_half4_rtz(ulong4 x) { return (half4)(convert_half2_rtz(x.lo), convert_half2_rtz(x.hi)); }
 half8 CNFN convert_half8_rtz(ulong8 x) { return (half8)(convert_half4_rtz(x.lo), convert_half4_rtz(x.hi)); }
 half16 CNFN convert_half16_rtz(ulong16 x) { return (half16)(convert_half8_rtz(x.lo), convert_half8_rtz(x.hi)); }
-half CNFN convert_half_rtp(ulong x) { double w = (double)(x > 0x100000UL ? 0x100000UL : x); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (c < 0) r = nextafter(r, (half)__builtin_inff()); return r; }
+half CNFN convert_half_rtp(ulong x) { double w = (double)(x > (ulong)0x100000 ? (ulong)0x100000 : x); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (c < 0) r = nextafter(r, (half)__builtin_inff()); return r; }
 half2 CNFN convert_half2_rtp(ulong2 x) { return (half2)(convert_half_rtp(x.lo), convert_half_rtp(x.hi)); }
 half3 CNFN convert_half3_rtp(ulong3 x) { return (half3)(convert_half2_rtp(x.s01), convert_half_rtp(x.s2)); }
 half4 CNFN convert_half4_rtp(ulong4 x) { return (half4)(convert_half2_rtp(x.lo), convert_half2_rtp(x.hi)); }
 half8 CNFN convert_half8_rtp(ulong8 x) { return (half8)(convert_half4_rtp(x.lo), convert_half4_rtp(x.hi)); }
 half16 CNFN convert_half16_rtp(ulong16 x) { return (half16)(convert_half8_rtp(x.lo), convert_half8_rtp(x.hi)); }
-half CNFN convert_half_rtn(ulong x) { double w = (double)(x > 0x100000UL ? 0x100000UL : x); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (c > 0) r = nextafter(r, -(half)__builtin_inff()); return r; }
+half CNFN convert_half_rtn(ulong x) { double w = (double)(x > (ulong)0x100000 ? (ulong)0x100000 : x); half r = (half)w; double b = (double)r; int c = b > w ? 1 : (b < w ? -1 : 0); if (c > 0) r = nextafter(r, -(half)__builtin_inff()); return r; }
 half2 CNFN convert_half2_rtn(ulong2 x) { return (half2)(convert_half_rtn(x.lo), convert_half_rtn(x.hi)); }
 half3 CNFN convert_half3_rtn(ulong3 x) { return (half3)(convert_half2_rtn(x.s01), convert_half_rtn(x.s2)); }
 half4 CNFN convert_half4_rtn(ulong4 x) { return (half4)(convert_half2_rtn(x.lo), convert_half2_rtn(x.hi)); }

@@ -432,14 +432,17 @@ unsafe fn run_group_fibers(
                     }
                     // SAFETY: as above; the mask slot of this sub-group.
                     unsafe { *scratch_ptr.add(masks + sub_group_id) = mask };
-                } else if sub_group.clone().any(|i| waits[i] == Some(Wait::SubGroup)) {
+                } else {
+                    let mut released = false;
                     for i in sub_group.clone() {
                         if waits[i] == Some(Wait::SubGroup) {
                             waits[i] = None;
+                            released = true;
                         }
                     }
-                } else {
-                    break;
+                    if !released {
+                        break;
+                    }
                 }
             }
         }
