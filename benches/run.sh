@@ -41,7 +41,7 @@ case $BENCH in
 sched)
     cflags="-O2"
     groups="roundtrip write1 native inorder_write inorder_marker chain_write chain_marker"
-    groups="$groups kernel_roundtrip kernel_launch kernel_chain kernel_roundtrip_busy"
+    groups="$groups kernel_roundtrip kernel_launch kernel_chain kernel_roundtrip_busy command_buffer"
     units="us, lower is better" ;;
 kernels)
     cflags="-O3 -march=native -ffast-math"

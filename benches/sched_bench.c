@@ -20,6 +20,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #define _GNU_SOURCE
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -412,6 +413,97 @@ fail:
     free(tot);
 }
 
+/* 16 launches of the inc kernel (1024 work-items each) on an in-order
+ * queue, then clFinish: per sequence, enqueued one by one, and replayed
+ * from a command buffer recorded once (cl_khr_command_buffer 0.9.8, whose
+ * entry points are declared here: the system header has an older
+ * version). Median over repetitions. */
+typedef cl_command_buffer_khr(CL_API_CALL *cb_create_fn)(cl_uint, const cl_command_queue *,
+                                                          const cl_properties *, cl_int *);
+typedef cl_int(CL_API_CALL *cb_finalize_fn)(cl_command_buffer_khr);
+typedef cl_int(CL_API_CALL *cb_enqueue_fn)(cl_uint, cl_command_queue *, cl_command_buffer_khr,
+                                           cl_uint, const cl_event *, cl_event *);
+typedef cl_int(CL_API_CALL *cb_ndrange_fn)(cl_command_buffer_khr, cl_command_queue,
+                                           const cl_properties *, cl_kernel, cl_uint,
+                                           const size_t *, const size_t *, const size_t *, cl_uint,
+                                           const cl_sync_point_khr *, cl_sync_point_khr *,
+                                           cl_mutable_command_khr *);
+
+static int has_command_buffer_098(void)
+{
+    size_t size = 0;
+    int yes = 0;
+    if (clGetDeviceInfo(g_dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &size)) return 0;
+    cl_name_version *list = malloc(size);
+    if (list && !clGetDeviceInfo(g_dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, list, NULL))
+        for (size_t i = 0; i < size / sizeof *list; i++)
+            yes |= !strcmp(list[i].name, "cl_khr_command_buffer") &&
+                   list[i].version == CL_MAKE_VERSION(0, 9, 8);
+    free(list);
+    return yes;
+}
+
+static void bench_command_buffer(const char *enq_name, const char *replay_name, cl_kernel k)
+{
+    enum { SEQ = 16 };
+    cl_int err;
+    int reps = scaled(200, 20);
+    double *tot = malloc(sizeof(double) * (size_t)reps);
+    cl_command_queue q = make_queue(CL_FALSE, &err);
+    size_t global = 1024;
+    cl_command_buffer_khr b = NULL;
+    if (!q) {
+        emit_na(enq_name, "cannot create in-order queue");
+        emit_na(replay_name, NULL);
+        free(tot);
+        return;
+    }
+    for (int r = -2; r < reps; r++) {
+        double t0 = now_us();
+        for (int i = 0; i < SEQ; i++)
+            CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), enq_name);
+        CHECK(clFinish(q), enq_name);
+        if (r >= 0) tot[r] = now_us() - t0;
+    }
+    emit(enq_name, median(tot, reps));
+    if (!has_command_buffer_098()) {
+        emit_na(replay_name, "no cl_khr_command_buffer 0.9.8");
+        goto fail;
+    }
+    cb_create_fn create =
+        (cb_create_fn)clGetExtensionFunctionAddressForPlatform(g_plat, "clCreateCommandBufferKHR");
+    cb_finalize_fn finalize = (cb_finalize_fn)clGetExtensionFunctionAddressForPlatform(
+        g_plat, "clFinalizeCommandBufferKHR");
+    cb_enqueue_fn enqueue = (cb_enqueue_fn)clGetExtensionFunctionAddressForPlatform(
+        g_plat, "clEnqueueCommandBufferKHR");
+    cb_ndrange_fn ndrange = (cb_ndrange_fn)clGetExtensionFunctionAddressForPlatform(
+        g_plat, "clCommandNDRangeKernelKHR");
+    if (!create || !finalize || !enqueue || !ndrange) {
+        emit_na(replay_name, "an entry point is missing");
+        goto fail;
+    }
+    b = create(1, &q, NULL, &err);
+    CHECK(err, replay_name);
+    for (int i = 0; i < SEQ; i++)
+        CHECK(ndrange(b, NULL, NULL, k, 1, NULL, &global, NULL, 0, NULL, NULL, NULL), replay_name);
+    CHECK(finalize(b), replay_name);
+    for (int r = -2; r < reps; r++) {
+        double t0 = now_us();
+        CHECK(enqueue(0, NULL, b, 0, NULL, NULL), replay_name);
+        CHECK(clFinish(q), replay_name);
+        if (r >= 0) tot[r] = now_us() - t0;
+    }
+    emit(replay_name, median(tot, reps));
+fail:
+    if (b) {
+        cb_finalize_fn release = (cb_finalize_fn)clGetExtensionFunctionAddressForPlatform(
+            g_plat, "clReleaseCommandBufferKHR");
+        if (release) release(b);
+    }
+    clReleaseCommandQueue(q);
+    free(tot);
+}
+
 /* ------------------------------------------------------- machine floor */
 
 static pthread_mutex_t pp_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -566,6 +658,7 @@ static const struct group groups[] = {
     {"kernel_launch", "kernel_launch_us_per_kernel", NULL},
     {"kernel_chain", "kernel_chain_us_per_kernel", NULL},
     {"kernel_roundtrip_busy", "kernel_roundtrip_busy_us", NULL},
+    {"command_buffer", "cmdbuf_enqueue16_us", "cmdbuf_replay16_us"},
     {NULL, NULL, NULL}};
 
 static void run_group(int gi)
@@ -610,6 +703,16 @@ static void run_group(int gi)
         if (k) {
             bench_chain(g->fig1, 0, k);
             clReleaseKernel(k);
+        }
+        break;
+    }
+    case 12: {
+        cl_kernel k = tiny_kernel("inc", g->fig1);
+        if (k) {
+            bench_command_buffer(g->fig1, g->fig2, k);
+            clReleaseKernel(k);
+        } else {
+            emit_na(g->fig2, NULL);
         }
         break;
     }

@@ -25,6 +25,7 @@ use crate::api::kernel::NativeFn;
 use crate::api::program::BuildNotify;
 use crate::api::svm::SvmFreeFn;
 use crate::cl::*;
+use crate::core::command_buffer::cl_command_properties_khr;
 use crate::core::context::ContextDestructor;
 use crate::core::event::EventCallbackFn;
 use crate::core::memory::MemDestructor;
@@ -619,6 +620,200 @@ entry_points! {
         event_wait_list: *const cl_event,
         event: *mut cl_event
     ) -> cl_int = usm [extension];
+    // api/command_buffer.rs
+    object clCreateCommandBufferKHR(
+        num_queues: cl_uint,
+        queues: *const cl_command_queue,
+        properties: *const cl_command_buffer_properties_khr
+        ; errcode_ret
+    ) -> cl_command_buffer_khr = command_buffer [extension];
+    status clFinalizeCommandBufferKHR(
+        command_buffer: cl_command_buffer_khr
+    ) -> cl_int = command_buffer [extension];
+    status clRetainCommandBufferKHR(
+        command_buffer: cl_command_buffer_khr
+    ) -> cl_int = command_buffer [extension];
+    status clReleaseCommandBufferKHR(
+        command_buffer: cl_command_buffer_khr
+    ) -> cl_int = command_buffer [extension];
+    status clEnqueueCommandBufferKHR(
+        num_queues: cl_uint,
+        queues: *mut cl_command_queue,
+        command_buffer: cl_command_buffer_khr,
+        num_events_in_wait_list: cl_uint,
+        event_wait_list: *const cl_event,
+        event: *mut cl_event
+    ) -> cl_int = command_buffer [extension];
+    status clGetCommandBufferInfoKHR(
+        command_buffer: cl_command_buffer_khr,
+        param_name: cl_command_buffer_info_khr,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize
+    ) -> cl_int = command_buffer [extension];
+    status clCommandBarrierWithWaitListKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandCopyBufferKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        src_buffer: cl_mem,
+        dst_buffer: cl_mem,
+        src_offset: usize,
+        dst_offset: usize,
+        size: usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandCopyBufferRectKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        src_buffer: cl_mem,
+        dst_buffer: cl_mem,
+        src_origin: *const usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        src_row_pitch: usize,
+        src_slice_pitch: usize,
+        dst_row_pitch: usize,
+        dst_slice_pitch: usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandCopyBufferToImageKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        src_buffer: cl_mem,
+        dst_image: cl_mem,
+        src_offset: usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandCopyImageKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        src_image: cl_mem,
+        dst_image: cl_mem,
+        src_origin: *const usize,
+        dst_origin: *const usize,
+        region: *const usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandCopyImageToBufferKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        src_image: cl_mem,
+        dst_buffer: cl_mem,
+        src_origin: *const usize,
+        region: *const usize,
+        dst_offset: usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandFillBufferKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        buffer: cl_mem,
+        pattern: *const c_void,
+        pattern_size: usize,
+        offset: usize,
+        size: usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandFillImageKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        image: cl_mem,
+        fill_color: *const c_void,
+        origin: *const usize,
+        region: *const usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandSVMMemcpyKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        dst_ptr: *mut c_void,
+        src_ptr: *const c_void,
+        size: usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandSVMMemFillKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        svm_ptr: *mut c_void,
+        pattern: *const c_void,
+        pattern_size: usize,
+        size: usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    status clCommandNDRangeKernelKHR(
+        command_buffer: cl_command_buffer_khr,
+        command_queue: cl_command_queue,
+        properties: *const cl_command_properties_khr,
+        kernel: cl_kernel,
+        work_dim: cl_uint,
+        global_work_offset: *const usize,
+        global_work_size: *const usize,
+        local_work_size: *const usize,
+        num_sync_points_in_wait_list: cl_uint,
+        sync_point_wait_list: *const cl_sync_point_khr,
+        sync_point: *mut cl_sync_point_khr,
+        mutable_handle: *mut cl_mutable_command_khr
+    ) -> cl_int = command_buffer [extension];
+    // api/mutable_dispatch.rs
+    status clUpdateMutableCommandsKHR(
+        command_buffer: cl_command_buffer_khr,
+        num_configs: cl_uint,
+        config_types: *const cl_uint,
+        configs: *mut *const c_void
+    ) -> cl_int = mutable_dispatch [extension];
+    status clGetMutableCommandInfoKHR(
+        command: cl_mutable_command_khr,
+        param_name: cl_mutable_command_info_khr,
+        param_value_size: usize,
+        param_value: *mut c_void,
+        param_value_size_ret: *mut usize
+    ) -> cl_int = mutable_dispatch [extension];
     // api/pipe.rs
     object clCreatePipe(
         context: cl_context,

@@ -1,7 +1,9 @@
 //! Entry points: devices and sub-devices.
 
 use crate::api::util::{c_array, write_list, InfoOut};
+use crate::api::{command_buffer, mutable_dispatch};
 use crate::cl::*;
+use crate::core::command_buffer::CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR;
 use crate::core::device::Device;
 use crate::core::object::{self, handle_of, publish};
 use crate::core::platform::{self, make_version, name_version, name_versions, Platform};
@@ -29,6 +31,9 @@ fn device_extensions() -> Vec<(&'static str, (u32, u32, u32))> {
     list.push(("cl_intel_unified_shared_memory", (1, 0, 0)));
     list.push(("cl_khr_device_uuid", (1, 0, 0)));
     list.push(("cl_khr_suggested_local_work_size", (1, 0, 0)));
+    // The provisional versions the Khronos CTS and current headers have.
+    list.push(("cl_khr_command_buffer", (0, 9, 8)));
+    list.push(("cl_khr_command_buffer_mutable_dispatch", (0, 9, 5)));
     list.extend(crate::compiler::opencl_c_extensions());
     list
 }
@@ -356,6 +361,14 @@ fn device_info(
         CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR => out.write(&DOT_PRODUCT_CAPABILITIES),
         // Every scope where the extension is reported (one invariant
         // counter); elsewhere the query is not the device's.
+        CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR => out.write(&command_buffer::CAPABILITIES),
+        CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR => {
+            out.write(&command_buffer::SUPPORTED_QUEUE_PROPERTIES)
+        }
+        CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR => {
+            out.write(&(0 as cl_command_queue_properties))
+        }
+        CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR => out.write(&mutable_dispatch::CAPABILITIES),
         CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR if crate::compiler::kernel_clock_supported() => out
             .write(
                 &(CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR

@@ -3,6 +3,7 @@
 
 use crate::api::util::{c_array, write_out};
 use crate::cl::*;
+use crate::core::command_buffer::{CommandBuffer, Step};
 use crate::core::event::{Event, Work};
 use crate::core::memory::Mem;
 use crate::core::object::publish;
@@ -26,6 +27,9 @@ pub struct HostPtr(pub *mut c_void);
 // application keep the memory valid and unused by others until the command
 // completes.
 unsafe impl Send for HostPtr {}
+// SAFETY: as above; a recorded command's work may run from several enqueues
+// at once, which the spec leaves to the application to order.
+unsafe impl std::marker::Sync for HostPtr {}
 
 impl HostPtr {
     /// The address as bytes (a method, so that a closure captures the
@@ -62,8 +66,42 @@ pub fn wait_list(
     Ok(list)
 }
 
+/// Where a validated command goes.
+pub enum Sink<'a> {
+    /// Into a queue's graph (clEnqueue*): the wait list's count and events,
+    /// and the event out-parameter.
+    Queue(cl_uint, *const cl_event, *mut cl_event),
+    /// Into a command buffer's recording (clCommand*KHR), whose own checks
+    /// (state, sync points) are done.
+    Record(Recording<'a>),
+}
+
+/// A command bound for a command buffer: the sync points it waits for
+/// (checked) and where its own goes.
+pub struct Recording<'a> {
+    pub buffer: &'a Arc<CommandBuffer>,
+    pub waits: &'a [cl_sync_point_khr],
+    pub sync_point: *mut cl_sync_point_khr,
+}
+
+impl Recording<'_> {
+    /// Appends `step`, a command of `command_type`, and writes its sync
+    /// point.
+    pub fn record(
+        self,
+        command_type: cl_command_type,
+        step: Step,
+        held: Vec<Arc<Mem>>,
+    ) -> Result<(), cl_int> {
+        let point = self.buffer.record(command_type, self.waits, step, held)?;
+        write_out(self.sync_point, point);
+        Ok(())
+    }
+}
+
 /// One validated command: enqueues it, returns its event to the
-/// application when asked, and waits for it when the call is blocking.
+/// application when asked, and waits for it when the call is blocking;
+/// or records it.
 pub struct Command<'a> {
     pub queue: &'a Arc<Queue>,
     pub command_type: cl_command_type,
@@ -73,28 +111,48 @@ pub struct Command<'a> {
     held: Vec<Arc<Mem>>,
     /// Short: run it on this thread if it is ready (sched::run_here).
     here: bool,
+    /// Recorded into a command buffer instead of enqueued.
+    record: Option<Recording<'a>>,
 }
 
-impl Command<'_> {
+impl<'a> Command<'a> {
     pub fn new(
-        queue: &Arc<Queue>,
+        queue: &'a Arc<Queue>,
         command_type: cl_command_type,
         num_events: cl_uint,
         events: *const cl_event,
         event_out: *mut cl_event,
-    ) -> Result<Command<'_>, cl_int> {
+    ) -> Result<Command<'a>, cl_int> {
+        Command::to(
+            queue,
+            command_type,
+            Sink::Queue(num_events, events, event_out),
+        )
+    }
+
+    /// A command of `queue` that goes to `sink`.
+    pub fn to(
+        queue: &'a Arc<Queue>,
+        command_type: cl_command_type,
+        sink: Sink<'a>,
+    ) -> Result<Command<'a>, cl_int> {
         // "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
         // command-queue."
         if queue.on_device.is_some() {
             return Err(CL_INVALID_COMMAND_QUEUE);
         }
+        let (wait, event_out, record) = match sink {
+            Sink::Queue(n, events, out) => (wait_list(queue, n, events)?, out, None),
+            Sink::Record(r) => (WaitList::new(), std::ptr::null_mut(), Some(r)),
+        };
         Ok(Command {
             queue,
             command_type,
-            wait: wait_list(queue, num_events, events)?,
+            wait,
             event_out,
             held: Vec::new(),
             here: false,
+            record,
         })
     }
 
@@ -140,6 +198,22 @@ impl Command<'_> {
     /// An ordinary command.
     pub fn run(self, work: Work, blocking: bool) -> Result<(), cl_int> {
         self.submit(Sync::Command, Some(work), blocking).map(drop)
+    }
+
+    /// An ordinary command whose work may run again (and so may be
+    /// recorded): enqueued, or recorded where the command is bound for a
+    /// command buffer.
+    pub fn run_replayable(
+        mut self,
+        action: impl Fn() -> Result<(), cl_int> + Send + std::marker::Sync + 'static,
+        blocking: bool,
+    ) -> Result<(), cl_int> {
+        match self.record.take() {
+            Some(recording) => {
+                recording.record(self.command_type, Step::Fixed(Arc::new(action)), self.held)
+            }
+            None => self.run(Box::new(action), blocking),
+        }
     }
 
     /// A command that only takes its place in the order (a map of memory

@@ -4,7 +4,7 @@
 //! ("no devices in context support images") and no handle of these kinds
 //! is ever valid. Pipes are in pipe.rs.
 
-use crate::api::enqueue::{Command, HostPtr};
+use crate::api::enqueue::{Command, HostPtr, Sink};
 use crate::api::memory::{check_flags, inherited_flags, IMAGE_FLAGS};
 use crate::api::transfer::{check_host_access, map_in_place, triple, valid_map_flags};
 use crate::api::util::{c_array, property_list, property_pairs, write_out, InfoOut};
@@ -520,6 +520,21 @@ pub(crate) fn clEnqueueCopyImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
+    copy_image(
+        command_queue,
+        (src_image, dst_image),
+        (src_origin, dst_origin, region),
+        Sink::Queue(num_events_in_wait_list, event_wait_list, event),
+    )
+}
+
+/// clEnqueueCopyImage and clCommandCopyImageKHR.
+pub(crate) fn copy_image(
+    command_queue: cl_command_queue,
+    (src_image, dst_image): (cl_mem, cl_mem),
+    (src_origin, dst_origin, region): (*const usize, *const usize, *const usize),
+    sink: Sink,
+) -> Result<(), cl_int> {
     let (q, src) = queue_and_image(command_queue, src_image)?;
     let (_, dst) = queue_and_image(command_queue, dst_image)?;
     // "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the
@@ -534,19 +549,13 @@ pub(crate) fn clEnqueueCopyImage(
     if Arc::ptr_eq(&src, &dst) && (0..3).all(|k| so[k] < d[k] + r[k] && d[k] < so[k] + r[k]) {
         return Err(CL_MEM_COPY_OVERLAP);
     }
-    let cmd = Command::new(
-        &q,
-        CL_COMMAND_COPY_IMAGE as cl_command_type,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?
-    .holding(vec![src.clone(), dst.clone()]);
-    cmd.run(
-        Box::new(move || {
+    let cmd = Command::to(&q, CL_COMMAND_COPY_IMAGE as cl_command_type, sink)?
+        .holding(vec![src.clone(), dst.clone()]);
+    cmd.run_replayable(
+        move || {
             src.copy_image_to(so, &dst, d, r);
             Ok(())
-        }),
+        },
         false,
     )
 }
@@ -594,6 +603,23 @@ pub(crate) fn clEnqueueCopyImageToBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
+    copy_image_to_buffer(
+        command_queue,
+        (src_image, dst_buffer),
+        (src_origin, region),
+        dst_offset,
+        Sink::Queue(num_events_in_wait_list, event_wait_list, event),
+    )
+}
+
+/// clEnqueueCopyImageToBuffer and clCommandCopyImageToBufferKHR.
+pub(crate) fn copy_image_to_buffer(
+    command_queue: cl_command_queue,
+    (src_image, dst_buffer): (cl_mem, cl_mem),
+    (src_origin, region): (*const usize, *const usize),
+    dst_offset: usize,
+    sink: Sink,
+) -> Result<(), cl_int> {
     let (q, src, dst, o, r) = image_and_buffer(
         command_queue,
         src_image,
@@ -602,19 +628,13 @@ pub(crate) fn clEnqueueCopyImageToBuffer(
         dst_buffer,
         dst_offset,
     )?;
-    let cmd = Command::new(
-        &q,
-        CL_COMMAND_COPY_IMAGE_TO_BUFFER as cl_command_type,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?
-    .holding(vec![src.clone(), dst.clone()]);
-    cmd.run(
-        Box::new(move || {
+    let cmd = Command::to(&q, CL_COMMAND_COPY_IMAGE_TO_BUFFER as cl_command_type, sink)?
+        .holding(vec![src.clone(), dst.clone()]);
+    cmd.run_replayable(
+        move || {
             src.copy_image_to_buffer(o, r, &dst, dst_offset);
             Ok(())
-        }),
+        },
         false,
     )
 }
@@ -630,6 +650,23 @@ pub(crate) fn clEnqueueCopyBufferToImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
+    copy_buffer_to_image(
+        command_queue,
+        (src_buffer, dst_image),
+        src_offset,
+        (dst_origin, region),
+        Sink::Queue(num_events_in_wait_list, event_wait_list, event),
+    )
+}
+
+/// clEnqueueCopyBufferToImage and clCommandCopyBufferToImageKHR.
+pub(crate) fn copy_buffer_to_image(
+    command_queue: cl_command_queue,
+    (src_buffer, dst_image): (cl_mem, cl_mem),
+    src_offset: usize,
+    (dst_origin, region): (*const usize, *const usize),
+    sink: Sink,
+) -> Result<(), cl_int> {
     let (q, dst, src, o, r) = image_and_buffer(
         command_queue,
         dst_image,
@@ -638,19 +675,13 @@ pub(crate) fn clEnqueueCopyBufferToImage(
         src_buffer,
         src_offset,
     )?;
-    let cmd = Command::new(
-        &q,
-        CL_COMMAND_COPY_BUFFER_TO_IMAGE as cl_command_type,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?
-    .holding(vec![src.clone(), dst.clone()]);
-    cmd.run(
-        Box::new(move || {
+    let cmd = Command::to(&q, CL_COMMAND_COPY_BUFFER_TO_IMAGE as cl_command_type, sink)?
+        .holding(vec![src.clone(), dst.clone()]);
+    cmd.run_replayable(
+        move || {
             dst.copy_buffer_to_image(&src, src_offset, o, r);
             Ok(())
-        }),
+        },
         false,
     )
 }
@@ -711,6 +742,23 @@ pub(crate) fn clEnqueueFillImage(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
+    fill_image(
+        command_queue,
+        image,
+        fill_color,
+        (origin, region),
+        Sink::Queue(num_events_in_wait_list, event_wait_list, event),
+    )
+}
+
+/// clEnqueueFillImage and clCommandFillImageKHR.
+pub(crate) fn fill_image(
+    command_queue: cl_command_queue,
+    image: cl_mem,
+    fill_color: *const c_void,
+    (origin, region): (*const usize, *const usize),
+    sink: Sink,
+) -> Result<(), cl_int> {
     let (q, m) = queue_and_image(command_queue, image)?;
     let (o, r) = image_region(&m, origin, region)?;
     // "CL_INVALID_VALUE if fill_color is NULL": four floats, ints or
@@ -722,15 +770,9 @@ pub(crate) fn clEnqueueFillImage(
         ColorKind::Int => Color::Int(w.map(|v| v as i32)),
         ColorKind::Uint => Color::Uint(w),
     };
-    let cmd = Command::new(
-        &q,
-        CL_COMMAND_FILL_IMAGE as cl_command_type,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?
-    .holding(vec![m.clone()]);
-    cmd.run(Box::new(move || m.fill_image(color, o, r)), false)
+    let cmd =
+        Command::to(&q, CL_COMMAND_FILL_IMAGE as cl_command_type, sink)?.holding(vec![m.clone()]);
+    cmd.run_replayable(move || m.fill_image(color, o, r), false)
 }
 
 pub(crate) fn clCreateSampler(

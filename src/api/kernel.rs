@@ -1,7 +1,7 @@
 //! Entry points: kernels and their execution (NDRange launches, tasks,
 //! native kernels).
 
-use crate::api::enqueue::Command;
+use crate::api::enqueue::{Command, Sink};
 use crate::api::util::{c_array, c_bytes, write_list, InfoOut};
 use crate::cl::*;
 use crate::compiler::ArgSpace;
@@ -178,7 +178,7 @@ type LaunchRange = (Arc<Queue>, Arc<Kernel>, Option<NdRange>);
 /// What a launch of `kernel` on `command_queue` over the given sizes
 /// would run, with the checks and error codes clEnqueueNDRangeKernel and
 /// clGetKernelSuggestedLocalWorkSizeKHR share; None for an empty range.
-fn launch_range(
+pub(crate) fn launch_range(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
     work_dim: cl_uint,
@@ -188,6 +188,26 @@ fn launch_range(
 ) -> Result<LaunchRange, cl_int> {
     let q = Queue::resolve(command_queue)?;
     let k = Kernel::resolve(kernel)?;
+    if !(1..=3).contains(&work_dim) {
+        return check_range_of(&q, &k, work_dim, [None; 3]).map(|r| (q, k, r));
+    }
+    let dims = work_dim as usize;
+    let opt = |p: *const usize| {
+        // SAFETY: a non-NULL array holds work_dim values.
+        (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts(p, dims) })
+    };
+    let range = check_range_of(&q, &k, work_dim, [opt(offset), opt(global), opt(local)])?;
+    Ok((q, k, range))
+}
+
+/// launch_range of resolved objects, the offset, global and local sizes
+/// given as slices of work_dim values (None: NULL).
+pub(crate) fn check_range_of(
+    q: &Queue,
+    k: &Kernel,
+    work_dim: cl_uint,
+    [offset, global, local]: [Option<&[usize]>; 3],
+) -> Result<Option<NdRange>, cl_int> {
     // "CL_INVALID_CONTEXT if context associated with command_queue and
     // kernel are not the same".
     if !Arc::ptr_eq(&q.context, k.context()) {
@@ -202,17 +222,12 @@ fn launch_range(
     if !(1..=3).contains(&work_dim) {
         return Err(CL_INVALID_WORK_DIMENSION);
     }
-    let dims = work_dim as usize;
-    let opt = |p: *const usize| {
-        // SAFETY: a non-NULL array holds work_dim values.
-        (!p.is_null()).then(|| unsafe { std::slice::from_raw_parts(p, dims) })
-    };
-    let range = NdRange::new(
+    NdRange::new(
         k.info(),
         work_dim,
-        opt(offset),
-        opt(global),
-        opt(local),
+        offset,
+        global,
+        local,
         // "CL_INVALID_WORK_GROUP_SIZE if the program was compiled with
         // cl-uniform-work-group-size and the number of work-items specified
         // by global_work_size is not evenly divisible by size of work-group
@@ -220,8 +235,7 @@ fn launch_range(
         // both alike).
         !caps().non_uniform_work_groups || k.info().uniform_work_groups,
         q.device.pool().threads,
-    )?;
-    Ok((q, k, range))
+    )
 }
 
 /// cl_khr_suggested_local_work_size: the local size a launch with a NULL
@@ -285,6 +299,22 @@ fn enqueue_kernel(
     cmd.run(launch.work(&q.device, range), false)
 }
 
+/// clCommandNDRangeKernelKHR's launch, not mutable: checked and snapshot
+/// as clEnqueueNDRangeKernel does.
+pub(crate) fn record_kernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    (offset, global, local): (*const usize, *const usize, *const usize),
+    sink: Sink,
+) -> Result<(), cl_int> {
+    let (q, k, range) = launch_range(command_queue, kernel, work_dim, offset, global, local)?;
+    let launch = Launch::new(&k, &q.device)?;
+    let cmd = Command::to(&q, CL_COMMAND_NDRANGE_KERNEL as cl_command_type, sink)?
+        .holding(launch.buffers());
+    cmd.run_replayable(launch.action(&q.device, range), false)
+}
+
 pub(crate) fn clCreateKernel(
     program: cl_program,
     kernel_name: *const c_char,
@@ -332,7 +362,16 @@ pub(crate) fn clSetKernelArg(
     arg_size: usize,
     arg_value: *const c_void,
 ) -> Result<(), cl_int> {
-    let k = Kernel::resolve(kernel)?;
+    set_arg(&*Kernel::resolve(kernel)?, arg_index, arg_size, arg_value)
+}
+
+/// clSetKernelArg on a resolved kernel (and a mutable launch's update).
+pub(crate) fn set_arg(
+    k: &Kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> Result<(), cl_int> {
     let space = k
         .info()
         .args
@@ -532,7 +571,22 @@ pub(crate) fn clSetKernelExecInfo(
     param_value_size: usize,
     param_value: *const c_void,
 ) -> Result<(), cl_int> {
-    let k = Kernel::resolve(kernel)?;
+    set_exec_info(
+        &*Kernel::resolve(kernel)?,
+        param_name,
+        param_value_size,
+        param_value,
+    )
+}
+
+/// clSetKernelExecInfo on a resolved kernel (and a mutable launch's
+/// update).
+pub(crate) fn set_exec_info(
+    k: &Kernel,
+    param_name: cl_kernel_exec_info,
+    param_value_size: usize,
+    param_value: *const c_void,
+) -> Result<(), cl_int> {
     if let Some(result) = crate::api::usm::exec_info(param_name, param_value_size, param_value) {
         return result;
     }

@@ -5,6 +5,7 @@
 // They keep the C names and argument lists of the functions they implement.
 #![allow(non_snake_case, clippy::too_many_arguments)]
 
+pub mod command_buffer;
 pub mod context;
 pub mod device;
 pub mod enqueue;
@@ -13,6 +14,7 @@ pub mod image;
 pub mod interop;
 pub mod kernel;
 pub mod memory;
+pub mod mutable_dispatch;
 pub mod native_mem;
 pub mod pipe;
 pub mod platform;

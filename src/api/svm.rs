@@ -4,7 +4,7 @@
 //! migrating: map, unmap and migrate are ordered commands that do nothing,
 //! and memcpy and fill work on any host pointer.
 
-use crate::api::enqueue::{Command, HostPtr};
+use crate::api::enqueue::{Command, HostPtr, Sink};
 use crate::api::util::{c_array, migration_flags_known};
 use crate::cl::*;
 use crate::core::callback::Callback;
@@ -100,7 +100,7 @@ pub(crate) fn clEnqueueSVMMemcpy(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let wait = Sink::Queue(num_events_in_wait_list, event_wait_list, event);
     let kind = CL_COMMAND_SVM_MEMCPY as cl_command_type;
     memcpy_command(
         command_queue,
@@ -113,10 +113,6 @@ pub(crate) fn clEnqueueSVMMemcpy(
     )
 }
 
-/// A command's wait list and event out-parameter, as the entry points
-/// take them.
-pub(crate) type WaitList = (cl_uint, *const cl_event, *mut cl_event);
-
 /// clEnqueueSVMMemcpy and clEnqueueMemcpyINTEL: a copy between host
 /// pointers, a command of type `kind`.
 pub(crate) fn memcpy_command(
@@ -126,7 +122,7 @@ pub(crate) fn memcpy_command(
     dst_ptr: *mut c_void,
     src_ptr: *const c_void,
     size: usize,
-    (num_events_in_wait_list, event_wait_list, event): WaitList,
+    sink: Sink,
 ) -> Result<(), cl_int> {
     let queue = Queue::resolve(command_queue)?;
     // "CL_INVALID_VALUE if dst_ptr or src_ptr is NULL."
@@ -139,16 +135,10 @@ pub(crate) fn memcpy_command(
     if size > 0 && dst < src.wrapping_add(size) && src < dst.wrapping_add(size) {
         return Err(CL_MEM_COPY_OVERLAP);
     }
-    let cmd = Command::new(
-        &queue,
-        kind,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?;
+    let cmd = Command::to(&queue, kind, sink)?;
     let (dst, src) = (HostPtr(dst_ptr), HostPtr(src_ptr as *mut c_void));
-    cmd.run(
-        Box::new(move || {
+    cmd.run_replayable(
+        move || {
             if size > 0 {
                 // SAFETY: the application guarantees both pointers name
                 // `size` bytes that stay valid until the command
@@ -156,7 +146,7 @@ pub(crate) fn memcpy_command(
                 unsafe { std::ptr::copy_nonoverlapping(src.bytes(), dst.bytes(), size) };
             }
             Ok(())
-        }),
+        },
         bool_arg(blocking_copy),
     )
 }
@@ -171,7 +161,7 @@ pub(crate) fn clEnqueueSVMMemFill(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let wait = Sink::Queue(num_events_in_wait_list, event_wait_list, event);
     let kind = CL_COMMAND_SVM_MEMFILL as cl_command_type;
     fill_command(
         command_queue,
@@ -193,7 +183,7 @@ pub(crate) fn fill_command(
     pattern: *const c_void,
     pattern_size: usize,
     size: usize,
-    (num_events_in_wait_list, event_wait_list, event): WaitList,
+    sink: Sink,
 ) -> Result<(), cl_int> {
     let queue = Queue::resolve(command_queue)?;
     // "CL_INVALID_VALUE if svm_ptr is NULL."
@@ -219,21 +209,15 @@ pub(crate) fn fill_command(
     // bytes (not NULL, checked above).
     let pattern =
         unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) }.to_vec();
-    let cmd = Command::new(
-        &queue,
-        kind,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?;
+    let cmd = Command::to(&queue, kind, sink)?;
     let dst = HostPtr(svm_ptr);
-    cmd.run(
-        Box::new(move || {
+    cmd.run_replayable(
+        move || {
             // SAFETY: the application guarantees `size` writable bytes at
             // svm_ptr until the command completes.
             unsafe { crate::core::memory::fill(dst.bytes(), &pattern, size) };
             Ok(())
-        }),
+        },
         false,
     )
 }

@@ -4,7 +4,7 @@
 //! buffer it touches (Command::holding), so released buffers live, and
 //! their destructor callbacks wait, until it has ended.
 
-use crate::api::enqueue::{Command, HostPtr, SHORT_TRANSFER};
+use crate::api::enqueue::{Command, HostPtr, Sink, SHORT_TRANSFER};
 use crate::api::util::{c_array, migration_flags_known};
 use crate::cl::*;
 use crate::core::memory::{range_in_bounds, ranges_overlap, rects_overlap, Mem, RectLayout};
@@ -154,15 +154,14 @@ fn copy_pair(queue: cl_command_queue, src: cl_mem, dst: cl_mem) -> Result<CopyPa
     Ok((q, s, d))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn copy_buffer_rect(
+/// clEnqueueCopyBufferRect and clCommandCopyBufferRectKHR.
+pub(crate) fn copy_buffer_rect(
     queue: cl_command_queue,
-    src: cl_mem,
-    dst: cl_mem,
+    (src, dst): (cl_mem, cl_mem),
     origins: (*const usize, *const usize, *const usize),
     src_pitch: (usize, usize),
     dst_pitch: (usize, usize),
-    wait: (cl_uint, *const cl_event, *mut cl_event),
+    sink: Sink,
 ) -> Result<(), cl_int> {
     let (q, s, d) = copy_pair(queue, src, dst)?;
     let region = region_of(origins.2)?;
@@ -199,19 +198,13 @@ fn copy_buffer_rect(
             return Err(CL_MEM_COPY_OVERLAP);
         }
     }
-    let cmd = Command::new(
-        &q,
-        CL_COMMAND_COPY_BUFFER_RECT as cl_command_type,
-        wait.0,
-        wait.1,
-        wait.2,
-    )?
-    .holding(vec![s.clone(), d.clone()]);
+    let cmd = Command::to(&q, CL_COMMAND_COPY_BUFFER_RECT as cl_command_type, sink)?
+        .holding(vec![s.clone(), d.clone()]);
     let work = move || {
         s.copy_rect_to(&sl, &d, &dl, region);
         Ok(())
     };
-    cmd.run(Box::new(work), false)
+    cmd.run_replayable(work, false)
 }
 
 pub(crate) fn valid_map_flags(flags: cl_map_flags) -> bool {
@@ -332,6 +325,23 @@ pub(crate) fn clEnqueueCopyBuffer(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
+    copy_buffer(
+        command_queue,
+        (src_buffer, dst_buffer),
+        (src_offset, dst_offset),
+        size,
+        Sink::Queue(num_events_in_wait_list, event_wait_list, event),
+    )
+}
+
+/// clEnqueueCopyBuffer and clCommandCopyBufferKHR.
+pub(crate) fn copy_buffer(
+    command_queue: cl_command_queue,
+    (src_buffer, dst_buffer): (cl_mem, cl_mem),
+    (src_offset, dst_offset): (usize, usize),
+    size: usize,
+    sink: Sink,
+) -> Result<(), cl_int> {
     let (q, s, d) = copy_pair(command_queue, src_buffer, dst_buffer)?;
     // "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset +
     // size or dst_offset + size require accessing elements outside the
@@ -347,20 +357,14 @@ pub(crate) fn clEnqueueCopyBuffer(
     if s_root == d_root && ranges_overlap(s_off + src_offset, d_off + dst_offset, size) {
         return Err(CL_MEM_COPY_OVERLAP);
     }
-    let cmd = Command::new(
-        &q,
-        CL_COMMAND_COPY_BUFFER as cl_command_type,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?
-    .holding(vec![s.clone(), d.clone()])
-    .here_if(size <= SHORT_TRANSFER);
+    let cmd = Command::to(&q, CL_COMMAND_COPY_BUFFER as cl_command_type, sink)?
+        .holding(vec![s.clone(), d.clone()])
+        .here_if(size <= SHORT_TRANSFER);
     let work = move || {
         s.copy_to(src_offset, &d, dst_offset, size);
         Ok(())
     };
-    cmd.run(Box::new(work), false)
+    cmd.run_replayable(work, false)
 }
 
 pub(crate) fn clEnqueueReadBufferRect(
@@ -438,12 +442,11 @@ pub(crate) fn clEnqueueCopyBufferRect(
 ) -> Result<(), cl_int> {
     copy_buffer_rect(
         command_queue,
-        src_buffer,
-        dst_buffer,
+        (src_buffer, dst_buffer),
         (src_origin, dst_origin, region),
         (src_row_pitch, src_slice_pitch),
         (dst_row_pitch, dst_slice_pitch),
-        (num_events_in_wait_list, event_wait_list, event),
+        Sink::Queue(num_events_in_wait_list, event_wait_list, event),
     )
 }
 
@@ -457,6 +460,25 @@ pub(crate) fn clEnqueueFillBuffer(
     num_events_in_wait_list: cl_uint,
     event_wait_list: *const cl_event,
     event: *mut cl_event,
+) -> Result<(), cl_int> {
+    fill_buffer(
+        command_queue,
+        buffer,
+        (pattern, pattern_size),
+        offset,
+        size,
+        Sink::Queue(num_events_in_wait_list, event_wait_list, event),
+    )
+}
+
+/// clEnqueueFillBuffer and clCommandFillBufferKHR.
+pub(crate) fn fill_buffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    (pattern, pattern_size): (*const c_void, usize),
+    offset: usize,
+    size: usize,
+    sink: Sink,
 ) -> Result<(), cl_int> {
     let (q, m) = queue_and_mem(command_queue, buffer)?;
     // "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
@@ -477,20 +499,14 @@ pub(crate) fn clEnqueueFillBuffer(
     // "The memory associated with pattern can be reused or freed after
     // the function returns": keep a copy.
     let bytes = c_array(pattern as *const u8, pattern_size, CL_INVALID_VALUE)?.to_vec();
-    let cmd = Command::new(
-        &q,
-        CL_COMMAND_FILL_BUFFER as cl_command_type,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?
-    .holding(vec![m.clone()])
-    .here_if(size <= SHORT_TRANSFER);
+    let cmd = Command::to(&q, CL_COMMAND_FILL_BUFFER as cl_command_type, sink)?
+        .holding(vec![m.clone()])
+        .here_if(size <= SHORT_TRANSFER);
     let work = move || {
         m.fill(offset, &bytes, size);
         Ok(())
     };
-    cmd.run(Box::new(work), false)
+    cmd.run_replayable(work, false)
 }
 
 pub(crate) fn clEnqueueMapBuffer(

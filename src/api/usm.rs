@@ -7,8 +7,8 @@
 //! kernels read them as they read SVM pointers, with the host's C11
 //! atomics; migration and advice change nothing.
 
-use crate::api::enqueue::Command;
-use crate::api::svm::{fill_command, memcpy_command, WaitList};
+use crate::api::enqueue::{Command, Sink};
+use crate::api::svm::{fill_command, memcpy_command};
 use crate::api::util::{c_array, migration_flags_known, property_pairs, InfoOut};
 use crate::cl::*;
 use crate::core::context::Context;
@@ -224,7 +224,7 @@ pub(crate) fn clEnqueueMemsetINTEL(
 ) -> Result<(), cl_int> {
     // The byte is value's low byte, as memset's.
     let byte = value as u8;
-    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let wait = Sink::Queue(num_events_in_wait_list, event_wait_list, event);
     let kind = CL_COMMAND_MEMFILL_INTEL as cl_command_type;
     let pattern = &byte as *const u8 as *const c_void;
     fill_command(command_queue, kind, dst_ptr, pattern, 1, size, wait)
@@ -240,7 +240,7 @@ pub(crate) fn clEnqueueMemFillINTEL(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let wait = Sink::Queue(num_events_in_wait_list, event_wait_list, event);
     let kind = CL_COMMAND_MEMFILL_INTEL as cl_command_type;
     fill_command(
         command_queue,
@@ -263,7 +263,7 @@ pub(crate) fn clEnqueueMemcpyINTEL(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let wait = Sink::Queue(num_events_in_wait_list, event_wait_list, event);
     let kind = CL_COMMAND_MEMCPY_INTEL as cl_command_type;
     memcpy_command(command_queue, kind, blocking, dst_ptr, src_ptr, size, wait)
 }
@@ -274,20 +274,13 @@ fn nothing(
     command_queue: cl_command_queue,
     kind: cl_command_type,
     ptr: *const c_void,
-    (num_events_in_wait_list, event_wait_list, event): WaitList,
+    sink: Sink,
 ) -> Result<(), cl_int> {
     let queue = Queue::resolve(command_queue)?;
     if ptr.is_null() {
         return Err(CL_INVALID_VALUE);
     }
-    Command::new(
-        &queue,
-        kind,
-        num_events_in_wait_list,
-        event_wait_list,
-        event,
-    )?
-    .run_nothing(false)
+    Command::to(&queue, kind, sink)?.run_nothing(false)
 }
 
 pub(crate) fn clEnqueueMigrateMemINTEL(
@@ -302,7 +295,7 @@ pub(crate) fn clEnqueueMigrateMemINTEL(
     if !migration_flags_known(flags) {
         return Err(CL_INVALID_VALUE);
     }
-    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let wait = Sink::Queue(num_events_in_wait_list, event_wait_list, event);
     nothing(
         command_queue,
         CL_COMMAND_MIGRATEMEM_INTEL as cl_command_type,
@@ -321,7 +314,7 @@ pub(crate) fn clEnqueueMemAdviseINTEL(
     event_wait_list: *const cl_event,
     event: *mut cl_event,
 ) -> Result<(), cl_int> {
-    let wait = (num_events_in_wait_list, event_wait_list, event);
+    let wait = Sink::Queue(num_events_in_wait_list, event_wait_list, event);
     nothing(
         command_queue,
         CL_COMMAND_MEMADVISE_INTEL as cl_command_type,

@@ -51,8 +51,13 @@ const CLK_ENQUEUE_FLAGS_WAIT_KERNEL: u32 = 1;
 const CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP: u32 = 2;
 const CLK_PROFILING_COMMAND_EXEC_TIME: isize = 1;
 
-/// CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE.
-pub const QUEUE_PREFERRED_SIZE: u32 = 256 << 10;
+/// CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, what a queue created without
+/// CL_QUEUE_SIZE gets: 32768 commands. A child is a heap-allocated command
+/// of the graph, so the count is the only limit, and a kernel of 16384
+/// work-items that each enqueue a child waiting for it (the Khronos CTS's
+/// command-buffer device_enqueue test, which Intel's runtime passes) needs
+/// that many.
+pub const QUEUE_PREFERRED_SIZE: u32 = 2 << 20;
 /// CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE.
 pub const QUEUE_MAX_SIZE: u32 = 8 << 20;
 /// CL_DEVICE_MAX_ON_DEVICE_QUEUES.

@@ -426,14 +426,24 @@ impl Launch {
     /// The command's work: runs `range` (None: nothing) on `device`'s
     /// workers.
     pub fn work(self, device: &Device, range: Option<NdRange>) -> Work {
+        Box::new(self.action(device, range))
+    }
+
+    /// The work as a closure that may run any number of times, by several
+    /// threads at once (a command buffer's launch).
+    pub fn action(
+        self,
+        device: &Device,
+        range: Option<NdRange>,
+    ) -> impl Fn() -> Result<(), cl_int> + Send + Sync + 'static {
         let pool = device.pool().clone();
-        Box::new(move || {
+        move || {
             let _buffers = &self.buffers;
-            match range {
-                Some(range) => crate::device_enqueue::execute(&pool, &self.dispatch, &range, None),
+            match &range {
+                Some(range) => crate::device_enqueue::execute(&pool, &self.dispatch, range, None),
                 None => Ok(()),
             }
-        })
+        }
     }
 
     /// Snapshots `kernel`'s arguments for a launch on `device`.

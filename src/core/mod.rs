@@ -12,6 +12,7 @@ pub use ferrocl_sched as sched;
 
 pub mod callback;
 pub mod caps;
+pub mod command_buffer;
 pub mod context;
 pub mod device;
 pub mod device_enqueue;
@@ -20,6 +21,7 @@ pub mod host_memory;
 pub mod image;
 pub mod kernel;
 pub mod memory;
+pub mod mutable_command;
 pub mod object;
 pub mod platform;
 pub mod program;

@@ -31,6 +31,8 @@ pub enum ObjectKind {
     Program,
     Kernel,
     Sampler,
+    CommandBuffer,
+    MutableCommand,
 }
 
 /// The first fields of every CL object (cl_khr_icd): the loader reads the

@@ -1,2 +1,3 @@
+mod command_buffer;
 mod graph;
 mod launch;
