@@ -260,8 +260,17 @@ TEST(record_once_enqueue_many)
     CHECK_OK(cb.info(b, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof refs, &refs, NULL));
     CHECK(refs == 2, "%u references after a retain", refs);
     CHECK_OK(cb.release(b));
+    /* Enqueued twice while the first waits (simultaneous use), then
+     * released: both enqueues still run it. */
+    cl_event gate = clCreateUserEvent(c, &err);
+    CHECK_OK(clEnqueueFillBuffer(q, out, &zero, sizeof zero, 0, N * sizeof(int), 0, NULL, NULL));
+    CHECK_OK(cb.enqueue(0, NULL, b, 1, &gate, NULL));
+    CHECK_OK(cb.enqueue(0, NULL, b, 0, NULL, NULL));
     CHECK_OK(cb.release(b));
     CHECK_ERR(cb.release(b), CL_INVALID_COMMAND_BUFFER_KHR);
+    CHECK_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    read_check(q, out, 7, N, "enqueued, then released");
+    clReleaseEvent(gate);
     clReleaseMemObject(a);
     clReleaseMemObject(out);
     clReleaseKernel(k);
@@ -269,8 +278,9 @@ TEST(record_once_enqueue_many)
 }
 
 /* On an out-of-order queue: two fills without sync points, a sum waiting
- * for both, a barrier, and launches after it; the buffer enqueued twice at
- * once (simultaneous use) after a user event, then clFinish. */
+ * for both, a barrier, and launches after it; the buffer enqueued twice
+ * (the first after a user event), then clFinish; the enqueue's profiling
+ * times. */
 TEST(sync_points_and_barriers_out_of_order)
 {
     NEED_COMMAND_BUFFER();
@@ -279,7 +289,8 @@ TEST(sync_points_and_barriers_out_of_order)
         return;
     }
     struct env e;
-    REQUIRE(setup(&e, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), "build failed");
+    REQUIRE(setup(&e, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE),
+            "build failed");
     cl_context c = e.c;
     cl_command_queue q = e.q;
     cl_int err;
@@ -324,6 +335,17 @@ TEST(sync_points_and_barriers_out_of_order)
     CHECK(h_event_status(runs[1]) == CL_COMPLETE, "second enqueue: status %d",
           h_event_status(runs[1]));
     read_check(q, out, 27, N, "enqueued again");
+    /* The enqueue's times: queued <= submitted <= started <= ended <= complete. */
+    cl_ulong t[5] = {0};
+    cl_profiling_info when[5] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                 CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END,
+                                 CL_PROFILING_COMMAND_COMPLETE};
+    for (int i = 0; i < 5; i++)
+        CHECK_OK(clGetEventProfilingInfo(runs[1], when[i], sizeof t[i], &t[i], NULL));
+    for (int i = 1; i < 5; i++)
+        CHECK(t[i - 1] <= t[i] && t[i], "profiling times out of order: %llu %llu %llu %llu %llu",
+              (unsigned long long)t[0], (unsigned long long)t[1], (unsigned long long)t[2],
+              (unsigned long long)t[3], (unsigned long long)t[4]);
     clReleaseEvent(runs[0]);
     clReleaseEvent(runs[1]);
     clReleaseEvent(gate);
