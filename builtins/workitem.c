@@ -125,6 +125,10 @@ uint64_t __ferrocl_non_uniform_wait(uint64_t site) {
     return s[items + 1 + subs + _Z16get_sub_group_idv()];
 }
 
+/* Called each iteration by a loop that may wait for another work-item
+ * (passes/progress_in_waiting_loops.cpp): the group's others run first. */
+void __ferrocl_progress(void) { CTX->barrier(CTX, FERROCL_PROGRESS); }
+
 void _Z9mem_fencej(unsigned flags) {
     (void)flags;
     __atomic_thread_fence(__ATOMIC_ACQ_REL);

@@ -111,6 +111,11 @@ struct ferrocl_wg_ctx {
  * somewhere or has ended; those at the site run on, with their mask (bit i:
  * sub-group local id i) in the sub-group's mask slot. */
 #define FERROCL_NON_UNIFORM_WAIT 0x40000000u
+/* Or'ed into barrier()'s flags by __ferrocl_progress, which a loop that may
+ * wait for another work-item calls each iteration
+ * (passes/progress_in_waiting_loops.cpp): the caller gives way to the
+ * group's other work-items, waiting for none of them. */
+#define FERROCL_PROGRESS 0x20000000u
 
 /* ndrange_t as opencl-c-base.h lays it out. */
 struct ferrocl_ndrange {

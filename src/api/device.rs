@@ -440,9 +440,12 @@ fn device_info(
         CL_DEVICE_MAX_NUM_SUB_GROUPS => {
             out.write(&(caps().max_work_group_size.div_ceil(caps().sub_group_size) as cl_uint))
         }
-        // A group's work-items run on one thread, one sub-group at a time
-        // between barriers: a sub-group spinning on another never yields.
-        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.write(&false),
+        // A group's work-items run on one thread, switching where they
+        // wait; a loop that may wait for another work-item (its exit
+        // depends on an atomic or volatile read) gives way each iteration
+        // (passes/progress_in_waiting_loops.cpp), so a sub-group spinning
+        // on another lets it run.
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.write(&true),
         // Atomics and fences are the host's C11 atomics (LLVM atomic
         // instructions with the same order, at system scope whatever the
         // OpenCL scope), so every order holds at every scope, up to other

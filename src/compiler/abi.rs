@@ -80,6 +80,9 @@ pub const SUB_GROUP_BARRIER: u32 = 0x8000_0000;
 /// non-uniform sub-group functions, which wait only with the work-items of
 /// their sub-group at the same call site (include/ferrocl_kernel.h).
 pub const NON_UNIFORM_WAIT: u32 = 0x4000_0000;
+/// FERROCL_PROGRESS: or'ed into the barrier's flags by the progress point
+/// of a loop that may wait for another work-item: the caller gives way.
+pub const PROGRESS: u32 = 0x2000_0000;
 
 /// `struct ferrocl_ndrange`: ndrange_t.
 #[repr(C)]

@@ -612,6 +612,7 @@ fn back_end(
         (pruned, parts.join().unwrap_or_default())
     });
     let unresolved = pruned?;
+    let log_file = keep.as_deref().map(log_file_of);
     let job = BackEnd::new(dir, clang, ll2, parts, bc, objects, keep);
     if job.reused > 0 {
         let _ = writeln!(
@@ -621,6 +622,11 @@ fn back_end(
             job.reused,
             job.objects.len()
         );
+    }
+    // The log goes to the cache beside the binary, for a build that finds
+    // the binary there to answer CL_PROGRAM_BUILD_LOG as this one does.
+    if let Some(file) = &log_file {
+        keep_in_cache(file, log.as_bytes());
     }
     // In the background only what cannot fail for the program's sake: a
     // module whose every call the builtins define (pruning found all) and
@@ -1022,8 +1028,8 @@ fn ready(
     // (passes/calls_as_defined.cpp: a SPIR-V module's calls pass vectors as
     // SPIR does), so that the inliner can inline them.
     let full = format!(
-        "ferrocl-calls-as-defined,{PROGRAM_PASSES},{REGIONS_PIPELINE},ferrocl-region-entries,\
-         {entries}"
+        "ferrocl-calls-as-defined,{WAITING_LOOPS},{PROGRAM_PASSES},{REGIONS_PIPELINE},\
+         ferrocl-region-entries,{entries}"
     );
     // The work-group and sub-group collective functions' bodies
     // (builtins/lib/collective.cl) for the passes to inline: their waits
@@ -1037,7 +1043,8 @@ fn ready(
                 "ferrocl: note: the region passes failed on this program, so its kernels \
                  with barriers run one fiber per work-item, correctly but more slowly:\n{why}"
             );
-            let plain = format!("ferrocl-calls-as-defined,{PROGRAM_PASSES},{entries}");
+            let plain =
+                format!("ferrocl-calls-as-defined,{WAITING_LOOPS},{PROGRAM_PASSES},{entries}");
             opt_with(dir, text, None, &plain, output).map_err(|why| {
                 BuildError::Failed(format!("{log}ferrocl: the back end failed:\n{why}"))
             })?
@@ -1070,6 +1077,12 @@ fn ready(
 /// to_local and get_fence) and `__ferrocl_global_variables_size`
 /// (CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE).
 const PROGRAM_PASSES: &str = "ferrocl-local-variable-test,ferrocl-global-variables-size";
+
+/// Loops that may wait for another work-item of their group call the
+/// progress point each iteration (passes/progress_in_waiting_loops.cpp),
+/// which runs their kernels on fibers that give way there: sub-groups'
+/// independent forward progress. On the whole program, before inlining.
+const WAITING_LOOPS: &str = "ferrocl-progress-in-waiting-loops";
 
 /// The passes that make a module ready for the region transform, in their
 /// order (src/compiler/passes/, each file says why):
@@ -1376,7 +1389,9 @@ pub fn build_cached(
     h.add(options.as_bytes());
     let file = dir.join(format!("{:032x}.fcl", h.0));
     if let Ok(bytes) = std::fs::read(&file) {
-        if let Ok(exe) = Executable::load(&bytes) {
+        if let Ok(mut exe) = Executable::load(&bytes) {
+            // The notes and warnings of the build that made it.
+            exe.log = std::fs::read_to_string(log_file_of(&file)).unwrap_or_default();
             return Ok(exe);
         }
     }
@@ -1390,9 +1405,14 @@ pub fn build_cached(
     )
 }
 
-/// Writes the program binary `binary` to the cache file `file`: whole
-/// under a temporary name, then renamed, so that readers never see half a
-/// file. A cache that cannot be written is no error.
+/// The cache file of the build log of the program binary in `file`.
+fn log_file_of(file: &Path) -> PathBuf {
+    file.with_extension("log")
+}
+
+/// Writes the program binary (or its log) `binary` to the cache file
+/// `file`: whole under a temporary name, then renamed, so that readers
+/// never see half a file. A cache that cannot be written is no error.
 fn keep_in_cache(file: &Path, binary: &[u8]) {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let (Some(dir), Some(name)) = (file.parent(), file.file_name()) else {

@@ -69,6 +69,10 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     ("cl_khr_integer_dot_product", (2, 0, 0)),
     // __builtin_expect and __builtin_assume: clang's own.
     ("cl_khr_expect_assume", (1, 0, 0)),
+    // Sub-groups with independent forward progress: a loop that may wait
+    // for another work-item gives way to the group's others each
+    // iteration (passes/progress_in_waiting_loops.cpp, the fiber executor).
+    ("cl_khr_subgroups", (1, 0, 0)),
     // Sub-group shuffles, rotates and clustered reductions
     // (builtins/lib/collective.cl), over __opencl_c_subgroups.
     ("cl_khr_subgroup_shuffle", (1, 0, 0)),
@@ -263,6 +267,7 @@ const SPIR_ONLY_MACROS: &[&str] = &[
     "__opencl_c_integer_dot_product_input_4x8bit",
     "__opencl_c_integer_dot_product_input_4x8bit_packed",
     "cl_khr_expect_assume",
+    "cl_khr_subgroups",
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_rotate",

@@ -308,6 +308,29 @@ fn binary_round_trip_and_cache() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A build the cache answers gives the log of the build that filled it
+/// (its notes say which kernels take a slow path).
+#[test]
+fn cached_build_keeps_the_build_log() {
+    let dir = std::env::temp_dir().join(format!("ferrocl-cache-log-test-{}", std::process::id()));
+    let src = "kernel void spin(global atomic_int *f, global int *out) {\n\
+                 if (get_local_id(0) == 0) { while (atomic_load(f) == 0) ; out[0] = 1; }\n\
+                 if (get_local_id(0) == get_local_size(0) - 1) atomic_store(f, 1);\n\
+               }";
+    let first = build_cached(Input::Source(src), "-cl-std=CL3.0", Some(&dir)).unwrap();
+    assert!(
+        first
+            .log
+            .contains("kernel spin: a loop in it may wait for another work-item"),
+        "{}",
+        first.log
+    );
+    first.code().unwrap();
+    let again = build_cached(Input::Source(src), "-cl-std=CL3.0", Some(&dir)).unwrap();
+    assert_eq!(again.log, first.log);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A damaged cache file (a byte changed, cut short, emptied) is not
 /// loaded: the build compiles again, runs, and writes a good file back.
 #[test]

@@ -17,7 +17,7 @@ use crate::cl::*;
 use crate::compiler::abi::EnqueueRequest;
 use crate::compiler::abi::MAX_ALIGN as BASE_ADDR_ALIGN;
 use crate::compiler::abi::{
-    WorkGroupContext, WorkItemEntry, NON_UNIFORM_WAIT, SUB_GROUP_BARRIER, SUB_GROUP_SIZE,
+    WorkGroupContext, WorkItemEntry, NON_UNIFORM_WAIT, PROGRESS, SUB_GROUP_BARRIER, SUB_GROUP_SIZE,
 };
 use crate::compiler::{ArgSpace, Executable, KernelInfo};
 use crate::pool::{Claims, Pool};
@@ -203,6 +203,9 @@ enum Wait {
     Group,
     SubGroup,
     NonUniform,
+    /// At a loop's progress point: gives way to the group's other
+    /// work-items, then runs on.
+    Progress,
 }
 
 /// The fiber state ctx->executor points to while a group with barriers
@@ -221,7 +224,9 @@ unsafe extern "C" fn barrier_fiber(ctx: *mut WorkGroupContext, flags: u32) {
     // SAFETY: `current` is the running fiber's yielder (set when the fiber
     // started or last resumed), alive as long as the fiber.
     let yielder = unsafe { &*(*fibers).current };
-    yielder.suspend(if flags & NON_UNIFORM_WAIT != 0 {
+    yielder.suspend(if flags & PROGRESS != 0 {
+        Wait::Progress
+    } else if flags & NON_UNIFORM_WAIT != 0 {
         Wait::NonUniform
     } else if flags & SUB_GROUP_BARRIER != 0 {
         Wait::SubGroup
@@ -432,6 +437,11 @@ unsafe fn run_group_fibers(
                     }
                     // SAFETY: as above; the mask slot of this sub-group.
                     unsafe { *scratch_ptr.add(masks + sub_group_id) = mask };
+                } else if sub_group.clone().any(|i| waits[i] == Some(Wait::Progress)) {
+                    // A work-item gives way (it may wait for another
+                    // sub-group): the others run before it tests again,
+                    // and its sub-group's barrier waits for it.
+                    break;
                 } else {
                     let mut released = false;
                     for i in sub_group.clone() {
@@ -446,8 +456,15 @@ unsafe fn run_group_fibers(
                 }
             }
         }
-        // Every work-item waits at the work-group barrier (or has ended).
-        waits.fill(None);
+        if waits.contains(&Some(Wait::Progress)) {
+            // Those that gave way run again; the others keep waiting.
+            for w in waits.iter_mut().filter(|w| **w == Some(Wait::Progress)) {
+                *w = None;
+            }
+        } else {
+            // Every work-item waits at the work-group barrier (or has ended).
+            waits.fill(None);
+        }
     }
     drop(scratch);
     Ok(())

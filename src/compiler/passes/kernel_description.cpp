@@ -216,6 +216,11 @@ std::string slow_path(const Function &k)
     if (k.hasFnAttribute(Attribute::OptimizeNone))
         return std::string("built with -cl-opt-disable") +
                (uses_barriers(k) ? fibers : one_by_one);
+    for (const Function *f : reachable_functions(k))
+        if (f->getName() == PROGRESS_POINT)
+            return std::string("a loop in it may wait for another work-item (its exit tests an "
+                               "atomic or volatile read), and gives way there") +
+                   fibers;
     if (uses_barriers(k) && !only_own_barriers(k))
         return std::string("it calls sub-group functions, async copies, or a function that "
                            "waits and could not be inlined") +

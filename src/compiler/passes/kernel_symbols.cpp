@@ -107,7 +107,7 @@ StringRef mangled_identifier(StringRef name)
 
 bool is_wait(StringRef name)
 {
-    if (name == COLLECTIVE_WAIT || name.starts_with("__work_group_") ||
+    if (name == COLLECTIVE_WAIT || name == PROGRESS_POINT || name.starts_with("__work_group_") ||
         name.starts_with("__sub_group_"))
         return true;
     StringRef id = mangled_identifier(name);

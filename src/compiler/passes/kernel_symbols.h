@@ -32,6 +32,11 @@ inline constexpr const char *IMPLICIT_BARRIER = "__ferrocl_implicit_barrier";
 // (builtins/lib/collective.cl).
 inline constexpr const char *COLLECTIVE_WAIT = "__ferrocl_collective_wait";
 
+// Where a loop that may wait for another work-item lets the group's others
+// run (progress_in_waiting_loops.cpp, builtins/workitem.c): a wait, so the
+// kernel runs on fibers.
+inline constexpr const char *PROGRESS_POINT = "__ferrocl_progress";
+
 // The name prefix of values the same in every work-item of a group: the
 // region transform keeps them once per group (region_plan.h).
 inline constexpr const char *UNIFORM_PREFIX = "__fcl.u.";

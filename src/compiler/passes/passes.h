@@ -86,6 +86,13 @@ struct LocalVolatilesAsPlainPass : llvm::PassInfoMixin<LocalVolatilesAsPlainPass
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-progress-in-waiting-loops`: a loop that may wait for another
+// work-item lets the group's others run each iteration
+// (progress_in_waiting_loops.cpp).
+struct ProgressInWaitingLoopsPass : llvm::PassInfoMixin<ProgressInWaitingLoopsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // `ferrocl-non-uniform-calls-apart`: calls of the non-uniform sub-group
 // functions are never merged (non_uniform_calls_apart.cpp).
 struct NonUniformCallsApartPass : llvm::PassInfoMixin<NonUniformCallsApartPass> {

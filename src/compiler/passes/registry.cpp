@@ -42,6 +42,7 @@ const struct {
     {"ferrocl-opt-disable", add<OptDisablePass>},
     {"ferrocl-spirv-module-as-host", add<SpirvModuleAsHostPass>},
     {"ferrocl-calls-as-defined", add<CallsAsDefinedPass>},
+    {"ferrocl-progress-in-waiting-loops", add<ProgressInWaitingLoopsPass>},
     {"ferrocl-inline-into-kernels", add<InlineIntoKernelsPass>},
     {"ferrocl-grid-stride-loops", add<GridStrideLoopsPass>},
     {"ferrocl-scalar-libm", add<ScalarLibmPass>},
