@@ -32,6 +32,7 @@
 #include "kernel_symbols.h"
 #include "passes.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/InstIterator.h>
@@ -107,51 +108,62 @@ class SharedReads {
 
 class WaitingLoop {
   public:
-    WaitingLoop(const Loop &loop, SharedReads &reads) : loop(loop), reads(reads) {}
+    WaitingLoop(const Loop &loop, SharedReads &reads) : loop(loop), reads(reads)
+    {
+        // What the loop writes to each alloca, found once.
+        for (const BasicBlock *b : loop.blocks())
+            for (const Instruction &i : *b) {
+                if (const auto *s = dyn_cast<StoreInst>(&i)) {
+                    if (const AllocaInst *a = alloca_of(s->getPointerOperand()))
+                        writes[a].values.push_back(s->getValueOperand());
+                } else if (const auto *call = dyn_cast<CallBase>(&i)) {
+                    for (const Value *arg : call->args())
+                        if (arg->getType()->isPointerTy())
+                            if (const AllocaInst *a = alloca_of(arg))
+                                writes[a].calls.push_back(call);
+                }
+            }
+    }
 
+    // Whether an exit's condition depends on a read that may wait, and no
+    // exit's on an atomic update that retries (one walk over all exits).
     bool waits()
     {
         SmallVector<BasicBlock *, 4> exiting;
         loop.getExitingBlocks(exiting);
+        SmallVector<const Value *, 4> conditions;
         for (BasicBlock *b : exiting) {
             const Instruction *t = b->getTerminator();
-            const Value *cond = nullptr;
             if (const auto *br = dyn_cast<BranchInst>(t); br && br->isConditional())
-                cond = br->getCondition();
+                conditions.push_back(br->getCondition());
             else if (const auto *sw = dyn_cast<SwitchInst>(t))
-                cond = sw->getCondition();
-            if (cond && depends_on_shared_read(cond))
-                return true;
+                conditions.push_back(sw->getCondition());
         }
-        return false;
+        return depends_on_shared_read(conditions);
     }
 
   private:
     const Loop &loop;
     SharedReads &reads;
 
+    // Inside the loop: the values stored to an alloca, and the calls
+    // handed it (which may write it: compare_exchange's `expected`).
+    struct Writes {
+        SmallVector<const Value *, 2> values;
+        SmallVector<const CallBase *, 1> calls;
+    };
+    DenseMap<const AllocaInst *, Writes> writes;
+
+    const Writes *writes_to(const AllocaInst *a) const
+    {
+        auto it = writes.find(a);
+        return it == writes.end() ? nullptr : &it->second;
+    }
+
     bool in_loop(const Value *v) const
     {
         const auto *i = dyn_cast<Instruction>(v);
         return i && loop.contains(i);
-    }
-
-    // The values stored to `a` inside the loop, and whether a call inside
-    // the loop is handed `a` (and may write it).
-    void stores_to(const AllocaInst *a, SmallVectorImpl<const Value *> &values,
-                   SmallVectorImpl<const CallBase *> &calls) const
-    {
-        for (const BasicBlock *b : loop.blocks())
-            for (const Instruction &i : *b) {
-                if (const auto *s = dyn_cast<StoreInst>(&i)) {
-                    if (alloca_of(s->getPointerOperand()) == a)
-                        values.push_back(s->getValueOperand());
-                } else if (const auto *call = dyn_cast<CallBase>(&i)) {
-                    for (const Value *arg : call->args())
-                        if (arg->getType()->isPointerTy() && alloca_of(arg) == a)
-                            calls.push_back(call);
-                }
-            }
     }
 
     // Whether `v` is the same in every iteration: defined outside the loop,
@@ -168,10 +180,7 @@ class WaitingLoop {
             const AllocaInst *a = alloca_of(load->getPointerOperand());
             if (!a || load->isVolatile() || load->isAtomic())
                 return false;
-            SmallVector<const Value *, 4> values;
-            SmallVector<const CallBase *, 2> calls;
-            stores_to(a, values, calls);
-            return values.empty() && calls.empty();
+            return !writes_to(a);
         }
         if (isa<PHINode>(i) || isa<CallBase>(i) || i->mayReadOrWriteMemory())
             return false;
@@ -223,12 +232,12 @@ class WaitingLoop {
         return Source::None;
     }
 
-    // Whether the exit condition `cond` depends on a read that may wait,
-    // and on no atomic update that retries (a compare-and-swap loop that
-    // also reads atomically what it swaps is still a retry).
-    bool depends_on_shared_read(const Value *cond)
+    // Whether the exit conditions depend on a read that may wait, and on no
+    // atomic update that retries (a compare-and-swap loop that also reads
+    // atomically what it swaps is still a retry).
+    bool depends_on_shared_read(ArrayRef<const Value *> conditions)
     {
-        SmallVector<const Value *, 16> work{cond};
+        SmallVector<const Value *, 16> work(conditions.begin(), conditions.end());
         SmallPtrSet<const Value *, 32> seen;
         bool waits = false;
         while (!work.empty()) {
@@ -249,14 +258,11 @@ class WaitingLoop {
                 // Through a local variable: what the loop stores to it,
                 // and the calls it is handed to (compare_exchange's
                 // `expected`).
-                if (const AllocaInst *a = alloca_of(load->getPointerOperand())) {
-                    SmallVector<const Value *, 4> values;
-                    SmallVector<const CallBase *, 2> calls;
-                    stores_to(a, values, calls);
-                    work.append(values.begin(), values.end());
-                    for (const CallBase *c : calls)
-                        work.push_back(c);
-                }
+                if (const AllocaInst *a = alloca_of(load->getPointerOperand()))
+                    if (const Writes *w = writes_to(a)) {
+                        work.append(w->values.begin(), w->values.end());
+                        work.append(w->calls.begin(), w->calls.end());
+                    }
                 continue;
             }
             for (const Value *op : i->operands())
