@@ -36,6 +36,30 @@ TEST(opencl_version_macro)
     clReleaseContext(c);
 }
 
+/* __IMAGE_SUPPORT__ is 1 exactly when the device has images (the Khronos
+ * CTS's kernel_preprocessor_macros), in every OpenCL C version. */
+TEST(image_support_macro)
+{
+    cl_context c = h_context();
+    cl_bool images = CL_FALSE;
+    CHECK_OK(clGetDeviceInfo(h_device(), CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
+    const char *src = "kernel void k(global int *o) {\n"
+                      "#ifdef __IMAGE_SUPPORT__\n"
+                      "  o[0] = __IMAGE_SUPPORT__;\n"
+                      "#else\n"
+                      "  o[0] = 0;\n"
+                      "#endif\n"
+                      "}\n";
+    const char *stds[] = {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"};
+    for (int i = 0; i < 3; i++) {
+        int r[16] = {-1};
+        CHECK_OK(run_int_kernel(c, src, stds[i], r));
+        CHECK(r[0] == (images ? 1 : 0), "%s: __IMAGE_SUPPORT__ %d, images %d", stds[i], r[0],
+              images);
+    }
+    clReleaseContext(c);
+}
+
 TEST(feature_macros_match_device_features)
 {
     cl_device_id d = h_device();
@@ -116,6 +140,7 @@ int main(int argc, char **argv)
 {
     h_init("compiler", argc, argv);
     H_RUN(opencl_version_macro);
+    H_RUN_T(image_support_macro, 60);
     H_RUN_T(feature_macros_match_device_features, 60);
     H_RUN(extension_macros_match_device_extensions);
     H_RUN(cl3_options_accepted);

@@ -1317,6 +1317,14 @@ fn environment_key() -> u128 {
                 }
             }
         }
+        // What kernels are told the device has (FERROCL_IMAGES=0 takes
+        // images away, the kernel clock depends on the CPU).
+        for (name, _) in crate::opencl_c_extensions()
+            .into_iter()
+            .chain(crate::opencl_c_features())
+        {
+            h.add(name.as_bytes());
+        }
         if let Ok(cpu) = std::fs::read_to_string("/proc/cpuinfo") {
             for l in cpu
                 .lines()

@@ -338,6 +338,10 @@ pub fn feature_defines(std: &str) -> Vec<String> {
     // clang defines cl_khr_srgb_image_writes only from OpenCL C 2.0 on;
     // the extension's macro is there whatever the version.
     let srgb = images_supported().then_some("cl_khr_srgb_image_writes");
+    // "__IMAGE_SUPPORT__ ... is defined as the integer constant 1 if the
+    // device supports images" (OpenCL C 6.12); clang defines it for SPIR
+    // targets only.
+    let image_support = images_supported().then_some("__IMAGE_SUPPORT__");
     let clock = KERNEL_CLOCK_MACROS
         .iter()
         .copied()
@@ -346,6 +350,7 @@ pub fn feature_defines(std: &str) -> Vec<String> {
         .chain(SPIR_ONLY_MACROS.iter().copied())
         .chain(clock)
         .chain(srgb)
+        .chain(image_support)
         .map(|name| format!("-D{name}=1"))
         .collect()
 }
