@@ -12,11 +12,26 @@
  *   barriers (names were matched by substring);
  * - hundreds of values live across a barrier, in groups of 1 to 64 (a
  *   CLsmith kernel: the frame's arrays, skewed by cache lines, wrapped
- *   around after 64 of them and overlapped). */
+ *   around after 64 of them and overlapped);
+ * - `.hi` of a 3-component vector stored whole (the Khronos CTS's hiloeo:
+ *   clang takes its second lane from past the end, poison, and the store,
+ *   packed into one integer, became a store of poison and was deleted). */
 #include "harness.h"
 #include <string.h>
 
 enum { N = 64 };
+
+/* What a run made, released. */
+static void release_all(cl_mem a, cl_mem b, cl_kernel k, cl_program p, cl_command_queue q,
+                        cl_context c)
+{
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
 
 /* Runs `name` (out, in) over N work-items in groups of `local`, in[i] = i,
  * built with `options`; out[i] must be want(i, local). */
@@ -49,12 +64,7 @@ static void run_check(const char *src, const char *name, const char *options, si
                       options, local, i, r[i], want(i, (int)local));
             break;
         }
-    clReleaseMemObject(bo);
-    clReleaseMemObject(bi);
-    clReleaseKernel(k);
-    clReleaseProgram(p);
-    clReleaseCommandQueue(q);
-    clReleaseContext(c);
+    release_all(bo, bi, k, p, q, c);
 }
 
 static const char *switch_src =
@@ -284,6 +294,43 @@ TEST(many_values_across_a_barrier)
             run_check(src, "many", o ? "-cl-opt-disable" : "", locals[j], want_many);
 }
 
+static const char *hi_of_three_src =
+    "kernel void hi3(global const char3 *in, global char2 *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = in[i].hi;\n"
+    "}\n";
+
+TEST(hi_of_a_three_component_vector_stored_whole)
+{
+    for (int o = 0; o < 2; o++) {
+        const char *options = o ? "-cl-opt-disable" : "";
+        cl_context c = h_context();
+        cl_command_queue q = h_queue(c, 0);
+        cl_program p = h_build(c, hi_of_three_src, options);
+        REQUIRE(p, "build with '%s' failed", options);
+        cl_int e;
+        cl_kernel k = clCreateKernel(p, "hi3", &e);
+        cl_char in[4 * N], out[2 * N];
+        for (int i = 0; i < 4 * N; i++) in[i] = (cl_char)(i % 101);
+        memset(out, 0x7f, sizeof out);
+        cl_mem bi = clCreateBuffer(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+        cl_mem bo = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof out, out, &e);
+        clSetKernelArg(k, 0, sizeof bi, &bi);
+        clSetKernelArg(k, 1, sizeof bo, &bo);
+        size_t g = N;
+        CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+        CHECK_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+        /* .hi of (x, y, z) is (z, undefined). */
+        for (int i = 0; i < N; i++)
+            if (out[2 * i] != in[4 * i + 2]) {
+                h_fail_at(__FILE__, __LINE__, "'%s': out[%d].x = %d, expected %d", options, i,
+                          out[2 * i], in[4 * i + 2]);
+                break;
+            }
+        release_all(bo, bi, k, p, q, c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     h_init("basic_found_in_the_wild", argc, argv);
@@ -292,5 +339,6 @@ int main(int argc, char **argv)
     H_RUN_T(string_constants_that_read_like_ir, 60);
     H_RUN_T(helpers_named_like_barriers, 60);
     H_RUN_T(many_values_across_a_barrier, 120);
+    H_RUN_T(hi_of_a_three_component_vector_stored_whole, 60);
     return h_done();
 }

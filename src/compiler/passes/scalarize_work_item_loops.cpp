@@ -27,6 +27,7 @@
 #include "passes.h"
 #include "wide_vector_code.h"
 
+#include <llvm/ADT/SmallBitVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -101,10 +102,47 @@ void pack_load(LoadInst *load, IntegerType *word_type)
     load->eraseFromParent();
 }
 
+// Whether `v` is built with a lane it leaves poison or undef: a shuffle
+// lane that is poison or taken from a poison or undef operand, or an
+// insertion chain over poison or undef that sets fewer lanes than it has.
+bool may_leave_a_lane_poison(const Value *v)
+{
+    if (const auto *shuffle = dyn_cast<ShuffleVectorInst>(v)) {
+        unsigned n = cast<FixedVectorType>(shuffle->getOperand(0)->getType())->getNumElements();
+        for (int lane : shuffle->getShuffleMask()) {
+            if (lane < 0)
+                return true;
+            if (isa<UndefValue>(shuffle->getOperand(unsigned(lane) < n ? 0 : 1)))
+                return true;
+        }
+        return false;
+    }
+    SmallBitVector set;
+    const Value *base = v;
+    while (const auto *insert = dyn_cast<InsertElementInst>(base)) {
+        const auto *index = dyn_cast<ConstantInt>(insert->getOperand(2));
+        if (!index)
+            return true;
+        if (set.size() <= index->getZExtValue())
+            set.resize(unsigned(index->getZExtValue()) + 1);
+        set.set(unsigned(index->getZExtValue()));
+        base = insert->getOperand(0);
+    }
+    if (base == v || !isa<UndefValue>(base))
+        return false;
+    return set.count() < cast<FixedVectorType>(v->getType())->getNumElements();
+}
+
 void pack_store(StoreInst *store, IntegerType *word_type)
 {
     IRBuilder<> b(store);
+    // A lane the vector leaves poison (clang's `.hi` of a 3-component
+    // vector takes its second lane from past the end) would make the whole
+    // word poison, and a store of poison is deleted; the vector store wrote
+    // the other lanes. Frozen first, that lane is some value.
     Value *value = store->getValueOperand();
+    if (may_leave_a_lane_poison(value))
+        value = b.CreateFreeze(value);
     auto *vector = cast<FixedVectorType>(value->getType());
     Type *element = vector->getElementType();
     unsigned bits = unsigned(element->getPrimitiveSizeInBits());

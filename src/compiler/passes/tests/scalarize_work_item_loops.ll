@@ -71,6 +71,38 @@ done:
 
 !3 = distinct !{!3, !2}
 
+; A vector stored whole with a lane left poison (`.hi` of a char3: its
+; second lane is past the end) is frozen before it is packed: packed as
+; it is, the word would be poison and its store deleted.
+; CHECK-LABEL: define void @hi_of_three(
+; CHECK: %[[X:.*]] = freeze i8 %v.i2
+; CHECK: %[[Y:.*]] = freeze i8 poison
+; CHECK: zext i8 %[[X]] to i16
+; CHECK: zext i8 %[[Y]] to i16
+; CHECK: store i16 %{{.*}}, ptr %dst, align 2, !llvm.access.group !0
+; CHECK: ret void
+
+define void @hi_of_three(ptr noalias %in, ptr noalias %out, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+  %src = getelementptr inbounds <3 x i8>, ptr %in, i64 %i
+  %v = load <3 x i8>, ptr %src, align 4, !llvm.access.group !0
+  %h = shufflevector <3 x i8> %v, <3 x i8> poison, <2 x i32> <i32 2, i32 3>
+  %dst = getelementptr inbounds <2 x i8>, ptr %out, i64 %i
+  store <2 x i8> %h, ptr %dst, align 2, !llvm.access.group !0
+  %next = add nuw i64 %i, 1
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %done, !llvm.loop !5
+
+done:
+  ret void
+}
+
+!5 = distinct !{!5, !2}
+
 ; Wide vector code (wide_vector_code.h) keeps its vectors: a work-item
 ; loop summing float16s, wider than any host's registers or as wide.
 ; CHECK-LABEL: define void @wide(
