@@ -120,9 +120,7 @@ pub(crate) fn clEnqueueCommandBufferKHR(
     // "CL_INVALID_OPERATION if command_buffer has not been finalized", or
     // (cl_khr_command_buffer_mutable_dispatch) is not executable: a launch
     // still lacks an argument. The work is the commands as they are now.
-    if !buffer.executable() {
-        return Err(CL_INVALID_OPERATION);
-    }
+    let work = buffer.work().ok_or(CL_INVALID_OPERATION)?;
     // "CL_INVALID_VALUE if queues is NULL and num_queues is > 0, or queues
     // is not NULL and num_queues is 0", "... if num_queues is > 0 and not
     // the same value as num_queues set on command_buffer creation".
@@ -150,7 +148,6 @@ pub(crate) fn clEnqueueCommandBufferKHR(
             q
         }
     };
-    let work = buffer.work(queue.clone()).ok_or(CL_INVALID_OPERATION)?;
     let cmd = Command::new(
         &queue,
         CL_COMMAND_COMMAND_BUFFER_KHR as cl_command_type,

@@ -161,10 +161,6 @@ impl CommandBuffer {
         }
     }
 
-    pub fn executable(&self) -> bool {
-        self.state() == CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
-    }
-
     /// "CL_INVALID_OPERATION if command_buffer has been finalized."
     pub fn check_recording(&self) -> Result<(), cl_int> {
         if self.finalized() {
@@ -235,9 +231,9 @@ impl CommandBuffer {
         Ok(())
     }
 
-    /// The work of one enqueue on `queue`: the commands as they are now.
-    /// None unless the buffer is executable.
-    pub fn work(&self, queue: Arc<Queue>) -> Option<Work> {
+    /// The work of one enqueue: the commands as they are now, run on the
+    /// enqueue's queue. None unless the buffer is executable.
+    pub fn work(&self) -> Option<Work> {
         let state = lock(&self.state);
         if !state.finalized {
             return None;
@@ -253,7 +249,7 @@ impl CommandBuffer {
                 })
             })
             .collect::<Option<Vec<Node>>>()?;
-        Some(Box::new(move || run_graph(&queue, nodes)))
+        Some(Box::new(move || run_graph(nodes)))
     }
 
     /// The memory objects its commands use (an enqueue holds them until it
@@ -288,10 +284,12 @@ struct Node {
 }
 
 /// The enqueue's work: puts `nodes` into the graph behind the running
-/// command (the enqueue's event), which ends when they all have, with the
-/// first error among them (sched::DEFERRED: ended by the last).
-fn run_graph(queue: &Arc<Queue>, nodes: Vec<Node>) -> Result<(), cl_int> {
-    let Some(enqueue) = sched::running_command().and_then(Event::of) else {
+/// command (the enqueue's event), on its queue, which ends when they all
+/// have, with the first error among them (sched::DEFERRED: ended by the
+/// last).
+fn run_graph(nodes: Vec<Node>) -> Result<(), cl_int> {
+    let running = sched::running_command().and_then(Event::of);
+    let Some((enqueue, queue)) = running.and_then(|e| e.queue.clone().map(|q| (e, q))) else {
         // Not run as a command of the graph: in record order, here.
         return nodes.iter().try_for_each(|n| (n.action)());
     };
@@ -303,7 +301,7 @@ fn run_graph(queue: &Arc<Queue>, nodes: Vec<Node>) -> Result<(), cl_int> {
         .map(|n| {
             let action = n.action.clone();
             let work: Work = Box::new(move || action());
-            Event::new_command(queue, n.command_type, Some(work))
+            Event::new_command(&queue, n.command_type, Some(work))
         })
         .collect();
     let ended = events.clone();
@@ -318,7 +316,7 @@ fn run_graph(queue: &Arc<Queue>, nodes: Vec<Node>) -> Result<(), cl_int> {
         Ok(())
     });
     let join = Event::new_command(
-        queue,
+        &queue,
         CL_COMMAND_COMMAND_BUFFER_KHR as cl_command_type,
         Some(join),
     );

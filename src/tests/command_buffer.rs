@@ -52,7 +52,7 @@ fn barrier(b: &CommandBuffer) -> cl_sync_point_khr {
 
 /// Enqueues `b` on its queue and waits: the enqueue's status.
 fn run(b: &CommandBuffer) -> cl_int {
-    let work = b.work(b.queue.clone()).expect("executable");
+    let work = b.work().expect("executable");
     let ev = b.queue.enqueue(
         CL_COMMAND_COMMAND_BUFFER_KHR as cl_command_type,
         &[],
@@ -73,10 +73,7 @@ fn in_order_buffer_runs_in_record_order_every_enqueue() {
     for name in ["a", "b", "c", "d"] {
         record(&b, &log, name, &[], None);
     }
-    assert!(
-        b.work(b.queue.clone()).is_none(),
-        "enqueued before finalizing"
-    );
+    assert!(b.work().is_none(), "enqueued before finalizing");
     b.finalize().unwrap();
     for _ in 0..3 {
         assert_eq!(run(&b), CL_COMPLETE as cl_int);

@@ -211,11 +211,8 @@ class WaitingLoop {
     // value operands change every iteration), or neither.
     Source source(const Instruction &i)
     {
-        if (const auto *load = dyn_cast<LoadInst>(&i))
-            return (load->isAtomic() || load->isVolatile()) &&
-                           !private_pointer(load->getPointerOperand())
-                       ? Source::Wait
-                       : Source::None;
+        if (isa<LoadInst>(i))
+            return SharedReads::reads_shared(i) ? Source::Wait : Source::None;
         if (isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i)) {
             if (!SharedReads::reads_shared(i))
                 return Source::None;
