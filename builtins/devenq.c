@@ -91,7 +91,8 @@ unsigned __get_kernel_preferred_work_group_size_multiple_impl(void *kernel, void
     return (unsigned)CTX->device_op(CTX, FERROCL_DEVICE_OP_PREFERRED_MULTIPLE, kernel, 0, 0);
 }
 
-/* Sub-groups are FERROCL_SUB_GROUP_SIZE consecutive local linear ids. */
+/* Sub-groups are FERROCL_SUB_GROUP_SIZE consecutive local linear ids: a
+ * block is a kernel of its own, which requires no other size. */
 static size_t ndrange_group_items(const struct ferrocl_ndrange *nd) {
     size_t n = 1;
     for (unsigned d = 0; d < nd->work_dim && d < 3; d++) {
@@ -278,16 +279,17 @@ static void work_group_commit(struct ferrocl_pipe *p, void *rid, int writing) {
 
 static void *sub_group_reserve(struct ferrocl_pipe *p, unsigned n, int writing) {
     size_t lid = local_linear_id();
-    void **slot = &sub_group_rid[(lid / FERROCL_SUB_GROUP_SIZE) % (1024 / FERROCL_SUB_GROUP_SIZE)];
+    size_t size = CTX->sub_group_size;
+    void **slot = &sub_group_rid[(lid / size) % (1024 / FERROCL_SUB_GROUP_SIZE)];
     CTX->barrier(CTX, ALL_FENCES | FERROCL_SUB_GROUP_BARRIER);
-    if (lid % FERROCL_SUB_GROUP_SIZE == 0) *slot = reserve_id(p, n, writing);
+    if (lid % size == 0) *slot = reserve_id(p, n, writing);
     CTX->barrier(CTX, ALL_FENCES | FERROCL_SUB_GROUP_BARRIER);
     return *slot;
 }
 
 static void sub_group_commit(struct ferrocl_pipe *p, void *rid, int writing) {
     CTX->barrier(CTX, ALL_FENCES | FERROCL_SUB_GROUP_BARRIER);
-    if (local_linear_id() % FERROCL_SUB_GROUP_SIZE == 0) commit_id(p, rid, writing);
+    if (local_linear_id() % CTX->sub_group_size == 0) commit_id(p, rid, writing);
 }
 
 void *__work_group_reserve_read_pipe(struct ferrocl_pipe *p, unsigned n, unsigned size,

@@ -61,32 +61,37 @@ void _Z18work_group_barrierj12memory_scope(unsigned flags, int scope) {
 /* The compiler's implicit barriers (src/compiler/uniform_loops.rs) only cut
  * regions; run work-item by work-item they have nothing to do. */
 void __ferrocl_implicit_barrier(void) {}
-/* Sub-groups (OpenCL C 6.15.19, cl_khr_subgroups): FERROCL_SUB_GROUP_SIZE
- * consecutive local linear ids each, the last one of a group smaller when the
- * group's size is not a multiple. The executor runs such kernels on fibers and
- * lets a sub_group_barrier wait for the caller's sub-group only. */
+/* Sub-groups (OpenCL C 6.15.19, cl_khr_subgroups): the kernel's sub-group
+ * size (ctx->sub_group_size) of consecutive local linear ids each, the last
+ * one of a group smaller when the group's size is not a multiple. The
+ * compiler computes these in place where it knows the kernel's size
+ * (sub_group_ids_from_local_ids.cpp). The executor lets a sub_group_barrier
+ * wait for the caller's sub-group only. */
 static size_t group_linear_size(const struct ferrocl_wg_ctx *c) {
     /* Dimensions past work_dim hold 1. */
     return c->local_size[0] * c->local_size[1] * c->local_size[2];
 }
+static size_t sub_group_size(void) { return CTX->sub_group_size; }
 static unsigned sub_group_count(size_t items) {
-    return (unsigned)((items + FERROCL_SUB_GROUP_SIZE - 1) / FERROCL_SUB_GROUP_SIZE);
+    return (unsigned)((items + sub_group_size() - 1) / sub_group_size());
 }
 unsigned _Z16get_sub_group_idv(void) {
-    return (unsigned)(_Z19get_local_linear_idv() / FERROCL_SUB_GROUP_SIZE);
+    return (unsigned)(_Z19get_local_linear_idv() / sub_group_size());
 }
 unsigned _Z22get_sub_group_local_idv(void) {
-    return (unsigned)(_Z19get_local_linear_idv() % FERROCL_SUB_GROUP_SIZE);
+    return (unsigned)(_Z19get_local_linear_idv() % sub_group_size());
 }
 unsigned _Z18get_sub_group_sizev(void) {
-    size_t first = (size_t)_Z16get_sub_group_idv() * FERROCL_SUB_GROUP_SIZE;
+    size_t size = sub_group_size();
+    size_t first = (size_t)_Z16get_sub_group_idv() * size;
     size_t left = group_linear_size(CTX) - first;
-    return (unsigned)(left < FERROCL_SUB_GROUP_SIZE ? left : FERROCL_SUB_GROUP_SIZE);
+    return (unsigned)(left < size ? left : size);
 }
 unsigned _Z22get_max_sub_group_sizev(void) {
     const struct ferrocl_wg_ctx *c = CTX;
     size_t enqueued = c->enqueued_local_size[0] * c->enqueued_local_size[1] * c->enqueued_local_size[2];
-    return (unsigned)(enqueued < FERROCL_SUB_GROUP_SIZE ? enqueued : FERROCL_SUB_GROUP_SIZE);
+    size_t size = c->sub_group_size;
+    return (unsigned)(enqueued < size ? enqueued : size);
 }
 unsigned _Z18get_num_sub_groupsv(void) { return sub_group_count(group_linear_size(CTX)); }
 unsigned _Z27get_enqueued_num_sub_groupsv(void) {

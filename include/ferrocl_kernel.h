@@ -42,7 +42,9 @@ struct ferrocl_enqueue;
 
 struct ferrocl_wg_ctx {
     uint32_t work_dim;
-    uint32_t reserved;
+    /* The kernel's sub-group size: FERROCL_SUB_GROUP_SIZE unless it requires
+     * another (cl_intel_required_subgroup_size: 8, 16 or 32). */
+    uint32_t sub_group_size;
     size_t global_offset[3];
     size_t global_size[3];
     /* The size of this work-group (smaller for the last, non-uniform group). */
@@ -99,7 +101,8 @@ struct ferrocl_wg_ctx {
 };
 
 /* Sub-groups are FERROCL_SUB_GROUP_SIZE consecutive local linear ids (the
- * last one of a group may be smaller). */
+ * last one of a group may be smaller), or as many as the kernel requires
+ * (ctx->sub_group_size). */
 #define FERROCL_SUB_GROUP_SIZE 8
 /* Or'ed into barrier()'s flags for sub_group_barrier: only the work-items
  * of the caller's sub-group wait for each other. */

@@ -19,6 +19,8 @@ spirv-as --target-env spv1.5 spec.spvasm -o spec.spv
 spirv-as --target-env spv1.5 newer.spvasm -o newer.spv
 # SPIR-V 1.3 (sub-group instructions) and the extensions the device reports.
 spirv-as --target-env spv1.3 extensions.spvasm -o extensions.spv
+# SPIR-V 1.1 (OpExecutionMode SubgroupSize).
+spirv-as --target-env spv1.1 sizes.spvasm -o sizes.spv
 for m in odr_lib odr_main; do
     spirv-as --target-env spv1.0 $m.spvasm -o $m.spv
     spirv-val --target-env opencl2.2 $m.spv
@@ -28,3 +30,4 @@ spirv-val --target-env opencl2.2 linked.spv
 spirv-val --target-env spv1.5 spec.spv
 spirv-val --target-env spv1.5 newer.spv
 spirv-val --target-env spv1.3 extensions.spv
+spirv-val --target-env spv1.1 sizes.spv

@@ -239,6 +239,55 @@ TEST(spirv_extensions)
 }
 
 /* CL_PROGRAM_IL gives the module back; the source is empty. */
+/* OpExecutionMode SubgroupSize 32 (sizes.spvasm): the kernel reports the
+ * size it requires and runs with sub-groups of 32, where the device lists
+ * that size (cl_intel_required_subgroup_size). */
+TEST(spirv_sub_group_size)
+{
+    NEED_IL();
+    char *ext = h_device_string(h_device(), CL_DEVICE_EXTENSIONS);
+    int yes = ext && strstr(ext, "cl_intel_required_subgroup_size");
+    free(ext);
+    size_t sizes[16], bytes = 0;
+    if (yes)
+        CHECK_OK(clGetDeviceInfo(h_device(), CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes,
+                                 &bytes));
+    int listed = 0;
+    for (size_t i = 0; i < bytes / sizeof(size_t); i++) listed |= sizes[i] == 32;
+    if (!listed) {
+        h_skip("sub-groups of 32 not listed");
+        return;
+    }
+    enum { N = 96, L = 48 };
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "sizes.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "wide", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    size_t compiled = 0;
+    CHECK_OK(clGetKernelSubGroupInfo(k, h_device(), CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL,
+                                     sizeof compiled, &compiled, NULL));
+    CHECK(compiled == 32, "CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL %zu", compiled);
+    cl_uint out[N];
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    size_t g = N, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int i = 0; i < N && !h_failed(); i++) {
+        /* Groups of 48: a sub-group of 32, then one of 16. */
+        cl_uint lid = i % L, n = lid < 32 ? 32 : 16, want = lid % 32 | n << 8 | n << 16;
+        CHECK(out[i] == want, "%d: %#x, not %#x", i, out[i], want);
+    }
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 TEST(program_il)
 {
     NEED_IL();
@@ -750,6 +799,7 @@ int main(int argc, char **argv)
     H_RUN(program_il);
     H_RUN(spirv_queries);
     H_RUN_T(spirv_extensions, 60);
+    H_RUN_T(spirv_sub_group_size, 60);
     H_RUN_T(math_local, 60);
     H_RUN_T(vector_abi, 60);
     H_RUN_T(atomics, 60);

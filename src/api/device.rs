@@ -436,7 +436,7 @@ fn device_info(
         // cl_intel_required_subgroup_size's query, which SYCL asks
         // whatever the extensions say (without an answer it assumed 1 and
         // padded dpnp's broadcasts by one lane, not eight): the one size.
-        CL_DEVICE_SUB_GROUP_SIZES_INTEL => out.write(&vec![caps().sub_group_size]),
+        CL_DEVICE_SUB_GROUP_SIZES_INTEL => out.write(&caps().sub_group_sizes.to_vec()),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => {
             out.write(&(caps().max_work_group_size.div_ceil(caps().sub_group_size) as cl_uint))
         }

@@ -148,9 +148,11 @@ fn sub_group_info(
     };
     match param {
         CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => {
-            out.write(&SubGroups::max_size_for(local_items()?))
+            out.write(&SubGroups::of(k).max_size_for(local_items()?))
         }
-        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => out.write(&SubGroups::count_for(local_items()?)),
+        CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => {
+            out.write(&SubGroups::of(k).count_for(local_items()?))
+        }
         CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
             // The answer has as many dimensions as param_value_size holds;
             // the input is one size_t, the count.

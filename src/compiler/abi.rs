@@ -6,7 +6,8 @@ use std::ffi::{c_char, c_void};
 #[repr(C)]
 pub struct WorkGroupContext {
     pub work_dim: u32,
-    pub reserved: u32,
+    /// The kernel's sub-group size (KernelInfo::sub_group_size).
+    pub sub_group_size: u32,
     pub global_offset: [usize; 3],
     pub global_size: [usize; 3],
     /// This work-group's size (smaller for the last, non-uniform group).
@@ -63,9 +64,16 @@ pub const MAX_WORK_GROUP_SIZE: usize = 1024;
 pub const MAX_ALIGN: usize = 128;
 
 /// FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local
-/// linear ids (the last one of a group may be smaller). Eight: the AVX2
-/// float vector width the work-item loops use.
+/// linear ids (the last one of a group may be smaller), unless its kernel
+/// requires another of SUB_GROUP_SIZES. Eight: the AVX2 float vector width
+/// the work-item loops use.
 pub const SUB_GROUP_SIZE: usize = 8;
+
+/// cl_intel_required_subgroup_size: the sub-group sizes a kernel may
+/// require (CL_DEVICE_SUB_GROUP_SIZES_INTEL; passes/kernel_abi.h
+/// SUB_GROUP_SIZES): the vector widths of 32-bit lanes up to AVX-512's
+/// and twice that, the warp size of code written for CUDA.
+pub const SUB_GROUP_SIZES: [usize; 3] = [8, 16, 32];
 
 /// Bytes a region kernel's frame has beyond KernelInfo::frame_size per
 /// work-item: its arrays are skewed by cache lines so that they do not all

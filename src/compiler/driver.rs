@@ -1052,16 +1052,16 @@ fn ready(
     };
     let (kernels, notes) = binary::parse_description(&description).map_err(BuildError::Failed)?;
     // cl_intel_required_subgroup_size: a kernel that requires sub-groups of
-    // another size than the device's cannot keep its promise.
+    // a size the device does not make cannot keep its promise.
     for k in &kernels {
         let size = k.required_sub_group_size;
-        if size != 0 && size != abi::SUB_GROUP_SIZE {
+        if size != 0 && !abi::SUB_GROUP_SIZES.contains(&size) {
             return Err(BuildError::Failed(format!(
                 "{log}ferrocl: kernel `{}` requires sub-groups of {size} work-items \
-                 (intel_reqd_sub_group_size); this device's have {} \
+                 (intel_reqd_sub_group_size); this device's have {:?} \
                  (CL_DEVICE_SUB_GROUP_SIZES_INTEL)\n",
                 k.name,
-                abi::SUB_GROUP_SIZE
+                abi::SUB_GROUP_SIZES
             )));
         }
     }

@@ -101,7 +101,7 @@ pub const OPENCL_C_EXTENSIONS: &[(&str, (u32, u32, u32))] = &[
     ("cl_intel_subgroups_char", (1, 0, 0)),
     // ulong block reads and writes of buffers and 2D images.
     ("cl_intel_subgroups_long", (1, 0, 0)),
-    // intel_reqd_sub_group_size(8) and CL_DEVICE_SUB_GROUP_SIZES_INTEL;
+    // intel_reqd_sub_group_size(8, 16 or 32) and CL_DEVICE_SUB_GROUP_SIZES_INTEL;
     // DPC++ reads the device's sub-group sizes only where it is reported.
     ("cl_intel_required_subgroup_size", (1, 0, 0)),
 ];
@@ -432,9 +432,20 @@ pub struct KernelInfo {
     pub splittable: bool,
     /// The sub-group size it requires (cl_intel_required_subgroup_size:
     /// intel_reqd_sub_group_size, SPIR-V's SubgroupSize), 0 if none; a
-    /// program whose kernel requires another size than the device's does
-    /// not build.
+    /// program whose kernel requires a size not in abi::SUB_GROUP_SIZES
+    /// does not build.
     pub required_sub_group_size: usize,
+}
+
+impl KernelInfo {
+    /// The work-items of its sub-groups: what it requires, else the
+    /// device's default.
+    pub fn sub_group_size(&self) -> usize {
+        match self.required_sub_group_size {
+            0 => abi::SUB_GROUP_SIZE,
+            size => size,
+        }
+    }
 }
 
 /// A built program: its kernels now, its machine code once the back end

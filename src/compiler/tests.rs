@@ -100,7 +100,7 @@ impl std::ops::DerefMut for AlignedFloats {
 fn ctx(global: usize, local: usize, group: usize) -> WorkGroupContext {
     WorkGroupContext {
         work_dim: 1,
-        reserved: 0,
+        sub_group_size: abi::SUB_GROUP_SIZE as u32,
         global_offset: [0; 3],
         global_size: [global, 1, 1],
         local_size: [local, 1, 1],

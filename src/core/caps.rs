@@ -19,8 +19,11 @@ pub struct DeviceCaps {
     /// CL_DEVICE_MAX_WORK_ITEM_SIZES: what the passes size ids and frames for.
     pub max_work_group_size: usize,
     /// Work-items per sub-group: consecutive local linear ids, the last
-    /// sub-group of a group possibly smaller.
+    /// sub-group of a group possibly smaller; a kernel may require another
+    /// of sub_group_sizes.
     pub sub_group_size: usize,
+    /// CL_DEVICE_SUB_GROUP_SIZES_INTEL: the sizes a kernel may require.
+    pub sub_group_sizes: &'static [usize],
     /// CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (and each kernel's).
     pub preferred_work_group_size_multiple: usize,
     /// CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: the executor runs a smaller
@@ -72,6 +75,7 @@ static CAPS: LazyLock<DeviceCaps> = LazyLock::new(|| DeviceCaps {
     host: &HOST,
     max_work_group_size: abi::MAX_WORK_GROUP_SIZE,
     sub_group_size: abi::SUB_GROUP_SIZE,
+    sub_group_sizes: &abi::SUB_GROUP_SIZES,
     preferred_work_group_size_multiple: crate::kernel::PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
     non_uniform_work_groups: true,
     local_mem_size: HOST.l2_cache.max(32 << 10),
@@ -113,6 +117,10 @@ mod tests {
     fn the_limits_agree_with_each_other() {
         let c = caps();
         assert!(c.max_work_group_size.is_multiple_of(c.sub_group_size));
+        assert!(c.sub_group_sizes.contains(&c.sub_group_size));
+        for size in c.sub_group_sizes {
+            assert!(size.is_power_of_two() && c.max_work_group_size.is_multiple_of(*size));
+        }
         assert!(c
             .max_work_group_size
             .is_multiple_of(c.preferred_work_group_size_multiple));

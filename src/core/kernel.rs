@@ -351,29 +351,33 @@ impl Kernel {
     }
 }
 
-/// How a kernel's work-groups divide into sub-groups: SUB_GROUP_SIZE
-/// consecutive local linear ids each, the last one of a group possibly
-/// smaller (clGetKernelSubGroupInfo's answers).
+/// How a kernel's work-groups divide into sub-groups: its sub-group size
+/// (KernelInfo::sub_group_size) of consecutive local linear ids each, the
+/// last one of a group possibly smaller (clGetKernelSubGroupInfo's
+/// answers).
 pub struct SubGroups {
     /// The kernel's reqd_work_group_size, if it has one.
     required: Option<[usize; 3]>,
+    /// Work-items per sub-group.
+    size: usize,
 }
 
 impl SubGroups {
     pub fn of(kernel: &Kernel) -> SubGroups {
         SubGroups {
             required: kernel.info().reqd_work_group_size,
+            size: kernel.info().sub_group_size(),
         }
     }
 
     /// The largest sub-group of a group of `items` work-items.
-    pub fn max_size_for(items: usize) -> usize {
-        items.min(caps().sub_group_size)
+    pub fn max_size_for(&self, items: usize) -> usize {
+        items.min(self.size)
     }
 
     /// The sub-groups of a group of `items` work-items.
-    pub fn count_for(items: usize) -> usize {
-        items.div_ceil(caps().sub_group_size)
+    pub fn count_for(&self, items: usize) -> usize {
+        items.div_ceil(self.size)
     }
 
     /// The most work-items a group of this kernel has.
@@ -384,7 +388,7 @@ impl SubGroups {
 
     /// The most sub-groups a group of this kernel has.
     pub fn max_count(&self) -> usize {
-        Self::count_for(self.max_items())
+        self.count_for(self.max_items())
     }
 
     /// A local size of `dims` dimensions whose groups have `count`
@@ -392,7 +396,7 @@ impl SubGroups {
     /// has ("If no work-group size can accommodate the requested number of
     /// sub-groups, 0 will be returned in each element of the return array").
     pub fn local_size_for_count(&self, count: usize, dims: usize) -> Vec<usize> {
-        let (max_items, size) = (self.max_items(), caps().sub_group_size);
+        let (max_items, size) = (self.max_items(), self.size);
         let mut local = vec![1usize; dims];
         match self.required {
             Some(r) if self.max_count() == count => {
@@ -522,7 +526,10 @@ mod tests {
     fn local_sizes_for_a_sub_group_count() {
         use super::SubGroups;
         use crate::compiler::abi::SUB_GROUP_SIZE;
-        let free = SubGroups { required: None };
+        let free = SubGroups {
+            required: None,
+            size: SUB_GROUP_SIZE,
+        };
         // The largest group with 3 sub-groups.
         assert_eq!(free.local_size_for_count(3, 1), [3 * SUB_GROUP_SIZE]);
         assert_eq!(free.local_size_for_count(3, 2), [3 * SUB_GROUP_SIZE, 1]);
@@ -534,11 +541,21 @@ mod tests {
         // reqd_work_group_size(16, 4, 1): 64 work-items, 8 sub-groups.
         let fixed = SubGroups {
             required: Some([16, 4, 1]),
+            size: SUB_GROUP_SIZE,
         };
         assert_eq!(fixed.max_count(), 8);
         assert_eq!(fixed.local_size_for_count(8, 3), [16, 4, 1]);
         assert_eq!(fixed.local_size_for_count(2, 3), [0, 0, 0]);
-        assert_eq!(SubGroups::count_for(17), 3);
-        assert_eq!(SubGroups::max_size_for(5), 5);
+        assert_eq!(free.count_for(17), 3);
+        assert_eq!(free.max_size_for(5), 5);
+        // intel_reqd_sub_group_size(32): 1024 work-items hold 32.
+        let wide = SubGroups {
+            required: None,
+            size: 32,
+        };
+        assert_eq!(wide.count_for(33), 2);
+        assert_eq!(wide.max_size_for(64), 32);
+        assert_eq!(wide.max_count(), 32);
+        assert_eq!(wide.local_size_for_count(3, 1), [96]);
     }
 }

@@ -17,7 +17,7 @@ use crate::cl::*;
 use crate::compiler::abi::EnqueueRequest;
 use crate::compiler::abi::MAX_ALIGN as BASE_ADDR_ALIGN;
 use crate::compiler::abi::{
-    WorkGroupContext, WorkItemEntry, NON_UNIFORM_WAIT, PROGRESS, SUB_GROUP_BARRIER, SUB_GROUP_SIZE,
+    WorkGroupContext, WorkItemEntry, NON_UNIFORM_WAIT, PROGRESS, SUB_GROUP_BARRIER,
 };
 use crate::compiler::{ArgSpace, Executable, KernelInfo};
 use crate::pool::{Claims, Pool};
@@ -359,10 +359,11 @@ unsafe fn run_group_fibers(
         current: std::ptr::null(),
     };
     let ids: Vec<[usize; 3]> = local_ids(ctx.local_size).collect();
+    let sub_group_size = ctx.sub_group_size as usize;
     // One slot per work-item, the group's result, one per sub-group, one
     // active mask per sub-group, one call site per work-item
     // (include/ferrocl_kernel.h).
-    let sub_groups = ids.len().div_ceil(SUB_GROUP_SIZE);
+    let sub_groups = ids.len().div_ceil(sub_group_size);
     let masks = ids.len() + 1 + sub_groups;
     let sites = masks + sub_groups;
     let mut scratch = vec![0u64; sites + ids.len()];
@@ -395,8 +396,8 @@ unsafe fn run_group_fibers(
     let mut waits: Vec<Option<Wait>> = vec![None; ids.len()];
     let mut running = items.len();
     while running > 0 {
-        for (sub_group_id, first) in (0..items.len()).step_by(SUB_GROUP_SIZE).enumerate() {
-            let sub_group = first..(first + SUB_GROUP_SIZE).min(items.len());
+        for (sub_group_id, first) in (0..items.len()).step_by(sub_group_size).enumerate() {
+            let sub_group = first..(first + sub_group_size).min(items.len());
             loop {
                 for i in sub_group.clone() {
                     let Some(fiber) = &mut items[i] else { continue };
@@ -684,7 +685,7 @@ pub fn execute(
         // The collective functions' scratch when they run as regions (the
         // fiber executor makes its own): a slot per work-item, the group's
         // result, one per sub-group (builtins/lib/collective.cl).
-        let slots = items + 1 + items.div_ceil(SUB_GROUP_SIZE);
+        let slots = items + 1 + items.div_ceil(info.sub_group_size());
         let mut scratch = vec![0u64; slots * usize::from(info.uses_barriers)];
         let (local_arena_begin, local_arena_end) = group_args.arena_range();
         // The kernel's frames (when it runs on this thread's stack) lie
@@ -695,7 +696,7 @@ pub fn execute(
         // those the executors below change are set again.
         let mut ctx = WorkGroupContext {
             work_dim: range.work_dim,
-            reserved: 0,
+            sub_group_size: info.sub_group_size() as u32,
             global_offset: range.offset,
             global_size: range.global,
             local_size: range.local,

@@ -8,7 +8,10 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringRef.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Metadata.h>
 
 #include <cstdint>
 
@@ -36,8 +39,29 @@ inline constexpr uint64_t CONTEXT_ITEMS_END = 296;
 // CL_DEVICE_MAX_WORK_GROUP_SIZE (abi.rs MAX_WORK_GROUP_SIZE).
 inline constexpr uint64_t MAX_WORK_GROUP_SIZE = 1024;
 // FERROCL_SUB_GROUP_SIZE: a sub-group is this many consecutive local linear
-// ids, the last one of a group smaller.
+// ids, the last one of a group smaller, unless its kernel requires another
+// of SUB_GROUP_SIZES.
 inline constexpr uint64_t SUB_GROUP_SIZE = 8;
+// cl_intel_required_subgroup_size: the sizes a kernel may require
+// (intel_reqd_sub_group_size; abi.rs SUB_GROUP_SIZES).
+inline constexpr uint64_t SUB_GROUP_SIZES[] = {8, 16, 32};
+
+// Kernel `k`'s sub-group size: the one it requires when that is one of
+// SUB_GROUP_SIZES (the driver refuses a program requiring another), else
+// SUB_GROUP_SIZE.
+inline uint64_t sub_group_size_of(const llvm::Function &k)
+{
+    const llvm::MDNode *md = k.getMetadata("intel_reqd_sub_group_size");
+    if (!md || md->getNumOperands() != 1)
+        return SUB_GROUP_SIZE;
+    const auto *c = llvm::mdconst::dyn_extract<llvm::ConstantInt>(md->getOperand(0));
+    if (!c)
+        return SUB_GROUP_SIZE;
+    for (uint64_t size : SUB_GROUP_SIZES)
+        if (c->getValue() == size)
+            return size;
+    return SUB_GROUP_SIZE;
+}
 // The frame's alignment: the widest a slot gets (abi.rs WorkGroupContext::frame).
 inline constexpr uint64_t FRAME_ALIGN = 64;
 // Bytes the runtime adds to a region kernel's frame (abi.rs FRAME_SKEW): the

@@ -28,7 +28,7 @@
 // A kernel whose barriers are its sub-groups' (SUB_GROUP_REGIONS_ATTRIBUTE,
 // collective_waits_as_barriers.cpp) runs the regions for one sub-group at a
 // time: its entry loops over the sub-groups, and for each over the rows of
-// the group it covers (8 consecutive local linear ids).
+// the group it covers (its sub-group size of consecutive local linear ids).
 #include "contiguous_dimension.h"
 #include "idle_work_items.h"
 #include "kernel_abi.h"
@@ -394,6 +394,7 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
     PHINode *first = nullptr;
     Value *last = nullptr, *first_row = nullptr, *last_row = nullptr;
     if (sub_groups) {
+        Value *size = b.getInt64(sub_group_size_of(kernel));
         auto *sub_group = BasicBlock::Create(ctx, "sg", entry, runs[0]);
         auto *sub_group_done = BasicBlock::Create(ctx, "sg.done", entry);
         BasicBlock *group_start = b.GetInsertBlock();
@@ -401,13 +402,13 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
         b.SetInsertPoint(sub_group);
         first = b.CreatePHI(i64, 2, "sg.first");
         last = b.CreateBinaryIntrinsic(
-            Intrinsic::umin, b.CreateNUWAdd(first, b.getInt64(SUB_GROUP_SIZE)), nwi, nullptr,
+            Intrinsic::umin, b.CreateNUWAdd(first, size), nwi, nullptr,
             "sg.last");
         first_row = b.CreateUDiv(first, ls[0], "sg.first.row");
         last_row = b.CreateUDiv(b.CreateSub(last, b.getInt64(1)), ls[0], "sg.last.row");
         b.CreateBr(runs[0]);
         b.SetInsertPoint(sub_group_done);
-        Value *next_first = b.CreateNUWAdd(first, b.getInt64(SUB_GROUP_SIZE), "sg.next");
+        Value *next_first = b.CreateNUWAdd(first, size, "sg.next");
         b.CreateCondBr(b.CreateICmpULT(next_first, nwi, "sg.more"), sub_group, done)
             ->setMetadata(LLVMContext::MD_loop, outer_loop(ctx));
         first->addIncoming(b.getInt64(0), group_start);

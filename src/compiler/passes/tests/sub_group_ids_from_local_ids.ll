@@ -1,6 +1,9 @@
 ; PASSES: ferrocl-sub-group-ids-from-local-ids
 ; Each sub-group query computed from the local linear id and the group's
 ; sizes (sub-groups of 8 consecutive local linear ids, the last smaller).
+; A kernel requiring sub-groups of 32 (intel_reqd_sub_group_size) computes
+; with 32, and so does a helper only it calls; a helper kernels of two
+; sizes call keeps its query, which reads the launch's size.
 
 ; CHECK-LABEL: define spir_kernel void @k(
 ; CHECK: %[[L0:[0-9]+]] = call spir_func i64 @_Z19get_local_linear_idv()
@@ -33,6 +36,45 @@ define spir_kernel void @k(ptr addrspace(1) %out) {
   store i32 %d, ptr addrspace(1) %out
   ret void
 }
+
+; CHECK-LABEL: define spir_func i32 @only_wide(
+; CHECK: urem i64 %{{[0-9]+}}, 32
+; CHECK-NOT: get_sub_group
+; CHECK: ret i32
+define spir_func i32 @only_wide() {
+  %lid = call spir_func i32 @_Z22get_sub_group_local_idv()
+  ret i32 %lid
+}
+
+; CHECK-LABEL: define spir_func i32 @shared(
+; CHECK-NEXT: call spir_func i32 @_Z22get_sub_group_local_idv()
+define spir_func i32 @shared() {
+  %lid = call spir_func i32 @_Z22get_sub_group_local_idv()
+  ret i32 %lid
+}
+
+; CHECK-LABEL: define spir_kernel void @wide(
+; CHECK: udiv i64 %{{[0-9]+}}, 32
+; CHECK: call spir_func i32 @only_wide()
+; CHECK: call spir_func i32 @shared()
+define spir_kernel void @wide(ptr addrspace(1) %out) !intel_reqd_sub_group_size !0 {
+  %id = call spir_func i32 @_Z16get_sub_group_idv()
+  %a = call spir_func i32 @only_wide()
+  %b = call spir_func i32 @shared()
+  %c = add i32 %id, %a
+  %d = add i32 %c, %b
+  store i32 %d, ptr addrspace(1) %out
+  ret void
+}
+
+; CHECK-LABEL: define spir_kernel void @narrow(
+define spir_kernel void @narrow(ptr addrspace(1) %out) {
+  %b = call spir_func i32 @shared()
+  store i32 %b, ptr addrspace(1) %out
+  ret void
+}
+
+!0 = !{i32 32}
 
 declare spir_func i32 @_Z22get_sub_group_local_idv()
 declare spir_func i32 @_Z16get_sub_group_idv()
