@@ -5,19 +5,20 @@
  * answer, and a loop's iterations theirs. */
 #include "harness.h"
 
-/* Runs kernel "k" over 64 work-items in groups of 32 (sub-groups of the
- * device's size), out: 64 ints. */
-static void run(const char *src, int *out, size_t *sg)
+/* Runs kernel "k" over 64 work-items in groups of `l` (sub-groups of the
+ * device's size; OpenCL C 3.0 where `l` leaves a smaller last group), out:
+ * 64 ints. */
+static void run_in_groups(const char *src, int *out, size_t *sg, size_t l)
 {
     cl_context c = h_context();
     cl_command_queue q = h_queue(c, 0);
-    cl_program p = h_build(c, src, NULL);
+    cl_program p = h_build(c, src, 64 % l ? "-cl-std=CL3.0" : NULL);
     REQUIRE(p, "build failed");
     cl_int e;
     cl_kernel k = clCreateKernel(p, "k", &e);
     cl_mem O = clCreateBuffer(c, 0, 64 * sizeof(int), NULL, &e);
     clSetKernelArg(k, 0, sizeof O, &O);
-    size_t g = 64, l = 32;
+    size_t g = 64;
     REQUIRE_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
     REQUIRE_OK(clEnqueueReadBuffer(q, O, CL_TRUE, 0, 64 * sizeof(int), out, 0, NULL, NULL));
     REQUIRE_OK(clGetKernelSubGroupInfo(k, h_device(), CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
@@ -25,6 +26,9 @@ static void run(const char *src, int *out, size_t *sg)
     clReleaseMemObject(O); clReleaseKernel(k); clReleaseProgram(p);
     clReleaseCommandQueue(q); clReleaseContext(c);
 }
+
+/* The same in groups of 32. */
+static void run(const char *src, int *out, size_t *sg) { run_in_groups(src, out, sg, 32); }
 
 static int reported(const char *ext)
 {
@@ -120,11 +124,55 @@ TEST(votes_and_ballots)
     }
 }
 
+/* Every work-item of the sub-group calls them, in code all run (which the
+ * compiler runs as regions across the work-items), in groups of 44: the
+ * last sub-group of each group smaller. */
+TEST(uniform_code_every_lane)
+{
+    if (!reported("cl_khr_subgroup_ballot") || !reported("cl_khr_subgroup_non_uniform_vote") ||
+        !reported("cl_khr_subgroup_non_uniform_arithmetic")) {
+        h_skip("not reported");
+        return;
+    }
+    int out[64];
+    size_t sg = 0;
+    run_in_groups("#pragma OPENCL EXTENSION cl_khr_subgroup_ballot : enable\n"
+        "kernel void k(global int *out) {\n"
+        "  uint l = get_sub_group_local_id(); int x = (int)l + 1;\n"
+        "  int r = sub_group_elect();\n"
+        "  uint4 b = sub_group_ballot(l % 3 == 0);\n"
+        "  r |= (int)sub_group_ballot_bit_count(b) << 1;\n"
+        "  r |= sub_group_non_uniform_all(l < 100) << 6 | sub_group_non_uniform_any(l == 1) << 7;\n"
+        "  r |= sub_group_non_uniform_all_equal(7) << 8 | sub_group_non_uniform_all_equal(x) << 9;\n"
+        "  r |= (int)sub_group_broadcast_first(x) << 10 | sub_group_non_uniform_broadcast(x, 2u) << 14;\n"
+        "  r |= sub_group_non_uniform_reduce_mul(l < 4 ? x : 1) << 18;\n"
+        "  r |= (sub_group_non_uniform_scan_inclusive_add(x) & 63) << 24;\n"
+        "  out[get_global_id(0)] = r ^ sub_group_non_uniform_reduce_xor(x); }\n",
+        out, &sg, 44);
+    REQUIRE(sg > 2, "sub-group size %zu", sg);
+    for (int i = 0; i < 64; i++) {
+        /* Groups of 44 and 20 work-items. */
+        int lid = i % 44, items = i < 44 ? 44 : 20, l = lid % (int)sg, first = lid - l;
+        int n = items - first < (int)sg ? items - first : (int)sg;
+        int thirds = 0, product = 1, scan = 0, xor = 0;
+        for (int j = 0; j < n; j++) {
+            thirds += j % 3 == 0;
+            product *= j < 4 ? j + 1 : 1;
+            if (j <= l) scan += j + 1;
+            xor ^= j + 1;
+        }
+        int want = (l == 0) | thirds << 1 | 1 << 6 | (n > 1) << 7 | 1 << 8 | (n == 1) << 9 |
+                   1 << 10 | 3 << 14 | product << 18 | (scan & 63) << 24;
+        CHECK(out[i] == (want ^ xor), "work-item %d: %#x, expected %#x", i, out[i], want ^ xor);
+    }
+}
+
 int main(int argc, char **argv)
 {
     h_init("subgroups", argc, argv);
     H_RUN(branches_are_separate_sets);
     H_RUN(scans_over_the_active_items);
     H_RUN(votes_and_ballots);
+    H_RUN(uniform_code_every_lane);
     return h_done();
 }

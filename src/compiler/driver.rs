@@ -1093,6 +1093,9 @@ const WAITING_LOOPS: &str = "ferrocl-progress-in-waiting-loops";
 ///   work-item function `alwaysinline`, and the module when it has kernels
 ///   to cut into regions (barriers, work-group functions, or loops carrying
 ///   floating-point values); `always-inline` and `sroa` do the inlining;
+/// - `ferrocl-non-uniform-calls-together`: a non-uniform sub-group
+///   function called where the whole group runs together is inlined with
+///   collective waits (and marks the module);
 /// - on a marked module only (`ferrocl-if-regions`):
 ///   - `ferrocl-branches-as-selects`: `c ? x : y`, a branch of two short
 ///     ways and a phi, as a select (computed again where used, not kept
@@ -1127,6 +1130,7 @@ const WAITING_LOOPS: &str = "ferrocl-progress-in-waiting-loops";
 const REGIONS_PIPELINE: &str = concat!(
     "ferrocl-sub-group-ids-from-local-ids,",
     "ferrocl-inline-into-kernels,always-inline,function(sroa),",
+    "ferrocl-non-uniform-calls-together,",
     "ferrocl-if-regions(",
     "function(ferrocl-branches-as-selects,ferrocl-power-of-two-remainders),",
     "ferrocl-grid-stride-loops,ferrocl-loops-out-of-guards,ferrocl-mark-loops-for-unrolling,",

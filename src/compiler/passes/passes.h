@@ -114,6 +114,13 @@ struct InlineIntoKernelsPass : llvm::PassInfoMixin<InlineIntoKernelsPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-non-uniform-calls-together`: non-uniform sub-group functions
+// called where the whole group runs together become collective waits
+// (non_uniform_calls_together.cpp).
+struct NonUniformCallsTogetherPass : llvm::PassInfoMixin<NonUniformCallsTogetherPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // `ferrocl-if-regions(<pipeline>)`, `ferrocl-if-unrolling(<pipeline>)`:
 // <pipeline> only on a module marked by the pass before (if_marked.cpp).
 struct IfMarkedPass : llvm::PassInfoMixin<IfMarkedPass> {

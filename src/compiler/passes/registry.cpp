@@ -44,6 +44,7 @@ const struct {
     {"ferrocl-calls-as-defined", add<CallsAsDefinedPass>},
     {"ferrocl-progress-in-waiting-loops", add<ProgressInWaitingLoopsPass>},
     {"ferrocl-inline-into-kernels", add<InlineIntoKernelsPass>},
+    {"ferrocl-non-uniform-calls-together", add<NonUniformCallsTogetherPass>},
     {"ferrocl-grid-stride-loops", add<GridStrideLoopsPass>},
     {"ferrocl-scalar-libm", add<ScalarLibmPass>},
     {"ferrocl-host-vector-width", add<HostVectorWidthPass>},
