@@ -395,8 +395,9 @@ for op, (combine, types) in CLUSTER_OPS.items():
 # builtins/workitem.c; the executor gathers them, src/sched/ndrange.rs).
 # The site is the function's return address, so the public functions are
 # never inlined; each waits twice, as the collectives above do (after its
-# value is in its slot, and after it has read the others'), at the site's
-# two phases. The mask the wait returns has bit i for sub-group local id i.
+# value is in its slot, and after the first active work-item has combined
+# them), at the site's two phases. The mask the wait returns has bit i for
+# sub-group local id i.
 NU_TYPES = ['char', 'uchar', 'short', 'ushort', 'int', 'uint', 'long', 'ulong', 'float', 'double', 'half']
 NU = '__attribute__((overloadable, noinline))'
 SITE = '(ulong)__builtin_return_address(0) << 1'
@@ -422,23 +423,43 @@ NU_OPS = {op: (combine, identity, NU_TYPES if op in OPS else INT_TYPES if op in 
           for op, (combine, identity) in {**OPS, **INTEGER_OPS, **LOGICAL_OPS}.items()}
 
 
-def nu_fold(T, value, R, init, update, last='g.count', result='acc'):
-    """A non-uniform function's body: `value` (of type T) in the caller's
-    slot, then the statement `update(v)` (of `acc`, of type R, from `init`)
-    for each active work-item i below `last` in local id order, whose value
-    is v."""
+def nu_fold(T, value, R, init, update, result='acc'):
+    """A non-uniform function whose result is one value for the active
+    work-items: `value` (of type T) in the caller's slot; the first active
+    work-item runs the statement `update(v)` (of `acc`, of type R, from
+    `init`) for each active work-item i in local id order, whose value is v,
+    and leaves acc in the sub-group's result slot, which each returns as
+    `result` (of acc). One pass over the slots for the sub-group, not one
+    per work-item."""
     v = f'__FERROCL_NU_AT({T}, i)'
-    return (f'ulong site = {SITE}; __FERROCL_NU_ARRIVE({T}, {value}, site); {R} acc = {init}; '
-            f'for (size_t i = 0; i < {last}; i++) if (mask >> i & 1) {update(v)}; '
-            f'__FERROCL_NU_LEAVE(site); return {result};')
+    return (f'ulong site = {SITE}; __FERROCL_NU_ARRIVE({T}, {value}, site); '
+            f'__global {R} *out = (__global {R} *)(s + g.result); '
+            f'if (me == (size_t)__builtin_ctzl(mask)) {{ {R} acc = {init}; '
+            f'for (size_t i = 0; i < g.count; i++) if (mask >> i & 1) {update(v)}; *out = acc; }} '
+            f'__FERROCL_NU_LEAVE(site); {R} acc = *out; return {result};')
+
+
+def nu_scan(T, combine, identity, inclusive):
+    """A non-uniform scan: the first active work-item replaces each active
+    one's value in its slot by the combination of those up to it
+    (inclusive) or before it (exclusive), which each returns."""
+    v = f'__FERROCL_NU_AT({T}, i)'
+    step = (f'acc = {combine("acc", "v")}; {v} = acc;' if inclusive
+            else f'{v} = acc; acc = {combine("acc", "v")};')
+    return (f'ulong site = {SITE}; __FERROCL_NU_ARRIVE({T}, x, site); '
+            f'if (me == (size_t)__builtin_ctzl(mask)) {{ {T} acc = {identity}; '
+            f'for (size_t i = 0; i < g.count; i++) if (mask >> i & 1) {{ {T} v = {v}; {step} }} }} '
+            f'__FERROCL_NU_LEAVE(site); return __FERROCL_NU_AT({T}, me);')
 
 
 for op, (combine, identity, types) in NU_OPS.items():
     for T in types:
         # The active work-items' values in local id order: all of them
         # (reduce), up to the caller's (inclusive) or before it (exclusive).
-        for kind, last in [('reduce', 'g.count'), ('scan_inclusive', 'me + 1'), ('scan_exclusive', 'me')]:
-            body = nu_fold(T, 'x', T, identity(T), lambda v: f'acc = {combine("acc", v)}', last)
+        body = nu_fold(T, 'x', T, identity(T), lambda v: f'acc = {combine("acc", v)}')
+        emit(f'{T} {NU} sub_group_non_uniform_reduce_{op}({T} x) {{ {body} }}')
+        for kind, inclusive in [('scan_inclusive', True), ('scan_exclusive', False)]:
+            body = nu_scan(T, combine, identity(T), inclusive)
             emit(f'{T} {NU} sub_group_non_uniform_{kind}_{op}({T} x) {{ {body} }}')
 
 # Votes and ballots.
