@@ -4,8 +4,8 @@
 // with `__ferrocl_non_uniform_wait`) in a block all work-items of the group
 // run together (group_uniformity.h) calls a twin of the function instead,
 // inlined: its waits are the sub-group's collective waits
-// (`__ferrocl_collective_wait(1)`), and the mask of the work-items that
-// called it is every one of the sub-group's.
+// (`__ferrocl_collective_wait(1)`; none where it exchanges no values), and
+// the mask of the work-items that called it is every one of the sub-group's.
 //
 // Why: there the work-items active at the call are the whole sub-group,
 // which the fiber executor would find out work-item by work-item, at the
@@ -50,9 +50,25 @@ SmallVector<CallInst *, 4> waits_in(Function &f, const Function *wait)
     return calls;
 }
 
+// Whether `f` exchanges values through memory (the sub-group's slots):
+// touches memory other than by its waits and the work-item functions.
+bool exchanges_values(Function &f, const Function *wait)
+{
+    for (Instruction &i : instructions(f)) {
+        const auto *call = dyn_cast<CallInst>(&i);
+        const Function *callee = call ? call->getCalledFunction() : nullptr;
+        if (callee && (callee == wait || is_work_item_function(callee->getName())))
+            continue;
+        if (i.mayReadOrWriteMemory())
+            return true;
+    }
+    return false;
+}
+
 // `f`'s twin for calls every work-item of the sub-group makes together:
 // each non-uniform wait a collective wait of the sub-group, its mask all
-// ones.
+// ones. A function that exchanges nothing (sub_group_elect: the lowest
+// active lane, the first of the sub-group here) waits for nothing.
 Function *twin_of(Function &f, Function *wait, FunctionCallee collective)
 {
     ValueToValueMapTy map;
@@ -60,11 +76,14 @@ Function *twin_of(Function &f, Function *wait, FunctionCallee collective)
     twin->setName(f.getName() + ".together");
     twin->setLinkage(GlobalValue::InternalLinkage);
     twin->removeFnAttr(Attribute::NoInline);
+    bool exchanges = exchanges_values(*twin, wait);
     for (CallInst *call : waits_in(*twin, wait)) {
-        IRBuilder<> b(call);
-        CallInst *together = b.CreateCall(collective, {b.getInt32(1)});
-        together->setCallingConv(call->getCallingConv());
-        together->setConvergent();
+        if (exchanges) {
+            IRBuilder<> b(call);
+            CallInst *together = b.CreateCall(collective, {b.getInt32(1)});
+            together->setCallingConv(call->getCallingConv());
+            together->setConvergent();
+        }
         call->replaceAllUsesWith(ConstantInt::getAllOnesValue(call->getType()));
         call->eraseFromParent();
     }
