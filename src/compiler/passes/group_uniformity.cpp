@@ -5,10 +5,12 @@
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 
 using namespace llvm;
@@ -50,6 +52,37 @@ bool computes_from_arguments(const Function &f)
     return false;
 }
 
+// The kernel parameter passed by value (`byval`: a struct argument, as
+// SYCL passes its accessors and spans) that `pointer` points into through
+// address arithmetic, when nothing writes it: its bytes are the argument's,
+// the same for every work-item. Null otherwise.
+const Argument *read_only_kernel_value(const Value *pointer)
+{
+    const Value *base = getUnderlyingObject(pointer);
+    const auto *arg = dyn_cast<Argument>(base);
+    if (!arg || !arg->hasByValAttr() || !is_kernel(*arg->getParent()))
+        return nullptr;
+    SmallVector<const Value *, 8> work = {arg};
+    SmallPtrSet<const Value *, 16> seen = {arg};
+    while (!work.empty()) {
+        const Value *v = work.pop_back_val();
+        for (const User *u : v->users()) {
+            if (const auto *load = dyn_cast<LoadInst>(u); load && load->getPointerOperand() == v)
+                continue;
+            // Lifetime markers neither read nor write.
+            if (const auto *ii = dyn_cast<IntrinsicInst>(u); ii && ii->isLifetimeStartOrEnd())
+                continue;
+            if (isa<GetElementPtrInst>(u) || isa<BitCastInst>(u) || isa<AddrSpaceCastInst>(u)) {
+                if (seen.insert(u).second)
+                    work.push_back(u);
+                continue;
+            }
+            return nullptr; // stored to, passed on, compared: fail closed
+        }
+    }
+    return arg;
+}
+
 bool uniform_at(const Value *v, const PhiSet &phis, unsigned depth)
 {
     const auto *i = dyn_cast<Instruction>(v);
@@ -67,9 +100,13 @@ bool uniform_at(const Value *v, const PhiSet &phis, unsigned depth)
         return true;
     };
     // Every work-item loading one address of __constant memory gets one
-    // value (Parboil's cutcp loops `bincnt < *NbrListLen`).
+    // value (Parboil's cutcp loops `bincnt < *NbrListLen`), and so does one
+    // loading from a kernel's struct argument that nothing writes (the
+    // bounds of dpnp's sliding-window loops, in SYCL spans passed by value).
     if (const auto *load = dyn_cast<LoadInst>(i))
-        return load->isSimple() && load->getPointerAddressSpace() == CONSTANT_ADDRESS_SPACE &&
+        return load->isSimple() &&
+               (load->getPointerAddressSpace() == CONSTANT_ADDRESS_SPACE ||
+                read_only_kernel_value(load->getPointerOperand())) &&
                uniform_at(load->getPointerOperand(), phis, depth + 1);
     if (const auto *call = dyn_cast<CallInst>(i)) {
         const Function *f = called_function(*i);
@@ -248,8 +285,10 @@ const BasicBlock *GroupUniformity::reconverges(const BasicBlock *b) const
 {
     const DomTreeNodeBase<BasicBlock> *node = pdt_->getNode(b);
     const BasicBlock *meet = node && node->getIDom() ? node->getIDom()->getBlock() : nullptr;
-    if (!meet || !dt_->dominates(b, meet) || loops_->getLoopFor(meet) != loops_->getLoopFor(b))
+    if (!meet || !dt_->dominates(b, meet))
         return nullptr;
+    if (loops_->getLoopFor(meet) != loops_->getLoopFor(b))
+        return leaves_loop_together(b, meet) ? meet : nullptr;
     SmallPtrSet<const BasicBlock *, 32> seen;
     SmallVector<const BasicBlock *, 32> work(successors(b));
     while (!work.empty()) {
@@ -262,6 +301,21 @@ const BasicBlock *GroupUniformity::reconverges(const BasicBlock *b) const
             work.push_back(next);
     }
     return meet;
+}
+
+// Whether `b`, a block of a loop whose work-items entered it together,
+// leaves it by a varying branch to `meet`, where every one of them goes once
+// it is done: the loop's only exit block, in the loop around it. Each
+// work-item runs the loop its own number of times, then `meet` once
+// (dpnp's sliding window: a loop over a work-item's remaining outputs,
+// then the sub-group's shuffles).
+bool GroupUniformity::leaves_loop_together(const BasicBlock *b, const BasicBlock *meet) const
+{
+    const Loop *l = loops_->getLoopFor(b);
+    if (!l || l->getUniqueExitBlock() != meet || loops_->getLoopFor(meet) != l->getParentLoop())
+        return false;
+    const BasicBlock *entry = l->getLoopPreheader();
+    return entry && together_.contains(entry) && dt_->dominates(l->getHeader(), meet);
 }
 
 bool exits_uniformly(const Loop &l, SmallVectorImpl<PHINode *> &counters)

@@ -70,6 +70,7 @@ class GroupUniformity {
   private:
     void find_together();
     const llvm::BasicBlock *reconverges(const llvm::BasicBlock *b) const;
+    bool leaves_loop_together(const llvm::BasicBlock *b, const llvm::BasicBlock *meet) const;
 
     llvm::SmallPtrSet<const llvm::BasicBlock *, 32> together_;
     PhiSet phis_;
