@@ -435,7 +435,8 @@ fn device_info(
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => out.write(&0u32),
         // cl_intel_required_subgroup_size's query, which SYCL asks
         // whatever the extensions say (without an answer it assumed 1 and
-        // padded dpnp's broadcasts by one lane, not eight): the one size.
+        // padded dpnp's broadcasts by one lane, not eight): the sizes a
+        // kernel may require, the default first.
         CL_DEVICE_SUB_GROUP_SIZES_INTEL => out.write(&caps().sub_group_sizes.to_vec()),
         CL_DEVICE_MAX_NUM_SUB_GROUPS => {
             out.write(&(caps().max_work_group_size.div_ceil(caps().sub_group_size) as cl_uint))

@@ -25,6 +25,7 @@
 #include "passes.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
@@ -97,6 +98,11 @@ PreservedAnalyses NonUniformCallsTogetherPass::run(Module &m, ModuleAnalysisMana
     Function *wait = m.getFunction(NON_UNIFORM_WAIT);
     if (!wait)
         return PreservedAnalyses::all();
+    // The non-uniform functions: those whose bodies wait so.
+    SmallPtrSet<const Function *, 16> non_uniform;
+    for (User *u : wait->users())
+        if (auto *call = dyn_cast<CallInst>(u); call && call->getCalledFunction() == wait)
+            non_uniform.insert(call->getFunction());
     SmallVector<CallInst *, 8> calls;
     for (Function &k : m) {
         if (k.isDeclaration() || !is_kernel(k))
@@ -105,7 +111,7 @@ PreservedAnalyses NonUniformCallsTogetherPass::run(Module &m, ModuleAnalysisMana
         for (Instruction &i : instructions(k)) {
             auto *call = dyn_cast<CallInst>(&i);
             Function *callee = call ? call->getCalledFunction() : nullptr;
-            if (!callee || callee->isDeclaration() || waits_in(*callee, wait).empty())
+            if (!callee || !non_uniform.contains(callee))
                 continue;
             if (!uniformity)
                 uniformity.emplace(k);
