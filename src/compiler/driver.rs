@@ -483,7 +483,19 @@ fn il_front_end(dir: &TempDir, il: &[u8], options: &str) -> Result<(String, Stri
         )));
     }
     let ll = dir.0.join("program.ll");
-    let passes = format!("ferrocl-spirv-module-as-host,{}", front_end_passes(options));
+    // instsimplify: the translator builds each work-item id as a vector
+    // (`insertelement` of the three dimensions, then `extractelement` of
+    // one, chosen by `select i1 true`) and reads a by-value argument
+    // through a `bitcast` to the same type; folded, a local id is a call of
+    // get_local_id again, and a group-wide value (a SYCL accessor's
+    // offset, an indexer's stride) is seen as uniform (group_uniformity.h)
+    // and as affine in the local id (rematerialize.cpp). Kept in these
+    // forms, every work-item's index into dpnp's reductions was read back
+    // from the frame, and each load a gather.
+    let passes = format!(
+        "ferrocl-spirv-module-as-host,function(instsimplify),{}",
+        front_end_passes(options)
+    );
     let outcome = in_process()?.opt_described(&bc, None, &passes, &ll, None);
     if !outcome.ok {
         return Err(BuildError::Failed(format!(

@@ -8,7 +8,19 @@
 // Why: `reg2mem` next would put such values in the frame, and the
 // work-item loops would read a local id from memory where they have it as
 // the loop variable: uniform and contiguous accesses would become gathers.
+//
+// A value the whole group computes alike where it runs together (a
+// division of the group id, a load from a by-value argument, an address
+// built on them: group_uniformity.h), read in another block through such
+// arithmetic, is named as uniform (UNIFORM_PREFIX), so the region
+// transform keeps it once per group, and counts as an operand a copy may
+// read: `lid + (group / n) * size` is computed again after a barrier from
+// the group's one copy of `group / n`. Kept per work-item, each of dpnp's
+// reductions read its index from the frame, and every load of the input
+// was a gather. Not in kernels whose regions run a sub-group at a time,
+// where the group's one copy moves on with the first sub-group.
 #include "group_uniformity.h"
+#include "kernel_abi.h"
 #include "kernel_symbols.h"
 #include "passes.h"
 
@@ -90,11 +102,65 @@ bool cheap_shape(const Instruction &i)
     return is_cheap_operation(i);
 }
 
+// Whether `v` is kept once per group: named so by this pass or an earlier
+// one (implicit_barriers.cpp, uniform_counters.cpp).
+bool kept_uniform(const Value *v) { return v->getName().starts_with(UNIFORM_PREFIX); }
+
+// Names as uniform the values a cheap computation read in another block
+// needs that the group computes alike where it runs together but that are
+// not cheap themselves (see the top of this file).
+class UniformOperands {
+  public:
+    explicit UniformOperands(Function &f) : u_(f) {}
+
+    void name_for_uses_elsewhere(Function &f)
+    {
+        for (Instruction &i : instructions(f))
+            for (const User *user : i.users())
+                if (!isa<PHINode>(user) && cast<Instruction>(user)->getParent() != i.getParent()) {
+                    recomputable(&i, 0);
+                    break;
+                }
+    }
+
+  private:
+    // Whether `v` can be computed again in another block from constants,
+    // parameters and values kept once per group, naming the uniform ones it
+    // needs. Fails closed: deep or unknown computations are not.
+    bool recomputable(Value *v, unsigned depth)
+    {
+        auto *i = dyn_cast<Instruction>(v);
+        if (!i || kept_uniform(i))
+            return true;
+        if (auto found = done_.find(i); found != done_.end())
+            return found->second;
+        bool ok = false;
+        if (depth <= MAX_DEPTH && !isa<PHINode>(i) && cheap_shape(*i)) {
+            ok = true;
+            for (Value *op : i->operands())
+                ok = recomputable(op, depth + 1) && ok;
+        }
+        if (!ok && !isa<PHINode>(i) && u_.together(i->getParent()) &&
+            (i->getType()->isIntegerTy() || i->getType()->isPointerTy()) && u_.uniform(i)) {
+            i->setName(Twine(UNIFORM_PREFIX) + "r" + Twine(named_++));
+            ok = true;
+        }
+        done_[i] = ok;
+        return ok;
+    }
+
+    static constexpr unsigned MAX_DEPTH = 12;
+    GroupUniformity u_;
+    DenseMap<const Instruction *, bool> done_;
+    unsigned named_ = 0;
+};
+
 class Rematerializer {
   public:
     explicit Rematerializer(Function &f)
     {
-        // Cheap: a cheap operation on constants, parameters and cheap values.
+        // Cheap: a cheap operation on constants, parameters, values kept
+        // once per group and cheap values.
         bool grew = true;
         while (grew) {
             grew = false;
@@ -104,7 +170,7 @@ class Rematerializer {
                 bool operands = true;
                 for (const Value *op : i.operands())
                     if (auto *d = dyn_cast<Instruction>(op))
-                        operands = operands && cheap_.contains(d);
+                        operands = operands && (cheap_.contains(d) || kept_uniform(d));
                 if (operands)
                     grew = cheap_.insert(&i).second || grew;
             }
@@ -166,6 +232,8 @@ PreservedAnalyses RematerializePass::run(Module &m, ModuleAnalysisManager &)
             barriers = barriers || calls_plain_barrier(i);
         if (!barriers)
             continue;
+        if (!f.hasFnAttribute(SUB_GROUP_REGIONS_ATTRIBUTE))
+            UniformOperands(f).name_for_uses_elsewhere(f);
         Rematerializer r(f);
         if (!r.any())
             continue;

@@ -104,3 +104,47 @@ define i32 @reads(ptr addrspace(1) %p, i32 %i) {
 
 declare void @_Z7barrierj(i32)
 declare i64 @_Z12get_local_idj(i32)
+
+; dpnp's reduction: each work-item's first element `lid + (group / n) *
+; size` in an input whose offset is in a by-value argument, used after a
+; barrier. The group's quotient and the loaded offset are named uniform
+; (kept once per group), and the address is computed again after the
+; barrier from them, not read from the frame; a work-item's own loaded
+; value is not.
+; CHECK-LABEL: define spir_kernel void @group_quotient(
+; CHECK: %__fcl.u.r[[O:[0-9]+]] = load i64, ptr %s
+; CHECK: %__fcl.u.r[[Q:[0-9]+]] = udiv i64 %g, %n
+; CHECK: %x = load float
+; CHECK: after:
+; CHECK-NEXT: %__fcl.rm.[[P:[0-9]+]] = getelementptr inbounds float, ptr addrspace(1) %in, i64 %__fcl.u.r[[O]]
+; CHECK-NEXT: %__fcl.rm.[[L:[0-9]+]] = call i64 @_Z12get_local_idj(i32 0)
+; CHECK-NEXT: %__fcl.rm.[[S:[0-9]+]] = call i64 @_Z14get_local_sizej(i32 0)
+; CHECK-NEXT: %__fcl.rm.[[B:[0-9]+]] = mul i64 %__fcl.u.r[[Q]], %__fcl.rm.[[S]]
+; CHECK-NEXT: %__fcl.rm.[[I:[0-9]+]] = add i64 %__fcl.rm.[[L]], %__fcl.rm.[[B]]
+; CHECK-NEXT: %at = getelementptr inbounds float, ptr addrspace(1) %__fcl.rm.[[P]], i64 %__fcl.rm.[[I]]
+; CHECK-NEXT: store float %x, ptr addrspace(1) %at
+%struct.span = type { i64, i64 }
+define spir_kernel void @group_quotient(ptr addrspace(1) %in, ptr byval(%struct.span) %s, i64 %n) {
+entry:
+  %off = load i64, ptr %s
+  %base = getelementptr inbounds float, ptr addrspace(1) %in, i64 %off
+  %l = call i64 @_Z12get_local_idj(i32 0)
+  %size = call i64 @_Z14get_local_sizej(i32 0)
+  %g = call i64 @_Z12get_group_idj(i32 0)
+  %q = udiv i64 %g, %n
+  %b = mul i64 %q, %size
+  %i = add i64 %l, %b
+  %own = getelementptr inbounds float, ptr addrspace(1) %in, i64 %l
+  %x = load float, ptr addrspace(1) %own
+  br label %bar
+bar:
+  call void @_Z7barrierj(i32 1)
+  br label %after
+after:
+  %at = getelementptr inbounds float, ptr addrspace(1) %base, i64 %i
+  store float %x, ptr addrspace(1) %at
+  ret void
+}
+
+declare i64 @_Z14get_local_sizej(i32)
+declare i64 @_Z12get_group_idj(i32)
