@@ -158,28 +158,60 @@ bool carries_float(const PHINode &phi)
 // A work-item's own integer that the loop multiplies: a chain of integer
 // products (clpeak's x = x*x + c, generators, hash mixing) that, like a
 // float one, only vectorizes across work-items. Integer sums and indices
-// are left alone: they vectorize or fold as they are.
+// are left alone: they vectorize or fold as they are. So is an integer the
+// loop divides to compute its next value, even where a product follows (`q = id / n; r = id - q * n;
+// id = q`): that takes a linear id apart into coordinates, a few steps
+// (SYCL's strided indexers loop over the array's dimensions, often one),
+// and divisions do not vectorize; a region per step made dpnp's
+// comparisons of strided arrays 5x slower.
 bool carries_integer_product(const PHINode &phi, const Loop &l, const GroupUniformity &u)
 {
     Type *t = phi.getType()->getScalarType();
     if (!t->isIntegerTy() || t->getIntegerBitWidth() < 8 || u.uniform(&phi))
         return false;
-    SmallVector<const Instruction *, 16> work = {&phi};
+    // What the phi's next value is computed from, in the loop.
+    SmallPtrSet<const Instruction *, 32> feeds;
+    SmallVector<const Instruction *, 16> work;
+    for (const Value *v : phi.incoming_values())
+        if (const auto *i = dyn_cast<Instruction>(v); i && l.contains(i) && feeds.insert(i).second)
+            work.push_back(i);
+    while (!work.empty() && feeds.size() < 256) {
+        const Instruction *i = work.pop_back_val();
+        if (i == &phi)
+            continue;
+        for (const Value *op : i->operands())
+            if (const auto *d = dyn_cast<Instruction>(op); d && l.contains(d) && feeds.insert(d).second)
+                work.push_back(d);
+    }
+    work = {&phi};
     SmallPtrSet<const Instruction *, 32> seen = {&phi};
+    bool multiplies = false;
     while (!work.empty() && seen.size() < 256) {
         const Instruction *i = work.pop_back_val();
         for (const User *user : i->users()) {
             auto *next = dyn_cast<Instruction>(user);
             if (!next || !l.contains(next) || !seen.insert(next).second)
                 continue;
-            if (next->getOpcode() == Instruction::Mul)
-                return true;
+            switch (next->getOpcode()) {
+            case Instruction::UDiv:
+            case Instruction::SDiv:
+            case Instruction::URem:
+            case Instruction::SRem:
+                if (feeds.contains(next))
+                    return false;
+                break;
+            case Instruction::Mul:
+                multiplies = true;
+                break;
+            default:
+                break;
+            }
             if (isa<BinaryOperator>(next) || isa<CastInst>(next) || isa<SelectInst>(next) ||
                 isa<PHINode>(next))
                 work.push_back(next);
         }
     }
-    return false;
+    return multiplies;
 }
 
 } // namespace

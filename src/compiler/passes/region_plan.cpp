@@ -45,6 +45,44 @@ Access access_of(const Instruction &i, const AllocaInst *a, bool &escapes)
 
 uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
+// Whether an address computed from the alloca `a` is kept where a later
+// region may find it: stored to memory (a slot reg2mem made for a value
+// used in another block, such as the element addresses the scalarizer
+// computes once), turned into an integer, or passed to a call that may
+// keep it. Then the variable must outlive every barrier: each region is a
+// function of its own, and its own copy of the variable would leave the
+// pointer dangling.
+bool address_kept(const AllocaInst *a)
+{
+    SmallVector<const Value *, 16> work = {a};
+    DenseSet<const Value *> seen = {a};
+    while (!work.empty()) {
+        const Value *v = work.pop_back_val();
+        for (const Use &use : v->uses()) {
+            const auto *user = cast<Instruction>(use.getUser());
+            if (const auto *store = dyn_cast<StoreInst>(user)) {
+                if (store->getValueOperand() == v)
+                    return true;
+                continue;
+            }
+            if (const auto *call = dyn_cast<CallBase>(user)) {
+                if (!isa<LifetimeIntrinsic>(call) &&
+                    !(call->isArgOperand(&use) &&
+                      call->paramHasAttr(call->getArgOperandNo(&use), Attribute::NoCapture)))
+                    return true;
+                continue;
+            }
+            if (isa<PtrToIntInst>(user))
+                return true;
+            if ((isa<GetElementPtrInst>(user) || isa<CastInst>(user) || isa<SelectInst>(user) ||
+                 isa<PHINode>(user)) &&
+                seen.insert(user).second)
+                work.push_back(user);
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 const Slot *RegionPlan::slot_of(const AllocaInst *a) const
@@ -58,6 +96,14 @@ const Slot *RegionPlan::slot_of(const AllocaInst *a) const
 std::optional<RegionPlan> plan_regions(Function &f, std::string &why)
 {
     BasicBlock &entry = f.getEntryBlock();
+    // The entry block's variables of a size known at compile time first:
+    // the scalarizer puts a vector variable's element addresses right
+    // after it, before the next variable (dpnp's sub-group loads into
+    // sycl::vec), and each is as well placed at the top.
+    Instruction *top = &*entry.getFirstInsertionPt();
+    for (Instruction &i : make_early_inc_range(entry))
+        if (auto *a = dyn_cast<AllocaInst>(&i); a && a->isStaticAlloca() && a != top)
+            a->moveBefore(top);
     SmallVector<AllocaInst *, 32> allocas;
     auto first_other = entry.begin();
     while (auto *a = dyn_cast<AllocaInst>(&*first_other)) {
@@ -119,7 +165,9 @@ std::optional<RegionPlan> plan_regions(Function &f, std::string &why)
     size_t n = allocas.size();
     std::vector<std::vector<Access>> first(n, std::vector<Access>(blocks.size(), Access::None));
     std::vector<std::vector<bool>> used(n, std::vector<bool>(blocks.size(), false));
-    std::vector<bool> escaped(n, false);
+    std::vector<bool> escaped(n, false), kept(n, false);
+    for (unsigned k = 0; k < n; k++)
+        kept[k] = address_kept(allocas[k]);
     for (unsigned b = 0; b < blocks.size(); b++)
         for (Instruction &i : *blocks[b])
             for (Value *op : i.operands()) {
@@ -139,6 +187,8 @@ std::optional<RegionPlan> plan_regions(Function &f, std::string &why)
     // Whether a walk from block `from` that does not pass a barrier finds a
     // block where the alloca's value from before is needed.
     auto live_from = [&](unsigned from, unsigned k) {
+        if (kept[k])
+            return true;
         std::vector<bool> seen(blocks.size(), false);
         SmallVector<unsigned, 32> stack = {from};
         while (!stack.empty()) {

@@ -64,6 +64,37 @@ done:
   ret void
 }
 
+; A loop taking a work-item's linear id apart into coordinates (`q = id /
+; n; r = id - q * n; id = q`, SYCL's strided indexers, over the array's
+; dimensions): the id it carries is multiplied, but divided first; no
+; implicit barrier.
+; CHECK-LABEL: define spir_kernel void @coordinates(
+; CHECK-NOT: __ferrocl_implicit_barrier
+; CHECK: ret void
+define spir_kernel void @coordinates(i32 %nd, ptr addrspace(1) %shape, ptr addrspace(1) %out) {
+entry:
+  %g = call i64 @_Z13get_global_idj(i32 0)
+  br label %head
+head:
+  %d = phi i32 [ 0, %entry ], [ %d1, %head ]
+  %id = phi i64 [ %g, %entry ], [ %q, %head ]
+  %off = phi i64 [ 0, %entry ], [ %off1, %head ]
+  %dw = zext i32 %d to i64
+  %sp = getelementptr inbounds i64, ptr addrspace(1) %shape, i64 %dw
+  %n = load i64, ptr addrspace(1) %sp
+  %q = udiv i64 %id, %n
+  %qn = mul i64 %q, %n
+  %r = sub i64 %id, %qn
+  %off1 = add i64 %off, %r
+  %d1 = add i32 %d, 1
+  %c = icmp slt i32 %d1, %nd
+  br i1 %c, label %head, label %done
+done:
+  %o = getelementptr inbounds i64, ptr addrspace(1) %out, i64 %g
+  store i64 %off1, ptr addrspace(1) %o
+  ret void
+}
+
 ; CHECK-LABEL: define spir_kernel void @int_sum(
 ; CHECK-NOT: __ferrocl_implicit_barrier
 ; CHECK: ret void
