@@ -103,3 +103,41 @@ kernel void vector_abi(global const double *d, global const float *f, global con
     o[14] = m.s7;
     o[15] = 1.0;
 }
+
+// The shapes of dpctl's reductions (dpnp.sum and its kin): an indexer
+// passed by value, a loop taking the row's index apart over the array's
+// dimensions, each work-item's float sum over a loop of its group's chunk,
+// a work-group reduction; and a pointer into a private array kept across
+// the barriers. out[group] is the chunk's sum; out[groups + i] is work-item
+// i's own sum times 1 + its local id % 4.
+typedef struct {
+    long offset;
+    long shape[2];
+    long stride[2];
+    int nd;
+} indexer;
+
+kernel void strided_reduction(global const float *in, global float *out, indexer ix,
+                              long per_item, long groups_per_row)
+{
+    long lid = get_local_id(0), wg = get_local_size(0), grp = get_group_id(0);
+    long row = grp / groups_per_row, chunk = grp - row * groups_per_row;
+    long id = row, off = ix.offset;
+    for (int d = ix.nd - 1; d >= 0; d--) {
+        long q = id / ix.shape[d];
+        off += (id - q * ix.shape[d]) * ix.stride[d];
+        id = q;
+    }
+    global const float *base = in + off;
+    long first = lid + chunk * wg * per_item;
+    float sum = 0.0f;
+    for (long m = 0; m < per_item; m++)
+        sum += base[first + m * wg];
+    float vals[4] = {sum, 2 * sum, 3 * sum, 4 * sum};
+    float *pick = vals + lid % 4;
+    float total = work_group_reduce_add(sum);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+        out[grp] = total;
+    out[get_num_groups(0) + get_global_id(0)] = *pick;
+}

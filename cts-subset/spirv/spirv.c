@@ -548,6 +548,59 @@ TEST(collectives)
     clReleaseContext(c);
 }
 
+/* kernels.cl's strided_reduction over a 2 x 3 x W array of floats: each
+ * group sums a chunk of L * PER elements of its row, which the kernel finds
+ * by taking the row's index apart over the indexer's dimensions. */
+TEST(strided_reduction)
+{
+    NEED_IL();
+    enum { L = 64, PER = 5, CHUNKS = 3, ROWS = 6, W = L * PER * CHUNKS, GROUPS = ROWS * CHUNKS };
+    struct {
+        cl_long offset, shape[2], stride[2];
+        cl_int nd, pad;
+    } ix = {0, {2, 3}, {3 * W, W}, 2, 0};
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = build_module(c, "kernels.spv");
+    REQUIRE(p, "build");
+    cl_int e;
+    cl_kernel k = clCreateKernel(p, "strided_reduction", &e);
+    REQUIRE(k && !e, "clCreateKernel: %s", h_err(e));
+    static float in[ROWS * W], out[GROUPS + GROUPS * L];
+    for (int i = 0; i < ROWS * W; i++) in[i] = (float)(i % 7) + 0.5f;
+    cl_mem mi = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof in, in, &e);
+    cl_mem mo = clCreateBuffer(c, CL_MEM_WRITE_ONLY, sizeof out, NULL, &e);
+    cl_long per = PER, chunks = CHUNKS;
+    clSetKernelArg(k, 0, sizeof mi, &mi);
+    clSetKernelArg(k, 1, sizeof mo, &mo);
+    CHECK_OK(clSetKernelArg(k, 2, sizeof ix, &ix));
+    clSetKernelArg(k, 3, sizeof per, &per);
+    clSetKernelArg(k, 4, sizeof chunks, &chunks);
+    size_t g = GROUPS * L, l = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int grp = 0; grp < GROUPS && !h_failed(); grp++) {
+        int row = grp / CHUNKS, chunk = grp % CHUNKS;
+        const float *base = in + (row / 3) * 3 * W + (row % 3) * W + chunk * L * PER;
+        float total = 0;
+        for (int lid = 0; lid < L; lid++) {
+            float own = 0;
+            for (int m = 0; m < PER; m++)
+                own += base[lid + m * L];
+            total += own;
+            float want = own * (float)(1 + lid % 4), got = out[GROUPS + grp * L + lid];
+            CHECK(got == want, "work-item %d of group %d: %g, not %g", lid, grp, got, want);
+        }
+        CHECK(out[grp] == total, "group %d: %g, not %g", grp, out[grp], total);
+    }
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 /* spec.spv's kernel writes its four specialization constants: defaults,
  * then values set with clSetProgramSpecializationConstant. */
 static void run_spec(cl_context c, cl_program p, cl_long out[4])
@@ -805,6 +858,7 @@ int main(int argc, char **argv)
     H_RUN_T(atomics, 60);
     H_RUN_T(generic_pointers, 60);
     H_RUN_T(collectives, 60);
+    H_RUN_T(strided_reduction, 60);
     H_RUN_T(specialization_constants, 60);
     H_RUN_T(newer_instructions, 60);
     H_RUN_T(link_with_source, 60);
