@@ -10,7 +10,7 @@ LIB := $(CURDIR)/target/release/libferrocl.so
 VENDORS_DIR ?= $(HOME)/.local/etc/OpenCL/vendors
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build register run test check lint bench bench-corpus test-clients test-ffmpeg clean
+.PHONY: all deps build register run test check lint bench bench-corpus bench-dpnp test-clients test-ffmpeg clean
 
 all: build
 
@@ -74,6 +74,14 @@ bench-corpus: build
 	@[ -e /etc/OpenCL/vendors/pocl.icd ] || \
 	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq pocl-opencl-icd; }
 	FERROCL_LIB=$(LIB) bash benches/corpus/run.sh $(CORPUS_ARGS)
+
+# NumPy's operations through dpnp (Intel's NumPy on SYCL, benches/dpnp) on
+# ferrocl and, with INTEL_OCL_LIB set, Intel's CPU runtime: ms and ratios.
+# `make bench-dpnp DPNP_OPS='sum sort'` runs some.
+bench-dpnp: build
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || \
+	  { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv; }
+	FERROCL_LIB=$(LIB) bash benches/dpnp/run.sh $(DPNP_OPS)
 
 # PyOpenCL's own test suite on ferrocl (clients/pyopencl.sh: a venv with
 # pinned versions and the sdist's test/ under target/clients). Not part of

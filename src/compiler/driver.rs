@@ -1121,6 +1121,9 @@ const WAITING_LOOPS: &str = "ferrocl-progress-in-waiting-loops";
 ///     bounds check run by all work-items, their bodies guarded instead;
 ///   - `ferrocl-mark-loops-for-unrolling`: the loops that will get implicit
 ///     barriers unrolled first, by `loop-unroll` (only those, only then);
+///   - `ferrocl-drop-needless-barriers`: a barrier that orders no memory
+///     access of one work-item against another's is removed (DPC++'s
+///     sub-group loads into private arrays);
 ///   - `ferrocl-collective-waits-as-barriers`: an inlined work-group
 ///     function's wait is a barrier of the kernel, and so is a sub-group
 ///     function's or sub_group_barrier where the whole group runs it, or
@@ -1148,7 +1151,7 @@ const REGIONS_PIPELINE: &str = concat!(
     "ferrocl-grid-stride-loops,ferrocl-loops-out-of-guards,ferrocl-mark-loops-for-unrolling,",
     "ferrocl-if-unrolling(function(loop-simplify,lcssa,",
     "loop-unroll<O3;no-partial;no-peeling;no-runtime;full-unroll-max=0>)),",
-    "ferrocl-collective-waits-as-barriers,",
+    "ferrocl-drop-needless-barriers,ferrocl-collective-waits-as-barriers,",
     "ferrocl-uniform-counters,ferrocl-cut-uniform-branches,ferrocl-implicit-barriers,",
     "ferrocl-loops-out-of-guards,ferrocl-implicit-barriers,ferrocl-cut-uniform-ifs-in-loops,",
     "ferrocl-isolate-barriers,ferrocl-rematerialize,",

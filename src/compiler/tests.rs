@@ -876,14 +876,16 @@ kernel void plain(global int *out) { out[get_global_id(0)] = my_work_group_sum(1
 #[test]
 fn a_kernel_the_region_transform_cannot_cut_says_so_in_the_log() {
     // A private array aligned more than a frame slot can be, live across the
-    // barrier: the kernel takes the safe path (fibers), and the log says why.
+    // barrier (which orders the __local exchange): the kernel takes the
+    // safe path (fibers), and the log says why.
     let src = r#"
-kernel void aligned(global int *out) {
+kernel void aligned(global int *out, local int *t) {
     __attribute__((aligned(128))) int a[4];
     size_t l = get_local_id(0);
     for (int i = 0; i < 4; i++) a[i] = (int)l * i;
+    t[l] = (int)l;
     barrier(CLK_LOCAL_MEM_FENCE);
-    out[get_global_id(0)] = a[l % 4];
+    out[get_global_id(0)] = a[l % 4] + t[0];
 }
 kernel void plain(global int *out, local int *t) {
     size_t l = get_local_id(0);

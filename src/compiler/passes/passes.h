@@ -359,6 +359,13 @@ struct SubGroupIdsFromLocalIdsPass : llvm::PassInfoMixin<SubGroupIdsFromLocalIds
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-drop-needless-barriers`: a kernel's barrier that orders no
+// memory access of one work-item against another's is removed
+// (drop_needless_barriers.cpp).
+struct DropNeedlessBarriersPass : llvm::PassInfoMixin<DropNeedlessBarriersPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // `ferrocl-collective-waits-as-barriers`: a work-group function's wait, and
 // a sub-group one where the group or its sub-groups may run as regions, is
 // a barrier of the kernel (collective_waits_as_barriers.cpp).

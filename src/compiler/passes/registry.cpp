@@ -51,6 +51,7 @@ const struct {
     {"ferrocl-loops-out-of-guards", add<LoopsOutOfGuardsPass>},
     {"ferrocl-mark-loops-for-unrolling", add<MarkLoopsForUnrollingPass>},
     {"ferrocl-sub-group-ids-from-local-ids", add<SubGroupIdsFromLocalIdsPass>},
+    {"ferrocl-drop-needless-barriers", add<DropNeedlessBarriersPass>},
     {"ferrocl-collective-waits-as-barriers", add<CollectiveWaitsAsBarriersPass>},
     {"ferrocl-uniform-counters", add<UniformCountersPass>},
     {"ferrocl-cut-uniform-branches", add<CutUniformBranchesPass>},
