@@ -50,11 +50,6 @@ namespace {
 // include/ferrocl_kernel.h FERROCL_SUB_GROUP_BARRIER.
 constexpr uint64_t SUB_GROUP_BARRIER_FLAG = 0x80000000u;
 
-const StringRef SUB_GROUP_BARRIERS[] = {
-    "_Z17sub_group_barrierj",
-    "_Z17sub_group_barrierj12memory_scope",
-};
-
 enum class Wait { None, Group, SubGroup, Other };
 
 // What kind of wait `call` is, and the fence flags its barrier takes.
@@ -71,11 +66,10 @@ Wait wait_of(const CallInst &call, uint64_t &flags)
         flags = 3;
         return first->isZero() ? Wait::Group : Wait::SubGroup;
     }
-    for (StringRef b : SUB_GROUP_BARRIERS)
-        if (name == b && first) {
-            flags = first->getZExtValue() & 0xffffffffu & ~SUB_GROUP_BARRIER_FLAG;
-            return Wait::SubGroup;
-        }
+    if (is_sub_group_barrier(name) && first) {
+        flags = first->getZExtValue() & 0xffffffffu & ~SUB_GROUP_BARRIER_FLAG;
+        return Wait::SubGroup;
+    }
     if (is_plain_barrier(name) || is_wait(name))
         return Wait::Other;
     // A function of the module the inliner left may wait itself.

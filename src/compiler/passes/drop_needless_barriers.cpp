@@ -38,18 +38,13 @@ namespace ferrocl {
 
 namespace {
 
-const StringRef SUB_GROUP_BARRIERS[] = {
-    "_Z17sub_group_barrierj",
-    "_Z17sub_group_barrierj12memory_scope",
-};
-
 // The address-space casts of OpenCL C 2.0 (clang's names): no memory.
 const StringRef ADDRESS_SPACE_CASTS[] = {"__to_global", "__to_local", "__to_private"};
 
 bool is_candidate(const Instruction &i)
 {
     const Function *f = called_function(i);
-    return f && (is_plain_barrier(f->getName()) || is_contained(SUB_GROUP_BARRIERS, f->getName()));
+    return f && (is_plain_barrier(f->getName()) || is_sub_group_barrier(f->getName()));
 }
 
 // What a stretch of a kernel does to memory other work-items reach.
@@ -83,33 +78,35 @@ bool pure_builtin(const Function &f, const CallBase &call)
     return true;
 }
 
+Touches call_touches(const CallBase &call)
+{
+    if (const auto *mem = dyn_cast<MemIntrinsic>(&call)) {
+        const auto *transfer = dyn_cast<MemTransferInst>(mem);
+        return {transfer && shared(transfer->getRawSource()),
+                shared(mem->getRawDest()) || mem->isVolatile()};
+    }
+    if (isa<LifetimeIntrinsic>(call) || isa<DbgInfoIntrinsic>(call) || call.doesNotAccessMemory())
+        return {};
+    if (const Function *f = called_function(call); f && f->isDeclaration() && pure_builtin(*f, call))
+        return {};
+    if (call.onlyReadsMemory())
+        return {true, false};
+    return {true, true};
+}
+
 Touches touches_of(const Instruction &i)
 {
-    Touches t;
     if (const auto *load = dyn_cast<LoadInst>(&i)) {
-        t.reads = shared(load->getPointerOperand());
-        t.writes = t.reads && !load->isUnordered();
-    } else if (const auto *store = dyn_cast<StoreInst>(&i)) {
-        t.writes = shared(store->getPointerOperand());
-    } else if (isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i) || isa<FenceInst>(i)) {
-        t.reads = t.writes = true;
-    } else if (const auto *call = dyn_cast<CallBase>(&i)) {
-        if (const auto *mem = dyn_cast<MemIntrinsic>(call)) {
-            t.writes = shared(mem->getRawDest());
-            if (const auto *transfer = dyn_cast<MemTransferInst>(mem))
-                t.reads = shared(transfer->getRawSource());
-            t.writes = t.writes || mem->isVolatile();
-        } else if (isa<LifetimeIntrinsic>(call) || isa<DbgInfoIntrinsic>(call) ||
-                   call->doesNotAccessMemory()) {
-        } else if (const Function *f = called_function(i);
-                   f && f->isDeclaration() && pure_builtin(*f, *call)) {
-        } else if (call->onlyReadsMemory()) {
-            t.reads = true;
-        } else {
-            t.reads = t.writes = true;
-        }
+        bool reads = shared(load->getPointerOperand());
+        return {reads, reads && !load->isUnordered()};
     }
-    return t;
+    if (const auto *store = dyn_cast<StoreInst>(&i))
+        return {false, shared(store->getPointerOperand())};
+    if (isa<AtomicRMWInst>(i) || isa<AtomicCmpXchgInst>(i) || isa<FenceInst>(i))
+        return {true, true};
+    if (const auto *call = dyn_cast<CallBase>(&i))
+        return call_touches(*call);
+    return {};
 }
 
 // Whether `i` is a wait that orders the work-items a barrier orders (of
@@ -131,7 +128,7 @@ bool boundary(const Instruction &i, bool sub_group)
         const auto *scope = dyn_cast<ConstantInt>(cast<CallBase>(i).getArgOperand(0));
         return scope && (scope->isZero() || sub_group);
     }
-    if (is_contained(SUB_GROUP_BARRIERS, name))
+    if (is_sub_group_barrier(name))
         return sub_group;
     return false;
 }
@@ -141,7 +138,7 @@ bool boundary(const Instruction &i, bool sub_group)
 Touches stretch(const Instruction &barrier, bool forward)
 {
     const Function *own = called_function(barrier);
-    bool sub_group = own && is_contained(SUB_GROUP_BARRIERS, own->getName());
+    bool sub_group = own && is_sub_group_barrier(own->getName());
     Touches t;
     SmallPtrSet<const BasicBlock *, 32> seen;
     SmallVector<const BasicBlock *, 16> work;
@@ -184,9 +181,10 @@ Touches stretch(const Instruction &barrier, bool forward)
         // Around a loop back to the barrier's own block: its stretch there
         // was walked above, up to the barrier (a boundary).
         if (b == home) {
-            bool through = forward ? walk(home->begin(), barrier.getIterator(), false)
-                                   : walk(std::next(barrier.getIterator()), home->end(), true);
-            (void)through;
+            if (forward)
+                walk(home->begin(), barrier.getIterator(), false);
+            else
+                walk(std::next(barrier.getIterator()), home->end(), true);
             continue;
         }
         if (walk(b->begin(), b->end(), !forward))

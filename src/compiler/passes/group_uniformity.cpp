@@ -159,11 +159,11 @@ bool carries_float(const PHINode &phi)
 // products (clpeak's x = x*x + c, generators, hash mixing) that, like a
 // float one, only vectorizes across work-items. Integer sums and indices
 // are left alone: they vectorize or fold as they are. So is an integer the
-// loop divides to compute its next value, even where a product follows (`q = id / n; r = id - q * n;
-// id = q`): that takes a linear id apart into coordinates, a few steps
-// (SYCL's strided indexers loop over the array's dimensions, often one),
-// and divisions do not vectorize; a region per step made dpnp's
-// comparisons of strided arrays 5x slower.
+// loop divides to compute its next value, even where a product follows
+// (`q = id / n; r = id - q * n; id = q`): that takes a linear id apart into
+// coordinates, a few steps (SYCL's strided indexers loop over the array's
+// dimensions, often one), and divisions do not vectorize; a region per
+// step made dpnp's comparisons of strided arrays 5x slower.
 bool carries_integer_product(const PHINode &phi, const Loop &l, const GroupUniformity &u)
 {
     Type *t = phi.getType()->getScalarType();
@@ -180,7 +180,8 @@ bool carries_integer_product(const PHINode &phi, const Loop &l, const GroupUnifo
         if (i == &phi)
             continue;
         for (const Value *op : i->operands())
-            if (const auto *d = dyn_cast<Instruction>(op); d && l.contains(d) && feeds.insert(d).second)
+            if (const auto *d = dyn_cast<Instruction>(op);
+                d && l.contains(d) && feeds.insert(d).second)
                 work.push_back(d);
     }
     work = {&phi};

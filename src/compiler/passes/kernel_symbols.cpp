@@ -20,6 +20,11 @@ const StringRef PLAIN_BARRIERS[] = {
     "_Z18work_group_barrierj12memory_scope",
 };
 
+const StringRef SUB_GROUP_BARRIERS[] = {
+    "_Z17sub_group_barrierj",
+    "_Z17sub_group_barrierj12memory_scope",
+};
+
 // (kernel_abi.cpp has their loop twins, which the work-group entries call.)
 const StringRef WORK_ITEM_FUNCTIONS[] = {
     "_Z13get_global_idj",       "_Z12get_local_idj",       "_Z20get_global_linear_idv",
@@ -86,6 +91,8 @@ bool is_size_query(const Value *v)
 bool is_kernel(const Function &f) { return f.getCallingConv() == CallingConv::SPIR_KERNEL; }
 
 bool is_plain_barrier(StringRef name) { return contains(PLAIN_BARRIERS, name); }
+
+bool is_sub_group_barrier(StringRef name) { return contains(SUB_GROUP_BARRIERS, name); }
 
 bool calls_plain_barrier(const Instruction &i)
 {

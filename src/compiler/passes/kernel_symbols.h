@@ -77,6 +77,9 @@ bool is_kernel(const llvm::Function &f);
 // overloads) and the implicit barrier.
 bool is_plain_barrier(llvm::StringRef name);
 
+// sub_group_barrier (both overloads).
+bool is_sub_group_barrier(llvm::StringRef name);
+
 // Whether `i` calls a plain barrier.
 bool calls_plain_barrier(const llvm::Instruction &i);
 

@@ -111,11 +111,11 @@ bool kept_uniform(const Value *v) { return v->getName().starts_with(UNIFORM_PREF
 // not cheap themselves (see the top of this file).
 class UniformOperands {
   public:
-    explicit UniformOperands(Function &f) : u_(f) {}
+    explicit UniformOperands(Function &f) : f_(f), u_(f) {}
 
-    void name_for_uses_elsewhere(Function &f)
+    void name_for_uses_elsewhere()
     {
-        for (Instruction &i : instructions(f))
+        for (Instruction &i : instructions(f_))
             for (const User *user : i.users())
                 if (!isa<PHINode>(user) && cast<Instruction>(user)->getParent() != i.getParent()) {
                     recomputable(&i, 0);
@@ -150,6 +150,7 @@ class UniformOperands {
     }
 
     static constexpr unsigned MAX_DEPTH = 12;
+    Function &f_;
     GroupUniformity u_;
     DenseMap<const Instruction *, bool> done_;
     unsigned named_ = 0;
@@ -233,7 +234,7 @@ PreservedAnalyses RematerializePass::run(Module &m, ModuleAnalysisManager &)
         if (!barriers)
             continue;
         if (!f.hasFnAttribute(SUB_GROUP_REGIONS_ATTRIBUTE))
-            UniformOperands(f).name_for_uses_elsewhere(f);
+            UniformOperands(f).name_for_uses_elsewhere();
         Rematerializer r(f);
         if (!r.any())
             continue;
