@@ -177,11 +177,81 @@ TEST(cl20_generic_pointers)
     clReleaseContext(c);
 }
 
+/* Casts back from generic where the kernel shows where the pointer came
+ * from (DPC++'s shape: a global pointer made generic, offset, cast back;
+ * ferrocl answers these at compile time): each named space's cast gives
+ * the pointer itself for its own space and NULL for the others, through a
+ * select and a loop's pointer too, and the memory reached through the
+ * result is the right one. */
+static const char *visible_src =
+    "kernel void k(global int *g, local int *l, global uint *out, global int *vals) {\n"
+    "  size_t i = get_global_id(0), li = get_local_id(0);\n"
+    "  int pv[2] = {(int)i, 7};\n"
+    "  l[li] = 1000 + (int)li;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  generic int *gg = (generic int *)g + i;\n"
+    "  generic int *gl = (generic int *)l + li;\n"
+    "  generic int *gp = (generic int *)pv + 1;\n"
+    "  generic int *either = (i & 1) ? (generic int *)g : (generic int *)(g + 1);\n"
+    "  uint r = 0;\n"
+    "  r |= (to_global(gg) == g + i) << 0 | (to_local(gg) == NULL) << 1 | (to_private(gg) == NULL) << 2;\n"
+    "  r |= (to_local(gl) == l + li) << 3 | (to_global(gl) == NULL) << 4 | (to_private(gl) == NULL) << 5;\n"
+    "  r |= (to_private(gp) == pv + 1) << 6 | (to_global(gp) == NULL) << 7 | (to_local(gp) == NULL) << 8;\n"
+    "  r |= (to_global(either) != NULL) << 9;\n"
+    "  generic int *walk = (generic int *)l;\n"
+    "  int found = 0;\n"
+    "  for (int k = 0; k < 4; k++, walk++) found += to_local(walk) != NULL;\n"
+    "  r |= (found == 4) << 10;\n"
+    "  out[i] = r;\n"
+    "  vals[i] = *to_global(gg) + *to_local(gl) + *to_private(gp);\n"
+    "}\n";
+
+TEST(casts_where_the_space_is_visible)
+{
+    if (!need_generic()) return;
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, visible_src, "-cl-std=CL3.0");
+    REQUIRE(p, "build");
+    enum { N = 64, L = 16 };
+    cl_int e;
+    cl_int init[N];
+    for (int i = 0; i < N; i++) init[i] = 100 * i;
+    cl_mem g = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof init, init, &e);
+    cl_mem out = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    cl_mem vals = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    cl_kernel k = clCreateKernel(p, "k", &e);
+    REQUIRE(k, "kernel");
+    clSetKernelArg(k, 0, sizeof g, &g);
+    clSetKernelArg(k, 1, L * 4, NULL);
+    clSetKernelArg(k, 2, sizeof out, &out);
+    clSetKernelArg(k, 3, sizeof vals, &vals);
+    size_t gs = N, ls = L;
+    CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gs, &ls, 0, NULL, NULL));
+    cl_uint r[N];
+    cl_int v[N];
+    CHECK_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL));
+    CHECK_OK(clEnqueueReadBuffer(q, vals, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL));
+    for (int i = 0; i < N && !h_failed(); i++) {
+        CHECK(r[i] == 0x7ff, "work-item %d: flags 0x%x, expected 0x7ff", i, r[i]);
+        CHECK(v[i] == 100 * i + 1000 + i % L + 7, "work-item %d: %d through the casts, expected %d",
+              i, v[i], 100 * i + 1000 + i % L + 7);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(g);
+    clReleaseMemObject(out);
+    clReleaseMemObject(vals);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv)
 {
     h_init("generic_address_space", argc, argv);
     H_RUN(to_global_to_local_to_private_get_fence);
     H_RUN(generic_pointer_arguments);
     H_RUN(cl20_generic_pointers);
+    H_RUN(casts_where_the_space_is_visible);
     return h_done();
 }

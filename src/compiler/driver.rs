@@ -513,10 +513,13 @@ fn front_end_passes(options: &str) -> String {
     // C99 inline definitions link, integer division cannot trap, relaxed
     // division by a variable keeps its precision, __local variables are
     // one per worker thread, volatile __local accesses are plain, calls
-    // of the non-uniform sub-group functions stay apart (passes/).
+    // of the non-uniform sub-group functions stay apart, casts of pointers
+    // from generic to the space they visibly came from need no test
+    // (passes/).
     let mut passes = "ferrocl-inline-definitions,ferrocl-guard-division,\
                       ferrocl-exact-division,ferrocl-thread-local-locals,\
-                      ferrocl-local-volatiles-as-plain,ferrocl-non-uniform-calls-apart"
+                      ferrocl-local-volatiles-as-plain,ferrocl-non-uniform-calls-apart,\
+                      ferrocl-known-address-space-casts"
         .to_string();
     // What the options ask of the kernels (passes/kernel_options.cpp).
     if !has_option(options, "-cl-kernel-arg-info") {

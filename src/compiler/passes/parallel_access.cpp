@@ -55,6 +55,11 @@ void ParallelAccess::tag_memory(Instruction &i) const
 
 void ParallelAccess::tag_slot(Instruction &i, AccessKind kind) const { tag(i, kind); }
 
+void ParallelAccess::tag_group(Instruction &i) const
+{
+    i.setMetadata(LLVMContext::MD_access_group, group);
+}
+
 MDNode *ParallelAccess::loop_metadata(bool vectorized) const
 {
     ConstantAsMetadata *one = ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(ctx), 1));

@@ -111,6 +111,10 @@ class ParallelAccess {
     // with the same value).
     void tag_slot(llvm::Instruction &i, AccessKind kind) const;
 
+    // Puts `i` in the group only, without scopes: a copy between a
+    // work-item's slot and memory of another kind (region_entries.cpp).
+    void tag_group(llvm::Instruction &i) const;
+
     // A work-item loop's `!llvm.loop`: its identity, the group it runs in
     // parallel, not interleaved (a vector loop interleaved 4 times needs
     // 64 work-items per row before it runs at all) and not unrolled at run

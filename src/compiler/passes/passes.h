@@ -80,6 +80,13 @@ struct ThreadLocalLocalsPass : llvm::PassInfoMixin<ThreadLocalLocalsPass> {
     llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
 };
 
+// `ferrocl-known-address-space-casts`: to_global, to_local and to_private
+// of a pointer whose address space the IR shows, answered in place
+// (known_address_space_casts.cpp).
+struct KnownAddressSpaceCastsPass : llvm::PassInfoMixin<KnownAddressSpaceCastsPass> {
+    llvm::PreservedAnalyses run(llvm::Module &m, llvm::ModuleAnalysisManager &);
+};
+
 // `ferrocl-local-volatiles-as-plain`: volatile accesses of __local memory
 // as plain ones (local_volatiles_as_plain.cpp).
 struct LocalVolatilesAsPlainPass : llvm::PassInfoMixin<LocalVolatilesAsPlainPass> {
@@ -247,6 +254,13 @@ struct BranchesAsSelectsPass : llvm::PassInfoMixin<BranchesAsSelectsPass> {
 // as `(x & (p - 1)) == 0`, before the region transform hides that p is
 // one (power_of_two_remainders.cpp).
 struct PowerOfTwoRemaindersPass : llvm::PassInfoMixin<PowerOfTwoRemaindersPass> {
+    llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
+};
+
+// `ferrocl-small-copies-as-scalars`: a memcpy, memmove or memset of a few
+// bytes in a work-item loop as scalar loads and stores, before the loop
+// vectorizer (small_copies_as_scalars.cpp); the back end runs it.
+struct SmallCopiesAsScalarsPass : llvm::PassInfoMixin<SmallCopiesAsScalarsPass> {
     llvm::PreservedAnalyses run(llvm::Function &f, llvm::FunctionAnalysisManager &);
 };
 

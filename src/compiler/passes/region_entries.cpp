@@ -37,6 +37,7 @@
 #include "passes.h"
 #include "work_group_copy.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
@@ -75,6 +76,26 @@ void tag_own_slot(Instruction &i, unsigned k, const ParallelAccess &access,
     slots.add(i, k);
 }
 
+// Whether nothing writes `v`, an internal variable of the program (or an
+// address in it): only loads and copies from it use it. The SPIR-V
+// translator leaves a private array's initializer such a variable, not a
+// constant.
+bool never_written(const Value *v)
+{
+    for (const User *u : v->users()) {
+        if (isa<LoadInst>(u) && cast<LoadInst>(u)->isSimple())
+            continue;
+        if (auto *copy = dyn_cast<MemTransferInst>(u);
+            copy && copy->getSource() == v && copy->getDest() != v)
+            continue;
+        if (auto *gep = dyn_cast<GEPOperator>(u); gep && gep->getPointerOperand() == v &&
+                                                  never_written(gep))
+            continue;
+        return false;
+    }
+    return true;
+}
+
 // Tags the loads and stores through `slot`, a work-item's own slot in the
 // frame, and through addresses computed from it, as the frame's: no other
 // work-item reaches a work-item's private memory (OpenCL 3.0, 3.3.1), so
@@ -83,10 +104,24 @@ void tag_own_slot(Instruction &i, unsigned k, const ParallelAccess &access,
 // loop) otherwise kept that loop from vectorizing. Addresses that go on
 // through anything but a GEP (a phi, a select, a store of the address)
 // are not followed: what they reach stays out of the group. Each also gets
-// `part`'s scope of `slots`: it reaches no other slot.
+// `part`'s scope of `slots`: it reaches no other slot. A memcpy, memmove
+// or memset through the slot is in the group too (SYCL copies a private
+// `sycl::vec` whole; out of the group, the copy kept the work-item loop
+// scalar) where what it copies from or to is of the same kinds: the
+// frame, global, constant or local memory, a variable of the program
+// nothing writes.
 void tag_own_accesses(Value *slot, const ParallelAccess &access, const DisjointScopes &slots,
                       unsigned part)
 {
+    const Value *frame = getUnderlyingObject(slot);
+    auto parallel_side = [frame](const Value *p) {
+        unsigned space = p->getType()->getPointerAddressSpace();
+        const Value *base = getUnderlyingObject(p);
+        auto *variable = dyn_cast<GlobalVariable>(base);
+        bool read_only = variable && (variable->isConstant() ||
+                                      (variable->hasLocalLinkage() && never_written(variable)));
+        return (space >= 1 && space <= 3) || base == frame || read_only;
+    };
     SmallVector<Value *, 8> work{slot};
     SmallPtrSet<Value *, 16> seen;
     while (!work.empty()) {
@@ -101,6 +136,11 @@ void tag_own_accesses(Value *slot, const ParallelAccess &access, const DisjointS
             else if (auto *store = dyn_cast<StoreInst>(u);
                      store && store->isSimple() && store->getPointerOperand() == v)
                 tag_own_slot(*store, part, access, slots);
+            else if (auto *mem = dyn_cast<MemIntrinsic>(u);
+                     mem && !mem->isVolatile() && parallel_side(mem->getDest()) &&
+                     (!isa<MemTransferInst>(mem) ||
+                      parallel_side(cast<MemTransferInst>(mem)->getSource())))
+                access.tag_group(*mem);
         }
     }
 }

@@ -37,6 +37,7 @@ const struct {
     {"ferrocl-thread-local-locals", add<ThreadLocalLocalsPass>},
     {"ferrocl-local-volatiles-as-plain", add<LocalVolatilesAsPlainPass>},
     {"ferrocl-non-uniform-calls-apart", add<NonUniformCallsApartPass>},
+    {"ferrocl-known-address-space-casts", add<KnownAddressSpaceCastsPass>},
     {"ferrocl-drop-kernel-arg-names", add<DropKernelArgNamesPass>},
     {"ferrocl-flush-denormals", add<FlushDenormalsPass>},
     {"ferrocl-opt-disable", add<OptDisablePass>},
@@ -98,6 +99,7 @@ const struct {
     {"ferrocl-libmvec-avx512-variants", add_libmvec_avx512_variants<false>},
     {"ferrocl-libmvec-avx512-variants-any-host", add_libmvec_avx512_variants<true>},
     {"ferrocl-scalarize-kernels", add_function<ScalarizeKernelsPass>},
+    {"ferrocl-small-copies-as-scalars", add_function<SmallCopiesAsScalarsPass>},
     {"ferrocl-scalarize-work-item-loops", add_function<ScalarizeWorkItemLoopsPass>},
     {"ferrocl-counters-from-work-item-id", add_function<CountersFromWorkItemIdPass>},
     {"ferrocl-interleave-work-items", add_function<InterleaveWorkItemsPass>},
@@ -180,6 +182,7 @@ void add_back_end_passes(PassBuilder &pb)
         if (level != OptimizationLevel::O0) {
             fpm.addPass(LibmvecAvx512VariantsPass());
             fpm.addPass(FallbackVectorVariantsPass());
+            fpm.addPass(SmallCopiesAsScalarsPass());
             fpm.addPass(ScalarizeWorkItemLoopsPass());
             fpm.addPass(CountersFromWorkItemIdPass());
             fpm.addPass(InterleaveWorkItemsPass());
