@@ -38,6 +38,7 @@
 #include "work_group_copy.h"
 
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
@@ -52,8 +53,10 @@ namespace {
 
 // The parameters a region function takes after its work-group copy's. Not
 // `noalias`: the frame's accesses carry alias scopes of their own.
+// `__ferrocl.sg.first`: in a kernel run a sub-group at a time, the local
+// linear id of the running sub-group's first work-item (0 elsewhere).
 const char *REGION_PARAMETERS[] = {"__ferrocl.wi", "__ferrocl.nwi", "__ferrocl.frame",
-                                   "__ferrocl.uniform"};
+                                   "__ferrocl.uniform", "__ferrocl.sg.first"};
 
 // Slots of the frame that get alias scopes of their own (write_region), at
 // most.
@@ -305,7 +308,7 @@ Function *bound_function(Function &copy, const RegionPlan &plan, const Guard &gu
         f->getArg(a.getArgNo())->setName(a.getName());
     }
     IRBuilder<> b(BasicBlock::Create(ctx, "entry", f));
-    Value *uniform = f->getArg(f->arg_size() - 1);
+    Value *uniform = f->getArg(f->arg_size() - 2);
     for (const Slot &s : plan.slots) {
         if (!s.uniform)
             continue;
@@ -461,6 +464,7 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
         SmallVector<Value *, 16> args(start.entry.arguments.begin(), start.entry.arguments.end());
         args.push_back(start.twin_context);
         args.append(rest.begin(), rest.end());
+        args.push_back(first ? static_cast<Value *>(first) : b.getInt64(0));
         return args;
     };
     for (size_t r = 0; r < regions.size(); r++) {
@@ -587,6 +591,46 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
 
 // Cuts `kernel` into regions with a work-group entry; false (and why)
 // when its shape is one the transform does not handle.
+// In a kernel run a sub-group at a time, its work-item's place in its
+// sub-group and the sub-group's index (sub_group_ids_from_local_ids.cpp:
+// the local linear id's remainder and quotient by the sub-group size) as
+// the region's own values: the linear id (`__ferrocl.wi` there) less the
+// sub-group's first, and that first's quotient. The same numbers, since a
+// region's x loop runs the work-items of one sub-group only
+// (write_sub_group_rows); but now affine in the loop's work-item and
+// invariant in it. Why: a sub-group's loads of DPC++'s group_load
+// (`p[sub_group_local_id + k * sub_group_size]`) were gathers, and dpnp's
+// where and isclose stayed scalar.
+void sub_group_ids_from_region_arguments(Function &copy, unsigned first, uint64_t size)
+{
+    Argument *wi = copy.getArg(first + 4), *sub_group_first = copy.getArg(first + 8);
+    SmallVector<BinaryOperator *, 8> found;
+    for (Instruction &i : instructions(copy))
+        if (auto *op = dyn_cast<BinaryOperator>(&i))
+            if (auto *call = dyn_cast<CallInst>(op->getOperand(0)))
+                if (const Function *callee = call->getCalledFunction();
+                    callee && callee->getName() == "__ferrocl_loop_local_linear_id" &&
+                    isa<ConstantInt>(op->getOperand(1)))
+                    found.push_back(op);
+    bool power_of_two = isPowerOf2_64(size);
+    for (BinaryOperator *op : found) {
+        uint64_t c = cast<ConstantInt>(op->getOperand(1))->getZExtValue();
+        Instruction::BinaryOps code = op->getOpcode();
+        bool remainder = (code == Instruction::URem && c == size) ||
+                         (power_of_two && code == Instruction::And && c == size - 1);
+        bool quotient = (code == Instruction::UDiv && c == size) ||
+                        (power_of_two && code == Instruction::LShr && c < 64 && (1ull << c) == size);
+        if (!remainder && !quotient)
+            continue;
+        IRBuilder<> b(op);
+        Value *value = remainder ? b.CreateNUWSub(wi, sub_group_first)
+                                 : b.CreateUDiv(sub_group_first, b.getInt64(size));
+        value->takeName(op);
+        op->replaceAllUsesWith(value);
+        op->eraseFromParent();
+    }
+}
+
 bool add_regions(Function &kernel, std::string &why)
 {
     LLVMContext &ctx = kernel.getContext();
@@ -596,11 +640,13 @@ bool add_regions(Function &kernel, std::string &why)
     // Read on the kernel's own body, before the copy.
     bool columns = contiguous_dimension(kernel) == 1;
     bool sub_groups = kernel.hasFnAttribute(SUB_GROUP_REGIONS_ATTRIBUTE);
-    Function *copy = work_group_copy(kernel, access, {i64, i64, ptr, ptr}, REGION_PARAMETERS,
-                                     base + "copy");
+    Function *copy = work_group_copy(kernel, access, {i64, i64, ptr, ptr, i64},
+                                     REGION_PARAMETERS, base + "copy");
     unsigned first = kernel.arg_size();
     copy->addParamAttr(first + 6, Attribute::NoCapture);
     copy->addParamAttr(first + 7, Attribute::NoCapture);
+    if (sub_groups)
+        sub_group_ids_from_region_arguments(*copy, first, sub_group_size_of(kernel));
     std::optional<RegionPlan> plan = plan_regions(*copy, why);
     if (!plan) {
         copy->eraseFromParent();

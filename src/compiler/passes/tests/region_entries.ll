@@ -13,7 +13,7 @@
 ; A kernel whose private array is aligned more than a frame slot can be
 ; is left to the fibers, and the module says why.
 
-; CHECK-LABEL: define internal void @__ferrocl_region.tree.0(ptr addrspace(1) %out, ptr addrspace(3) %t, ptr nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz, i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr nocapture %__ferrocl.frame, ptr nocapture %__ferrocl.uniform)
+; CHECK-LABEL: define internal void @__ferrocl_region.tree.0(ptr addrspace(1) %out, ptr addrspace(3) %t, ptr nocapture readonly %__ferrocl.ctx, i64 %__ferrocl.lx, i64 %__ferrocl.ly, i64 %__ferrocl.lz, i64 %__ferrocl.wi, i64 %__ferrocl.nwi, ptr nocapture %__ferrocl.frame, ptr nocapture %__ferrocl.uniform, i64 %__ferrocl.sg.first)
 ; CHECK: %__fcl.next = getelementptr inbounds i8, ptr %__ferrocl.uniform, i64 16
 ; CHECK: [[OFF:%[0-9]+]] = mul i64 %__ferrocl.nwi, 0
 ; CHECK-NEXT: %__fcl.off = add i64 [[OFF]], 0
