@@ -98,6 +98,62 @@ TEST(vector_add_with_struct_and_vector_arguments)
     clReleaseContext(c);
 }
 
+/* A struct passed by value is each work-item's own copy: a kernel that
+ * changes its copy (before a barrier, read after it, and without barriers)
+ * never sees another work-item's change, in every group. */
+static const char *own_struct_src =
+    "typedef struct { int base; int step; long pad[3]; } params;\n"
+    "kernel void with_barrier(global int *out, local int *tmp, params p) {\n"
+    "  size_t l = get_local_id(0), i = get_global_id(0);\n"
+    "  p.base += (int)i;\n"
+    "  tmp[l] = p.step;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  p.step += tmp[(l + 1) % get_local_size(0)];\n"
+    "  out[i] = p.base * 1000 + p.step + (int)p.pad[2];\n"
+    "}\n"
+    "kernel void no_barrier(global int *out, params p) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  for (int k = 0; k < (int)(i % 3); k++) p.base += 1;\n"
+    "  out[i] = p.base * 1000 + p.step + (int)p.pad[2];\n"
+    "}\n";
+
+TEST(struct_arguments_are_each_work_items_own)
+{
+    cl_context c = h_context();
+    cl_command_queue q = h_queue(c, 0);
+    cl_program p = h_build(c, own_struct_src, "");
+    REQUIRE(p, "build");
+    cl_int e;
+    enum { N = 96, L = 32 };
+    cl_mem out = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &e);
+    struct { cl_int base, step; cl_long pad[3]; } prm = {5, 7, {0, 0, 40}};
+    const char *names[] = {"with_barrier", "no_barrier"};
+    for (int kn = 0; kn < 2; kn++) {
+        cl_kernel k = clCreateKernel(p, names[kn], &e);
+        REQUIRE(k && !e, "kernel %s: %s", names[kn], h_err(e));
+        CHECK_OK(clSetKernelArg(k, 0, sizeof out, &out));
+        if (kn == 0) {
+            CHECK_OK(clSetKernelArg(k, 1, L * 4, NULL));
+            CHECK_OK(clSetKernelArg(k, 2, sizeof prm, &prm));
+        } else {
+            CHECK_OK(clSetKernelArg(k, 1, sizeof prm, &prm));
+        }
+        size_t g = N, l = L;
+        CHECK_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+        cl_int r[N];
+        CHECK_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL));
+        for (int i = 0; i < N && !h_failed(); i++) {
+            int want = kn == 0 ? (5 + i) * 1000 + 14 + 40 : (5 + i % 3) * 1000 + 7 + 40;
+            CHECK(r[i] == want, "%s, work-item %d: %d, expected %d", names[kn], i, r[i], want);
+        }
+        clReleaseKernel(k);
+    }
+    clReleaseMemObject(out);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(c);
+}
+
 static const char *reduce_src =
     "kernel void reduce(global const int *x, global int *out, local int *tmp) {\n"
     "  size_t l = get_local_id(0), n = get_local_size(0);\n"
@@ -237,6 +293,7 @@ int main(int argc, char **argv)
     h_init("basic", argc, argv);
     H_RUN(ids_in_three_dimensions_with_offsets);
     H_RUN(vector_add_with_struct_and_vector_arguments);
+    H_RUN(struct_arguments_are_each_work_items_own);
     H_RUN_T(barriers_in_loops_and_local_memory, 60);
     H_RUN(task_and_argument_errors);
     H_RUN(set_kernel_arg_does_not_retain_the_buffer);

@@ -84,8 +84,22 @@ EntryStart start_entry(Function &kernel, StringRef name, bool context_is_noalias
         unsigned i = param.getArgNo();
         Value *slot = b.CreateGEP(ptr, args, b.getInt64(i), "s" + Twine(i));
         Value *pointer = b.CreateLoad(ptr, slot, "a" + Twine(i));
+        // A struct passed by value: the entry's own copy. Why: the inliner
+        // passes the argument block's bytes themselves to a kernel that
+        // only reads its copy, and LLVM cannot tell the block from the
+        // memory the work-item loops write (the region frame's uniform
+        // slots), so it loaded the struct again for every work-item, and
+        // kept every store of a value computed from it in the loop: dpctl's
+        // reductions (an indexer passed by value) staged six uniform values
+        // per work-item. A copy of the entry's own is values in registers.
         if (param.hasByValAttr()) {
-            start.arguments.push_back(pointer);
+            Type *type = param.getParamByValType();
+            const DataLayout &dl = m.getDataLayout();
+            Align align = std::max(dl.getPrefTypeAlign(type), param.getParamAlign().valueOrOne());
+            AllocaInst *copy = b.CreateAlloca(type, nullptr, "byval" + Twine(i));
+            copy->setAlignment(align);
+            b.CreateMemCpy(copy, align, pointer, Align(1), dl.getTypeAllocSize(type));
+            start.arguments.push_back(copy);
             continue;
         }
         start.arguments.push_back(

@@ -631,6 +631,52 @@ void sub_group_ids_from_region_arguments(Function &copy, unsigned first, uint64_
     }
 }
 
+// Whether the memory at `v` (a struct parameter passed by value, or an
+// address in it) is only ever read: loads, and addresses computed for
+// loads. Anything else (a store, a copy into it, a call that gets the
+// address) may write it.
+bool only_read(const Value *v)
+{
+    for (const User *u : v->users()) {
+        if (auto *load = dyn_cast<LoadInst>(u); load && load->getPointerOperand() == v)
+            continue;
+        if (auto *gep = dyn_cast<GetElementPtrInst>(u); gep && gep->getPointerOperand() == v &&
+                                                        only_read(gep))
+            continue;
+        if (auto *copy = dyn_cast<MemTransferInst>(u); copy && copy->getSource() == v &&
+                                                       copy->getDest() != v)
+            continue;
+        return false;
+    }
+    return true;
+}
+
+// A struct parameter passed by value that the kernel may change becomes a
+// variable of the kernel's own, copied from it on entry, before the
+// region plan: the plan keeps a variable a later region reads in the frame,
+// one per work-item, where each region's call passes the parameter's
+// bytes as they came (its own copy, the inliner's), and a change made
+// before a barrier was gone after it (cts-subset
+// basic/struct_arguments_are_each_work_items_own). A parameter only read
+// stays as it is: uniform, out of the frame.
+void private_copies_of_written_structs(Function &copy, unsigned params)
+{
+    const DataLayout &dl = copy.getDataLayout();
+    IRBuilder<> b(&*copy.getEntryBlock().getFirstInsertionPt());
+    for (unsigned i = 0; i < params; i++) {
+        Argument *param = copy.getArg(i);
+        if (!param->hasByValAttr() || only_read(param))
+            continue;
+        Type *type = param->getParamByValType();
+        Align align = std::max(dl.getPrefTypeAlign(type), param->getParamAlign().valueOrOne());
+        AllocaInst *own = b.CreateAlloca(type, nullptr, param->getName() + ".own");
+        own->setAlignment(align);
+        param->replaceAllUsesWith(own);
+        b.CreateMemCpy(own, align, param, param->getParamAlign().valueOrOne(),
+                       dl.getTypeAllocSize(type));
+    }
+}
+
 bool add_regions(Function &kernel, std::string &why)
 {
     LLVMContext &ctx = kernel.getContext();
@@ -647,6 +693,7 @@ bool add_regions(Function &kernel, std::string &why)
     copy->addParamAttr(first + 7, Attribute::NoCapture);
     if (sub_groups)
         sub_group_ids_from_region_arguments(*copy, first, sub_group_size_of(kernel));
+    private_copies_of_written_structs(*copy, kernel.arg_size());
     std::optional<RegionPlan> plan = plan_regions(*copy, why);
     if (!plan) {
         copy->eraseFromParent();
