@@ -93,12 +93,8 @@ EntryStart start_entry(Function &kernel, StringRef name, bool context_is_noalias
         // reductions (an indexer passed by value) staged six uniform values
         // per work-item. A copy of the entry's own is values in registers.
         if (param.hasByValAttr()) {
-            Type *type = param.getParamByValType();
-            const DataLayout &dl = m.getDataLayout();
-            Align align = std::max(dl.getPrefTypeAlign(type), param.getParamAlign().valueOrOne());
-            AllocaInst *copy = b.CreateAlloca(type, nullptr, "byval" + Twine(i));
-            copy->setAlignment(align);
-            b.CreateMemCpy(copy, align, pointer, Align(1), dl.getTypeAllocSize(type));
+            AllocaInst *copy = by_value_copy(b, param, pointer, Align(1));
+            copy->setName("byval" + Twine(i));
             start.arguments.push_back(copy);
             continue;
         }
@@ -106,6 +102,17 @@ EntryStart start_entry(Function &kernel, StringRef name, bool context_is_noalias
             b.CreateAlignedLoad(param.getType(), pointer, Align(1), "v" + Twine(i)));
     }
     return start;
+}
+
+AllocaInst *by_value_copy(IRBuilder<> &b, const Argument &param, Value *from, Align from_align)
+{
+    Type *type = param.getParamByValType();
+    const DataLayout &dl = param.getParent()->getDataLayout();
+    Align align = std::max(dl.getPrefTypeAlign(type), param.getParamAlign().valueOrOne());
+    AllocaInst *copy = b.CreateAlloca(type, nullptr);
+    copy->setAlignment(align);
+    b.CreateMemCpy(copy, align, from, from_align, dl.getTypeAllocSize(type));
+    return copy;
 }
 
 CallInst *call_copy(IRBuilder<> &b, Function &kernel, Function *callee, ArrayRef<Value *> arguments)

@@ -113,13 +113,20 @@ llvm::GlobalVariable *context_slot(llvm::Module &m);
 
 // An entry's start: `void name(ptr %args, ptr %ctx)` with its first block,
 // the context stored for the builtins, and `kernel`'s arguments loaded
-// from `args` (by value; a byval argument's pointer as it is).
+// from `args` (by value; a byval argument as the entry's own copy,
+// by_value_copy).
 struct EntryStart {
     llvm::Function *entry;
     llvm::Value *context;
     llvm::SmallVector<llvm::Value *, 8> arguments;
 };
 EntryStart start_entry(llvm::Function &kernel, llvm::StringRef name, bool context_is_noalias);
+
+// A copy of the struct that `param` passes by value, made where `b` is from
+// the bytes at `from` (aligned `from_align`): a variable of the function
+// being built, aligned as the struct and the parameter want.
+llvm::AllocaInst *by_value_copy(llvm::IRBuilder<> &b, const llvm::Argument &param,
+                                llvm::Value *from, llvm::Align from_align);
 
 // A call to `callee` (a copy of `kernel` with more parameters) with the
 // kernel's parameter attributes that calls must repeat (byval, align).

@@ -79,20 +79,22 @@ void tag_own_slot(Instruction &i, unsigned k, const ParallelAccess &access,
     slots.add(i, k);
 }
 
-// Whether nothing writes `v`, an internal variable of the program (or an
-// address in it): only loads and copies from it use it. The SPIR-V
-// translator leaves a private array's initializer such a variable, not a
-// constant.
-bool never_written(const Value *v)
+// Whether the memory at `v` is only ever read: plain loads, copies from
+// it, and addresses computed for those. Anything else (a store, a copy
+// into it, a call that gets the address) may write it. Asked of a
+// program's internal variables (the SPIR-V translator leaves a private
+// array's initializer such a variable, not a constant) and of a kernel's
+// struct parameters.
+bool only_read(const Value *v)
 {
     for (const User *u : v->users()) {
-        if (isa<LoadInst>(u) && cast<LoadInst>(u)->isSimple())
+        if (auto *load = dyn_cast<LoadInst>(u); load && load->isSimple())
             continue;
         if (auto *copy = dyn_cast<MemTransferInst>(u);
             copy && copy->getSource() == v && copy->getDest() != v)
             continue;
         if (auto *gep = dyn_cast<GEPOperator>(u); gep && gep->getPointerOperand() == v &&
-                                                  never_written(gep))
+                                                  only_read(gep))
             continue;
         return false;
     }
@@ -122,7 +124,7 @@ void tag_own_accesses(Value *slot, const ParallelAccess &access, const DisjointS
         const Value *base = getUnderlyingObject(p);
         auto *variable = dyn_cast<GlobalVariable>(base);
         bool read_only = variable && (variable->isConstant() ||
-                                      (variable->hasLocalLinkage() && never_written(variable)));
+                                      (variable->hasLocalLinkage() && only_read(variable)));
         return (space >= 1 && space <= 3) || base == frame || read_only;
     };
     SmallVector<Value *, 8> work{slot};
@@ -589,8 +591,6 @@ void write_group_entry(Function &kernel, const RegionPlan &plan, ArrayRef<Functi
     b.CreateRetVoid();
 }
 
-// Cuts `kernel` into regions with a work-group entry; false (and why)
-// when its shape is one the transform does not handle.
 // In a kernel run a sub-group at a time, its work-item's place in its
 // sub-group and the sub-group's index (sub_group_ids_from_local_ids.cpp:
 // the local linear id's remainder and quotient by the sub-group size) as
@@ -631,26 +631,6 @@ void sub_group_ids_from_region_arguments(Function &copy, unsigned first, uint64_
     }
 }
 
-// Whether the memory at `v` (a struct parameter passed by value, or an
-// address in it) is only ever read: loads, and addresses computed for
-// loads. Anything else (a store, a copy into it, a call that gets the
-// address) may write it.
-bool only_read(const Value *v)
-{
-    for (const User *u : v->users()) {
-        if (auto *load = dyn_cast<LoadInst>(u); load && load->getPointerOperand() == v)
-            continue;
-        if (auto *gep = dyn_cast<GetElementPtrInst>(u); gep && gep->getPointerOperand() == v &&
-                                                        only_read(gep))
-            continue;
-        if (auto *copy = dyn_cast<MemTransferInst>(u); copy && copy->getSource() == v &&
-                                                       copy->getDest() != v)
-            continue;
-        return false;
-    }
-    return true;
-}
-
 // A struct parameter passed by value that the kernel may change becomes a
 // variable of the kernel's own, copied from it on entry, before the
 // region plan: the plan keeps a variable a later region reads in the frame,
@@ -661,22 +641,23 @@ bool only_read(const Value *v)
 // stays as it is: uniform, out of the frame.
 void private_copies_of_written_structs(Function &copy, unsigned params)
 {
-    const DataLayout &dl = copy.getDataLayout();
     IRBuilder<> b(&*copy.getEntryBlock().getFirstInsertionPt());
     for (unsigned i = 0; i < params; i++) {
         Argument *param = copy.getArg(i);
         if (!param->hasByValAttr() || only_read(param))
             continue;
-        Type *type = param->getParamByValType();
-        Align align = std::max(dl.getPrefTypeAlign(type), param->getParamAlign().valueOrOne());
-        AllocaInst *own = b.CreateAlloca(type, nullptr, param->getName() + ".own");
-        own->setAlignment(align);
-        param->replaceAllUsesWith(own);
-        b.CreateMemCpy(own, align, param, param->getParamAlign().valueOrOne(),
-                       dl.getTypeAllocSize(type));
+        AllocaInst *own = by_value_copy(b, *param, param, param->getParamAlign().valueOrOne());
+        own->setName(param->getName() + ".own");
+        // Every use but the copy into `own` reads `own` instead.
+        param->replaceUsesWithIf(own, [own](Use &u) {
+            auto *into = dyn_cast<MemTransferInst>(u.getUser());
+            return !into || into->getDest() != own;
+        });
     }
 }
 
+// Cuts `kernel` into regions with a work-group entry; false (and why)
+// when its shape is one the transform does not handle.
 bool add_regions(Function &kernel, std::string &why)
 {
     LLVMContext &ctx = kernel.getContext();
